@@ -1,0 +1,210 @@
+// Package cli holds what every ll-* command shares: the common flags
+// (--db, -q, -v, --jq, --json), exit codes, database location, the record
+// output (jq filter, one-shot envelope, quiet end on a closed pipe) and
+// error reporting on stderr. It is the command layer: it may read the
+// environment; lib/ packages below it never do.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/ndjson"
+)
+
+// Version is the linkledger version; release builds set it with -ldflags.
+var Version = "0.1.0-dev"
+
+// Exit codes, the same for every binary and listed in every --help.
+const (
+	ExitOK      = 0 // everything succeeded
+	ExitFatal   = 1 // could not run (database, I/O, internal error)
+	ExitUsage   = 2 // bad flags or arguments
+	ExitPartial = 3 // finished, but some records failed (error records were written)
+	ExitNoMatch = 4 // ll-find/ll-brief with -e: nothing matched
+)
+
+// ExitCodesHelp is the exit-code section appended to every --help.
+const ExitCodesHelp = `EXIT CODES:
+   0  ok
+   1  fatal error (database, I/O)
+   2  usage error (bad flag or argument)
+   3  finished, but some records failed (see the error records)
+   4  nothing matched (ll-find and ll-brief, only with -e)`
+
+// ExitError carries an exit code up to Main.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return ""
+	}
+	return e.Err.Error()
+}
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Usage returns a usage error (exit 2).
+func Usage(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// Partial is returned by a command that finished with some failed records.
+var Partial = &ExitError{Code: ExitPartial}
+
+// NoMatch is returned by a search that found nothing when -e was given.
+var NoMatch = &ExitError{Code: ExitNoMatch}
+
+// CommonFlags are the flags every ll-* binary has.
+func CommonFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "jq", Usage: "apply a jq `FILTER` to every output record"},
+		&ucli.BoolFlag{Name: "json", Usage: "write one JSON document {ok, data, meta} instead of a stream"},
+		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress or counts on stderr"},
+		&ucli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "more diagnostics on stderr"},
+	}
+}
+
+// DBFlag is the --db flag of the binaries that open the store.
+func DBFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "db", Usage: "database `FILE` (default: $LINKLEDGER_DB, else .linkledger/linkledger.db found upward, else $XDG_DATA_HOME/linkledger/linkledger.db)", Sources: ucli.EnvVars("LINKLEDGER_DB")}
+}
+
+// Env is what a command run sees of its process, so tests and the front
+// command can run commands in-process.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	Getwd  func() (string, error)
+}
+
+// OSEnv is the real process environment.
+func OSEnv() Env {
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd}
+}
+
+// Prepare fills in the parts of a command every binary shares: the common
+// flags, the exit codes in --help, usage errors turned into exit 2.
+func Prepare(cmd *ucli.Command, env Env) {
+	cmd.Version = Version
+	cmd.Flags = append(cmd.Flags, CommonFlags()...)
+	cmd.Writer = env.Stdout
+	cmd.ErrWriter = env.Stderr
+	cmd.Reader = env.Stdin
+	cmd.HideHelpCommand = true
+	if cmd.Description != "" {
+		cmd.Description += "\n\n"
+	}
+	cmd.Description += ExitCodesHelp
+	cmd.ExitErrHandler = func(context.Context, *ucli.Command, error) {}
+	cmd.OnUsageError = func(_ context.Context, _ *ucli.Command, err error, _ bool) error {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+}
+
+// Main runs cmd with args and returns the process exit code. Errors are
+// printed once on stderr as "prog: message".
+func Main(cmd *ucli.Command, env Env, args []string) int {
+	// A closed stdout must surface as EPIPE from Write, not kill us.
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := cmd.Run(ctx, args)
+	return Report(cmd.Name, env.Stderr, err)
+}
+
+// Report prints err on w prefixed with prog and returns its exit code.
+func Report(prog string, w io.Writer, err error) int {
+	if err == nil || ndjson.IsClosedPipe(err) {
+		return ExitOK
+	}
+	code := ExitFatal
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		code = ee.Code
+	} else if strings.Contains(err.Error(), "flag provided but not defined") || strings.HasPrefix(err.Error(), "invalid value") {
+		code = ExitUsage
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(w, "%s: %s\n", prog, msg)
+		if code == ExitUsage {
+			fmt.Fprintf(w, "hint: run '%s --help' for usage\n", prog)
+		}
+	}
+	return code
+}
+
+// ResolveDB returns the database path: the --db flag (which also reads
+// LINKLEDGER_DB), else a .linkledger/linkledger.db found upward from the
+// working directory (like git), else $XDG_DATA_HOME/linkledger/linkledger.db
+// (XDG_DATA_HOME defaults to ~/.local/share).
+func ResolveDB(flag string, env Env) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	if v := env.Getenv("LINKLEDGER_DB"); v != "" {
+		return v, nil
+	}
+	if wd, err := env.Getwd(); err == nil {
+		for dir := wd; ; dir = filepath.Dir(dir) {
+			p := filepath.Join(dir, ".linkledger")
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				return filepath.Join(p, "linkledger.db"), nil
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	data := env.Getenv("XDG_DATA_HOME")
+	if data == "" {
+		home := env.Getenv("HOME")
+		if home == "" {
+			return "", errors.New("cannot find a database: set --db or LINKLEDGER_DB (no HOME)")
+		}
+		data = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(data, "linkledger", "linkledger.db"), nil
+}
+
+// IsTerminal reports whether w is a terminal (for progress output only).
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Diag prints diagnostics on stderr prefixed with the program name.
+type Diag struct {
+	Prog    string
+	W       io.Writer
+	Verbose bool
+}
+
+// Printf prints one diagnostic line.
+func (d Diag) Printf(format string, args ...any) {
+	fmt.Fprintf(d.W, d.Prog+": "+format+"\n", args...)
+}
+
+// Debugf prints a line only with -v.
+func (d Diag) Debugf(format string, args ...any) {
+	if d.Verbose {
+		d.Printf(format, args...)
+	}
+}

@@ -1,0 +1,103 @@
+package record
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+)
+
+// Error is the error object a failed stage attaches to a record.
+type Error struct {
+	Stage      string `json:"stage"`
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+	Retryable  bool   `json:"retryable"`
+	HTTPStatus int    `json:"http_status,omitempty"`
+	Line       int    `json:"line,omitempty"` // input line number, for input errors
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Stage, e.Code, e.Message) }
+
+// Stages.
+const (
+	StageSave  = "save"
+	StageFetch = "fetch"
+	StageParse = "parse"
+	StageIndex = "index"
+	StageFind  = "find"
+	StageBrief = "brief"
+)
+
+// Error codes. They are part of the contract (docs/records.md): scripts match
+// on them, so existing codes are never renamed.
+const (
+	CodeBadJSON         = "bad_json"           // input line is not a JSON object
+	CodeBadURL          = "bad_url"            // not a URL or path we can save
+	CodeUnsupported     = "unsupported_scheme" // scheme other than http, https, file
+	CodeBadInput        = "bad_input"          // record is valid JSON but not a valid request
+	CodeNotFound        = "not_found"          // item id or annotation id unknown
+	CodeTimeout         = "timeout"
+	CodeConnection      = "connection"
+	CodeHTTPStatus      = "http_status" // non-success HTTP status
+	CodeTooManyRedirect = "too_many_redirects"
+	CodeBadRedirect     = "bad_redirect" // redirect to a non-http(s) scheme
+	CodeTooLarge        = "too_large"    // body over the size cap
+	CodeFileRead        = "file_read"
+	CodeNoBody          = "no_body" // nothing to parse
+	CodeExtractFailed   = "extract_failed"
+	CodeEncrypted       = "encrypted" // PDF needs a password
+	CodeCorrupt         = "corrupt"
+	CodeMissingTool     = "missing_tool" // an external tool (pdftotext) is absent
+	CodeUpstream        = "upstream"     // a source API answered with an error shape
+	CodeStore           = "store"        // database error
+)
+
+// Source types.
+const (
+	SourceArticle = "article"
+	SourceX       = "x"
+	SourceYouTube = "youtube"
+	SourcePDF     = "pdf"
+	SourceText    = "text"
+)
+
+// Ingest states of an item.
+const (
+	StateSaved    = "saved"
+	StateFetched  = "fetched"
+	StateParsed   = "parsed"
+	StateEnriched = "enriched"
+	StateFailed   = "failed"
+)
+
+// Annotation types.
+const (
+	AnnHighlight = "highlight"
+	AnnLowlight  = "lowlight"
+	AnnNote      = "note"
+)
+
+// ItemID returns the stable item ID of a canonical URL: the same canonical
+// URL gives the same ID in every database.
+func ItemID(canonicalURL string) string {
+	sum := sha256.Sum256([]byte(canonicalURL))
+	return "ll_" + hex.EncodeToString(sum[:8])
+}
+
+// TimeFormat is the one time format of the record: RFC 3339, UTC.
+const TimeFormat = time.RFC3339
+
+// FormatTime formats t as RFC 3339 UTC, "" for the zero time.
+func FormatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(TimeFormat)
+}
+
+// Fail attaches an error to the record and returns it.
+func (r *Record) Fail(stage, code, msg string, retryable bool) *Record {
+	r.Error = &Error{Stage: stage, Code: code, Message: msg, Retryable: retryable}
+	return r
+}

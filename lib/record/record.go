@@ -1,0 +1,295 @@
+// Package record defines the one record type that flows, as one JSON object
+// per line, through every linkledger filter (ll-save, ll-fetch, ll-parse,
+// ll-index, ll-find, ll-brief). It depends on the standard library only.
+//
+// A filter fills the fields it owns and passes every other field through
+// untouched: keys this package does not know are kept in Extra and written
+// back out in sorted order, so records compose with jq and with tools that
+// add their own keys. The contract is documented in docs/records.md.
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Record is one line of the stream. Fields are grouped by the stage that owns
+// them; every field is optional and omitted when empty.
+type Record struct {
+	// Identity (ll-save; ll-fetch and ll-parse fill url/canonical_url/id for
+	// bare URL input when missing).
+	ID           string `json:"id,omitempty"`
+	URL          string `json:"url,omitempty"`
+	CanonicalURL string `json:"canonical_url,omitempty"`
+	OriginalURL  string `json:"original_url,omitempty"`
+	SourceType   string `json:"source_type,omitempty"`
+
+	// Intent (input to ll-save).
+	Note        string        `json:"note,omitempty"`
+	Tags        []string      `json:"tags,omitempty"`
+	TagsRemove  []string      `json:"tags_remove,omitempty"`
+	Actor       string        `json:"actor,omitempty"`
+	Annotations []Annotation  `json:"annotations,omitempty"`
+	Pin         []int64       `json:"pin,omitempty"`
+	Unpin       []int64       `json:"unpin,omitempty"`
+	Artifact    *Artifact     `json:"artifact,omitempty"`
+	Save        *SaveResult   `json:"save,omitempty"`
+	Status      string        `json:"status,omitempty"`
+	New         *bool         `json:"new,omitempty"`
+	Revalidate  *Revalidation `json:"revalidate,omitempty"`
+
+	// Fetch (ll-fetch).
+	Fetch      *FetchInfo `json:"fetch,omitempty"`
+	Body       *string    `json:"body,omitempty"`        // text bodies, decoded to UTF-8
+	BodyBase64 *string    `json:"body_base64,omitempty"` // binary bodies (PDF, images)
+
+	// Parse (ll-parse).
+	Title       string     `json:"title,omitempty"`
+	Author      string     `json:"author,omitempty"`
+	PublishedAt string     `json:"published_at,omitempty"`
+	SiteName    string     `json:"site_name,omitempty"`
+	Lang        string     `json:"lang,omitempty"`
+	Excerpt     string     `json:"excerpt,omitempty"`
+	Description string     `json:"description,omitempty"`
+	DurationS   float64    `json:"duration_s,omitempty"`
+	Text        *string    `json:"text,omitempty"`
+	Checksum    string     `json:"checksum,omitempty"`
+	Chunks      []Chunk    `json:"chunks,omitempty"`
+	Parse       *ParseInfo `json:"parse,omitempty"`
+
+	// Index (ll-index).
+	Index *IndexResult `json:"index,omitempty"`
+
+	// Retrieval (ll-find, ll-brief).
+	Hit *Hit `json:"hit,omitempty"`
+
+	// Error is set when a stage failed for this record. Later stages pass it
+	// on; ll-index stores it on the item.
+	Error *Error `json:"error,omitempty"`
+
+	// Extra holds keys this package does not own; they are written back out.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Annotation is a highlight, lowlight or note by a human or an agent.
+type Annotation struct {
+	ID         int64    `json:"id,omitempty"`
+	Type       string   `json:"type"`
+	Text       string   `json:"text"`
+	Actor      string   `json:"actor,omitempty"`
+	Confidence *float64 `json:"confidence,omitempty"`
+	Pinned     bool     `json:"pinned,omitempty"`
+	ChunkID    *int64   `json:"chunk_id,omitempty"`
+	CreatedAt  string   `json:"created_at,omitempty"`
+	Displaced  []int64  `json:"displaced,omitempty"`
+}
+
+// Artifact is a derived summary of an item (summary and key claims).
+type Artifact struct {
+	Summary   string   `json:"summary,omitempty"`
+	KeyClaims []string `json:"key_claims,omitempty"`
+	CreatedBy string   `json:"created_by,omitempty"`
+	CreatedAt string   `json:"created_at,omitempty"`
+}
+
+// SaveResult is what ll-save did with an intent record.
+type SaveResult struct {
+	Existing      bool     `json:"existing"`
+	TagsAdded     []string `json:"tags_added,omitempty"`
+	TagsRemoved   []string `json:"tags_removed,omitempty"`
+	AnnotationIDs []int64  `json:"annotation_ids,omitempty"`
+	Displaced     []int64  `json:"displaced,omitempty"`
+	NoteAdded     bool     `json:"note_added,omitempty"`
+}
+
+// Revalidation marks an item returned by ll-find or ll-brief whose content is
+// older than the stale threshold.
+type Revalidation struct {
+	Due       bool   `json:"due"`
+	FetchedAt string `json:"fetched_at,omitempty"`
+}
+
+// FetchInfo is what ll-fetch learned about the response.
+type FetchInfo struct {
+	FinalURL     string `json:"final_url,omitempty"`
+	Status       int    `json:"status,omitempty"`
+	ContentType  string `json:"content_type,omitempty"`
+	Charset      string `json:"charset,omitempty"`
+	FetchedAt    string `json:"fetched_at,omitempty"`
+	ETag         string `json:"etag,omitempty"`
+	LastModified string `json:"last_modified,omitempty"`
+	Bytes        int64  `json:"bytes,omitempty"`
+	Attempts     int    `json:"attempts,omitempty"`
+	NotModified  bool   `json:"not_modified,omitempty"`
+	Source       string `json:"source,omitempty"` // which fetcher/upstream answered: http, file, youtube-innertube, x-syndication, ...
+}
+
+// Chunk is one piece of an item's normalised text.
+type Chunk struct {
+	ID     int64    `json:"id,omitempty"`
+	Index  int      `json:"index"`
+	Text   string   `json:"text"`
+	Tokens int      `json:"tokens"`
+	StartS *float64 `json:"start_s,omitempty"` // media time offset (YouTube)
+	Page   int      `json:"page,omitempty"`    // 1-based page (PDF)
+}
+
+// ParseInfo says how the text was produced.
+type ParseInfo struct {
+	Adapter      string   `json:"adapter"`
+	Source       string   `json:"source,omitempty"` // upstream source that answered
+	FallbackFrom []string `json:"fallback_from,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
+	// NoTextReason is a typed reason why the main text (transcript, PDF
+	// text layer) is missing while the item still indexes what it has.
+	NoTextReason string `json:"no_text_reason,omitempty"`
+}
+
+// IndexResult is what ll-index stored.
+type IndexResult struct {
+	Status      string `json:"status"`
+	Chunks      int    `json:"chunks"`
+	DuplicateOf string `json:"duplicate_of,omitempty"`
+	Unchanged   bool   `json:"unchanged,omitempty"`
+}
+
+// Hit is a retrieval result.
+type Hit struct {
+	Rank        int               `json:"rank"`
+	Score       float64           `json:"score"`
+	WhyRanked   *WhyRanked        `json:"why_ranked,omitempty"`
+	Highlights  []Annotation      `json:"highlights,omitempty"`
+	Lowlights   []Annotation      `json:"lowlights,omitempty"`
+	Notes       []Annotation      `json:"notes,omitempty"`
+	Snippets    []Snippet         `json:"snippets,omitempty"`
+	Chunks      []Chunk           `json:"chunks,omitempty"`
+	Artifact    *Artifact         `json:"artifact,omitempty"`
+	FetchedAt   string            `json:"fetched_at,omitempty"`
+	SavedAt     string            `json:"saved_at,omitempty"`
+	IngestState string            `json:"ingest_status,omitempty"`
+	Related     *RelatedWhy       `json:"related,omitempty"`
+	Meta        map[string]string `json:"meta,omitempty"`
+}
+
+// WhyRanked explains a ranking score term by term.
+type WhyRanked struct {
+	BM25                 float64  `json:"bm25"`
+	PinnedBoost          float64  `json:"pinned_boost"`
+	LowConfidencePenalty float64  `json:"low_confidence_penalty"`
+	RankingScore         float64  `json:"ranking_score"`
+	MatchedFields        []string `json:"matched_fields,omitempty"`
+	MatchedTerms         []string `json:"matched_terms,omitempty"`
+}
+
+// RelatedWhy explains why an item is related to another.
+type RelatedWhy struct {
+	To         string   `json:"to"`
+	SharedTags []string `json:"shared_tags,omitempty"`
+	Terms      []string `json:"terms,omitempty"`
+}
+
+// Snippet is a compact excerpt of a matching chunk.
+type Snippet struct {
+	ChunkIndex int      `json:"chunk_index"`
+	Text       string   `json:"text"`
+	StartS     *float64 `json:"start_s,omitempty"`
+	Page       int      `json:"page,omitempty"`
+	URL        string   `json:"url,omitempty"` // deep link (e.g. YouTube &t=123s)
+}
+
+// knownKeys is the set of JSON keys owned by Record, computed once.
+var knownKeys = sync.OnceValue(func() map[string]bool {
+	keys := map[string]bool{}
+	t := reflect.TypeOf(Record{})
+	for i := 0; i < t.NumField(); i++ {
+		tag := t.Field(i).Tag.Get("json")
+		name, _, _ := strings.Cut(tag, ",")
+		if name != "" && name != "-" {
+			keys[name] = true
+		}
+	}
+	return keys
+})
+
+// recordAlias has Record's fields without its methods, to avoid recursion.
+type recordAlias Record
+
+// UnmarshalJSON decodes the known fields and keeps every other key in Extra.
+func (r *Record) UnmarshalJSON(data []byte) error {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(data, &all); err != nil {
+		return err
+	}
+	var a recordAlias
+	if err := json.Unmarshal(data, &a); err != nil {
+		return err
+	}
+	*r = Record(a)
+	known := knownKeys()
+	for k, v := range all {
+		if !known[k] {
+			if r.Extra == nil {
+				r.Extra = map[string]json.RawMessage{}
+			}
+			r.Extra[k] = v
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes the known fields in declaration order, then the
+// pass-through keys sorted by name. HTML characters are not escaped.
+func (r Record) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(recordAlias(r)); err != nil {
+		return nil, err
+	}
+	out := bytes.TrimRight(buf.Bytes(), "\n")
+	if len(r.Extra) == 0 {
+		return out, nil
+	}
+	keys := make([]string, 0, len(r.Extra))
+	for k := range r.Extra {
+		if !knownKeys()[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	out = out[:len(out)-1] // drop closing brace
+	for _, k := range keys {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		kb, _ := json.Marshal(k)
+		out = append(out, kb...)
+		out = append(out, ':')
+		out = append(out, r.Extra[k]...)
+	}
+	return append(out, '}'), nil
+}
+
+// TextValue returns the record's text or "" when it has none.
+func (r *Record) TextValue() string {
+	if r.Text == nil {
+		return ""
+	}
+	return *r.Text
+}
+
+// Ref returns the best identifier of the record for diagnostics.
+func (r *Record) Ref() string {
+	switch {
+	case r.CanonicalURL != "":
+		return r.CanonicalURL
+	case r.URL != "":
+		return r.URL
+	default:
+		return r.ID
+	}
+}
