@@ -1,0 +1,105 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"unicode"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// The full-text index has one row per chunk (rowid = chunk id: title and
+// chunk text) and one row per item (rowid = -items.seq: title plus the text
+// of its annotations and notes). search_cjk holds the same rows, but only
+// those containing CJK text, under the trigram tokenizer.
+//
+// Every write that changes an item's title, chunks or annotations calls
+// deleteFTS/insertFTS (or refreshFTS) in the same transaction.
+
+// deleteFTS removes an item's rows. Call it before deleting chunk rows.
+func deleteFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error {
+	for _, table := range []string{"search", "search_cjk"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE rowid IN (SELECT id FROM content_chunks WHERE item_id = ?)`, itemID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE rowid = ?`, -seq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertFTS writes an item's rows from the current tables.
+func insertFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error {
+	var title string
+	if err := tx.GetContext(ctx, &title, `SELECT title FROM items WHERE seq = ?`, seq); err != nil {
+		return err
+	}
+	titleCJK := hasCJK(title)
+	rows, err := tx.QueryxContext(ctx, `SELECT id, text FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, itemID)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		id   int64
+		text string
+	}
+	var chunks []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.id, &r.text); err != nil {
+			rows.Close()
+			return err
+		}
+		chunks = append(chunks, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, c := range chunks {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO search(rowid, title, body, annotations) VALUES (?, ?, ?, '')`, c.id, title, c.text); err != nil {
+			return err
+		}
+		if titleCJK || hasCJK(c.text) {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO search_cjk(rowid, title, body, annotations) VALUES (?, ?, ?, '')`, c.id, title, c.text); err != nil {
+				return err
+			}
+		}
+	}
+	var ann []string
+	if err := tx.SelectContext(ctx, &ann, `SELECT text FROM annotations WHERE item_id = ? ORDER BY id`, itemID); err != nil {
+		return err
+	}
+	annText := strings.Join(ann, "\n")
+	if _, err := tx.ExecContext(ctx, `INSERT INTO search(rowid, title, body, annotations) VALUES (?, ?, '', ?)`, -seq, title, annText); err != nil {
+		return err
+	}
+	if titleCJK || hasCJK(annText) {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO search_cjk(rowid, title, body, annotations) VALUES (?, ?, '', ?)`, -seq, title, annText); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refreshFTS rebuilds an item's rows.
+func refreshFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error {
+	if err := deleteFTS(ctx, tx, seq, itemID); err != nil {
+		return err
+	}
+	return insertFTS(ctx, tx, seq, itemID)
+}
+
+// hasCJK reports whether s contains Han, Hiragana, Katakana or Hangul.
+func hasCJK(s string) bool {
+	for _, r := range s {
+		if r < 0x2E80 {
+			continue
+		}
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return true
+		}
+	}
+	return false
+}

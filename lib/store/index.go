@@ -1,0 +1,307 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// IndexOptions are the settings of Index.
+type IndexOptions struct {
+	// RetryBase is the wait before the first retry of a failed item
+	// (default 1 minute); it doubles with each attempt up to RetryMax.
+	RetryBase time.Duration
+	// RetryMax caps the wait between retries (default 24 hours).
+	RetryMax time.Duration
+}
+
+func (o IndexOptions) withDefaults() IndexOptions {
+	if o.RetryBase == 0 {
+		o.RetryBase = time.Minute
+	}
+	if o.RetryMax == 0 {
+		o.RetryMax = 24 * time.Hour
+	}
+	return o
+}
+
+// ErrNothingToIndex is returned for a record with neither text, chunks,
+// an error nor a not-modified fetch.
+var ErrNothingToIndex = errors.New("nothing to index: record has no text, chunks or error (run it through ll-parse)")
+
+// Index writes one ingested record in one transaction: the item's
+// metadata, its chunks (replaced atomically), the FTS rows, checksum and
+// ingest state. A record with an error marks the item failed with the
+// reason, attempt count and next retry time. A not-modified fetch or an
+// unchanged checksum keeps the content and refreshes fetched_at. The item is
+// created when it was never saved. rec must carry id and canonical_url.
+func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions) (*record.IndexResult, error) {
+	opts = opts.withDefaults()
+	if rec.ID == "" {
+		return nil, errors.New("record has no id")
+	}
+	var res *record.IndexResult
+	err := s.tx(ctx, func(tx *sqlx.Tx) error {
+		it, _, err := s.ensureItem(ctx, tx, rec, eventActorIndex)
+		if err != nil {
+			return err
+		}
+		switch {
+		case rec.Error != nil:
+			res, err = s.indexFailure(ctx, tx, it, rec, opts)
+		case rec.Fetch != nil && rec.Fetch.NotModified:
+			res, err = s.indexUnchanged(ctx, tx, it, rec)
+		case rec.Text != nil || len(rec.Chunks) > 0:
+			res, err = s.indexContent(ctx, tx, it, rec)
+		default:
+			err = ErrNothingToIndex
+		}
+		return err
+	})
+	return res, err
+}
+
+func fetchedAt(rec *record.Record, now string) string {
+	if rec.Fetch != nil && rec.Fetch.FetchedAt != "" {
+		return rec.Fetch.FetchedAt
+	}
+	return now
+}
+
+func (s *Store) indexFailure(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec *record.Record, opts IndexOptions) (*record.IndexResult, error) {
+	attempts := it.Attempts + 1
+	var next any
+	if rec.Error.Retryable {
+		wait := opts.RetryBase
+		for i := 1; i < attempts && wait < opts.RetryMax; i++ {
+			wait *= 2
+		}
+		if wait > opts.RetryMax {
+			wait = opts.RetryMax
+		}
+		next = record.FormatTime(s.Now().Add(wait))
+	}
+	ej, err := json.Marshal(rec.Error)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE items SET error_json = ?, attempts = ?, next_retry_at = ?, updated_at = ? WHERE id = ?`,
+		string(ej), attempts, next, s.nowString(), it.ID); err != nil {
+		return nil, err
+	}
+	if err := s.setState(ctx, tx, it.ID, it.IngestStatus, record.StateFailed, eventActorIndex); err != nil {
+		return nil, err
+	}
+	if err := s.event(ctx, tx, it.ID, "ingest", "", "error", eventActorIndex, rec.Error); err != nil {
+		return nil, err
+	}
+	var chunks int
+	if err := tx.GetContext(ctx, &chunks, `SELECT count(*) FROM content_chunks WHERE item_id = ?`, it.ID); err != nil {
+		return nil, err
+	}
+	return &record.IndexResult{Status: record.StateFailed, Chunks: chunks}, nil
+}
+
+// successState is the state of an item whose ingest succeeded: parsed, or
+// enriched when it has artifacts.
+func successState(ctx context.Context, tx *sqlx.Tx, itemID string) (string, error) {
+	var n int
+	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM artifacts WHERE item_id = ?`, itemID); err != nil {
+		return "", err
+	}
+	if n > 0 {
+		return record.StateEnriched, nil
+	}
+	return record.StateParsed, nil
+}
+
+func (s *Store) indexUnchanged(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec *record.Record) (*record.IndexResult, error) {
+	now := s.nowString()
+	if _, err := tx.ExecContext(ctx, `UPDATE items SET fetched_at = ?, updated_at = ?, attempts = 0, error_json = NULL,
+		next_retry_at = NULL, revalidate_due = 0 WHERE id = ?`, fetchedAt(rec, now), now, it.ID); err != nil {
+		return nil, err
+	}
+	state := it.IngestStatus
+	var chunks int
+	if err := tx.GetContext(ctx, &chunks, `SELECT count(*) FROM content_chunks WHERE item_id = ?`, it.ID); err != nil {
+		return nil, err
+	}
+	if state == record.StateFailed || state == record.StateSaved {
+		// A 304 for an item without content is not a success we can use;
+		// one with content returns to its success state.
+		if chunks > 0 {
+			st, err := successState(ctx, tx, it.ID)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.setState(ctx, tx, it.ID, state, st, eventActorIndex); err != nil {
+				return nil, err
+			}
+			state = st
+		}
+	}
+	if err := s.event(ctx, tx, it.ID, "ingest", "", "not_modified", eventActorIndex, nil); err != nil {
+		return nil, err
+	}
+	return &record.IndexResult{Status: state, Chunks: chunks, Unchanged: true}, nil
+}
+
+// itemMeta is the JSON kept in items.meta_json.
+type itemMeta struct {
+	Parse     *record.ParseInfo `json:"parse,omitempty"`
+	DurationS float64           `json:"duration_s,omitempty"`
+	Source    string            `json:"fetch_source,omitempty"`
+	Status    int               `json:"http_status,omitempty"`
+	FinalURL  string            `json:"final_url,omitempty"`
+	Bytes     int64             `json:"bytes,omitempty"`
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func validSourceType(t string) bool {
+	switch t {
+	case record.SourceArticle, record.SourceX, record.SourceYouTube, record.SourcePDF, record.SourceText:
+		return true
+	}
+	return false
+}
+
+func (s *Store) indexContent(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec *record.Record) (*record.IndexResult, error) {
+	now := s.nowString()
+	meta := itemMeta{Parse: rec.Parse, DurationS: rec.DurationS}
+	var etag, lastMod string
+	if f := rec.Fetch; f != nil {
+		meta.Source, meta.Status, meta.FinalURL, meta.Bytes = f.Source, f.Status, f.FinalURL, f.Bytes
+		etag, lastMod = f.ETag, f.LastModified
+	}
+	mj, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	st := it.SourceType
+	if validSourceType(rec.SourceType) {
+		st = rec.SourceType
+	}
+	title := rec.Title
+	if title == "" {
+		title = it.Title
+	}
+	var dup sql.NullString
+	if rec.Checksum != "" && rec.TextValue() != "" {
+		err := tx.GetContext(ctx, &dup, `SELECT id FROM items WHERE checksum = ? AND id != ? ORDER BY seq LIMIT 1`, rec.Checksum, it.ID)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+	}
+	var nChunks int
+	if err := tx.GetContext(ctx, &nChunks, `SELECT count(*) FROM content_chunks WHERE item_id = ?`, it.ID); err != nil {
+		return nil, err
+	}
+	unchanged := rec.Checksum != "" && it.Checksum.Valid && it.Checksum.String == rec.Checksum && nChunks > 0
+	if _, err := tx.ExecContext(ctx, `UPDATE items SET source_type = ?, title = ?, author = ?, published_at = ?, site_name = ?, lang = ?,
+		excerpt = ?, description = ?, meta_json = ?, updated_at = ?, fetched_at = ?, parsed_at = ?, checksum = ?, duplicate_of = ?,
+		etag = ?, last_modified = ?, error_json = NULL, attempts = 0, next_retry_at = NULL, revalidate_due = 0 WHERE id = ?`,
+		st, title, rec.Author, nullIfEmpty(rec.PublishedAt), rec.SiteName, rec.Lang, rec.Excerpt, rec.Description, string(mj),
+		now, fetchedAt(rec, now), now, nullIfEmpty(rec.Checksum), dup, nullIfEmpty(etag), nullIfEmpty(lastMod), it.ID); err != nil {
+		return nil, err
+	}
+	switch {
+	case unchanged && title == it.Title:
+		// same text, same title: the FTS rows are current
+	case unchanged:
+		if err := refreshFTS(ctx, tx, it.Seq, it.ID); err != nil {
+			return nil, err
+		}
+	default:
+		if err := s.replaceChunks(ctx, tx, it, rec.Chunks); err != nil {
+			return nil, err
+		}
+		nChunks = len(rec.Chunks)
+	}
+	state, err := successState(ctx, tx, it.ID)
+	if err != nil {
+		return nil, err
+	}
+	if it.IngestStatus != state {
+		if it.IngestStatus == record.StateSaved || it.IngestStatus == record.StateFailed {
+			// record the lifecycle step through fetched in the audit log
+			if err := s.event(ctx, tx, it.ID, "ingest", "", ingestStateChangedEventPrefix+record.StateFetched, eventActorIndex,
+				map[string]string{"from": it.IngestStatus, "to": record.StateFetched}); err != nil {
+				return nil, err
+			}
+		}
+		if err := s.setState(ctx, tx, it.ID, it.IngestStatus, state, eventActorIndex); err != nil {
+			return nil, err
+		}
+	}
+	res := &record.IndexResult{Status: state, Chunks: nChunks, Unchanged: unchanged}
+	if dup.Valid {
+		res.DuplicateOf = dup.String
+	}
+	return res, nil
+}
+
+func (s *Store) replaceChunks(ctx context.Context, tx *sqlx.Tx, it *itemRow, chunks []record.Chunk) error {
+	if err := deleteFTS(ctx, tx, it.Seq, it.ID); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM content_chunks WHERE item_id = ?`, it.ID); err != nil {
+		return err
+	}
+	stmt, err := tx.PreparexContext(ctx, `INSERT INTO content_chunks(item_id, chunk_index, text, tokens, start_s, page) VALUES (?,?,?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i, c := range chunks {
+		var page any
+		if c.Page > 0 {
+			page = c.Page
+		}
+		if _, err := stmt.ExecContext(ctx, it.ID, i, c.Text, c.Tokens, c.StartS, page); err != nil {
+			return fmt.Errorf("chunk %d: %w", i, err)
+		}
+	}
+	// annotations anchored to a chunk follow its index into the new rows
+	if _, err := tx.ExecContext(ctx, `UPDATE annotations SET chunk_id = (SELECT id FROM content_chunks c
+		WHERE c.item_id = annotations.item_id AND c.chunk_index = annotations.chunk_index)
+		WHERE item_id = ? AND chunk_index IS NOT NULL`, it.ID); err != nil {
+		return err
+	}
+	return insertFTS(ctx, tx, it.Seq, it.ID)
+}
+
+// Retry makes a failed item due for retry now (linkledger retry ID).
+func (s *Store) Retry(ctx context.Context, id, actor string) (*record.Record, error) {
+	var out *record.Record
+	err := s.tx(ctx, func(tx *sqlx.Tx) error {
+		it, err := getItem(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if it == nil {
+			return &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: "no item with id " + id}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE items SET next_retry_at = ?, attempts = 0, updated_at = ? WHERE id = ?`, s.nowString(), s.nowString(), id); err != nil {
+			return err
+		}
+		if err := s.event(ctx, tx, id, "ingest", "", "retry", actor, nil); err != nil {
+			return err
+		}
+		out = &record.Record{ID: it.ID, URL: it.OriginalURL, CanonicalURL: it.CanonicalURL, SourceType: it.SourceType, Status: it.IngestStatus}
+		return nil
+	})
+	return out, err
+}

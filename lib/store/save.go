@@ -1,0 +1,496 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// SaveOptions are the settings of Save.
+type SaveOptions struct {
+	// Actor is the default actor of notes, tags and annotations that name
+	// none ("human" when empty).
+	Actor string
+	// AgentHighlightCap is how many agent highlights an item keeps (3..7,
+	// default 5). Beyond it the lowest-confidence unpinned agent highlight
+	// is displaced; human and pinned highlights never are.
+	AgentHighlightCap int
+	// DefaultAgentConfidence is given to agent annotations without a
+	// confidence (default 0.5).
+	DefaultAgentConfidence float64
+}
+
+// Defaults of SaveOptions.
+const (
+	DefaultAgentHighlightCap      = 5
+	MinAgentHighlightCap          = 3
+	MaxAgentHighlightCap          = 7
+	DefaultAgentConfidenceValue   = 0.5
+	ActorHuman                    = "human"
+	actorAgentPrefix              = "agent:"
+	eventActorIndex               = "ll-index"
+	defaultSaveActorWhenUnnamed   = ActorHuman
+	maxAnnotationTextBytes        = 64 << 10
+	maxTagBytes                   = 100
+	annotationDisplacedEventName  = "displaced"
+	annotationCreatedEventName    = "created"
+	annotationPinnedEventName     = "pinned"
+	annotationUnpinnedEventName   = "unpinned"
+	tagAddedEventName             = "added"
+	tagRemovedEventName           = "removed"
+	itemCreatedEventName          = "created"
+	artifactCreatedEventName      = "created"
+	ingestStateChangedEventPrefix = "state:"
+)
+
+var agentRe = regexp.MustCompile(`^agent:[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// ValidActor reports whether a is "human" or "agent:<name>".
+func ValidActor(a string) bool { return a == ActorHuman || agentRe.MatchString(a) }
+
+func isAgent(a string) bool { return strings.HasPrefix(a, actorAgentPrefix) }
+
+func (o SaveOptions) withDefaults() SaveOptions {
+	if o.Actor == "" {
+		o.Actor = defaultSaveActorWhenUnnamed
+	}
+	if o.AgentHighlightCap == 0 {
+		o.AgentHighlightCap = DefaultAgentHighlightCap
+	}
+	if o.DefaultAgentConfidence == 0 {
+		o.DefaultAgentConfidence = DefaultAgentConfidenceValue
+	}
+	return o
+}
+
+func badInput(format string, args ...any) *record.Error {
+	return &record.Error{Stage: record.StageSave, Code: record.CodeBadInput, Message: fmt.Sprintf(format, args...)}
+}
+
+// itemRow is the part of items Save and Index read.
+type itemRow struct {
+	Seq           int64          `db:"seq"`
+	ID            string         `db:"id"`
+	CanonicalURL  string         `db:"canonical_url"`
+	OriginalURL   string         `db:"original_url"`
+	SourceType    string         `db:"source_type"`
+	Title         string         `db:"title"`
+	IngestStatus  string         `db:"ingest_status"`
+	Checksum      sql.NullString `db:"checksum"`
+	Attempts      int            `db:"attempts"`
+	FetchedAt     sql.NullString `db:"fetched_at"`
+	RevalidateDue int            `db:"revalidate_due"`
+}
+
+const itemCols = `seq, id, canonical_url, original_url, source_type, title, ingest_status, checksum, attempts, fetched_at, revalidate_due`
+
+func getItem(ctx context.Context, tx *sqlx.Tx, id string) (*itemRow, error) {
+	var it itemRow
+	err := tx.GetContext(ctx, &it, `SELECT `+itemCols+` FROM items WHERE id = ?`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &it, nil
+}
+
+func (s *Store) event(ctx context.Context, tx *sqlx.Tx, itemID, entity, entityID, action, actor string, detail any) error {
+	d := "{}"
+	if detail != nil {
+		b, err := json.Marshal(detail)
+		if err != nil {
+			return err
+		}
+		d = string(b)
+	}
+	var eid any
+	if entityID != "" {
+		eid = entityID
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO events(item_id, entity, entity_id, action, actor, at, detail_json) VALUES (?,?,?,?,?,?,?)`,
+		itemID, entity, eid, action, actor, s.nowString(), d)
+	return err
+}
+
+func (s *Store) nowString() string { return record.FormatTime(s.Now()) }
+
+// ensureItem creates the item of rec when it does not exist. It returns the
+// row and whether it was created.
+func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record, actor string) (*itemRow, bool, error) {
+	it, err := getItem(ctx, tx, rec.ID)
+	if err != nil || it != nil {
+		return it, false, err
+	}
+	if rec.CanonicalURL == "" {
+		return nil, false, &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no item with id %s", rec.ID)}
+	}
+	orig := rec.OriginalURL
+	if orig == "" {
+		orig = rec.URL
+	}
+	if orig == "" {
+		orig = rec.CanonicalURL
+	}
+	st := rec.SourceType
+	if st == "" {
+		st = record.SourceArticle
+	}
+	now := s.nowString()
+	res, err := tx.ExecContext(ctx, `INSERT INTO items(id, canonical_url, original_url, source_type, saved_at, updated_at)
+		VALUES (?,?,?,?,?,?) ON CONFLICT(canonical_url) DO NOTHING`, rec.ID, rec.CanonicalURL, orig, st, now, now)
+	if err != nil {
+		return nil, false, err
+	}
+	n, _ := res.RowsAffected()
+	it, err = getItem(ctx, tx, rec.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	if it == nil {
+		return nil, false, fmt.Errorf("item %s: canonical url %s is stored under another id", rec.ID, rec.CanonicalURL)
+	}
+	if n > 0 {
+		if err := s.event(ctx, tx, it.ID, "item", it.ID, itemCreatedEventName, actor, map[string]string{"url": orig}); err != nil {
+			return nil, false, err
+		}
+	}
+	return it, n > 0, nil
+}
+
+// Save records one intent: an item (created if new, deduplicated by
+// canonical URL) with its note, tags, annotations, pins and artifact, all in
+// one transaction. rec must carry id and canonical_url (or only id, for an
+// existing item). The result record carries id, url, canonical_url,
+// source_type, status, new and save. Invalid requests return *record.Error.
+func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) (*record.Record, error) {
+	opts = opts.withDefaults()
+	actor := rec.Actor
+	if actor == "" {
+		actor = opts.Actor
+	}
+	if !ValidActor(actor) {
+		return nil, badInput("actor %q: want human or agent:<name>", actor)
+	}
+	if rec.ID == "" {
+		return nil, badInput("no url or id")
+	}
+	if opts.AgentHighlightCap < MinAgentHighlightCap || opts.AgentHighlightCap > MaxAgentHighlightCap {
+		return nil, badInput("agent highlight cap %d: want %d..%d", opts.AgentHighlightCap, MinAgentHighlightCap, MaxAgentHighlightCap)
+	}
+	anns, err := s.validateAnnotations(rec.Annotations, actor, opts)
+	if err != nil {
+		return nil, err
+	}
+	tags, err := cleanTags(rec.Tags)
+	if err != nil {
+		return nil, err
+	}
+	untags, err := cleanTags(rec.TagsRemove)
+	if err != nil {
+		return nil, err
+	}
+	out := &record.Record{}
+	res := &record.SaveResult{}
+	err = s.tx(ctx, func(tx *sqlx.Tx) error {
+		*res = record.SaveResult{}
+		it, created, err := s.ensureItem(ctx, tx, rec, actor)
+		if err != nil {
+			return err
+		}
+		res.Existing = !created
+		ftsDirty := false
+		now := s.nowString()
+		if note := strings.TrimSpace(rec.Note); note != "" {
+			var n int
+			if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = 'note' AND text = ?`, it.ID, note); err != nil {
+				return err
+			}
+			if n == 0 {
+				id, err := s.insertAnnotation(ctx, tx, it.ID, record.Annotation{Type: record.AnnNote, Text: note, Actor: actor}, now)
+				if err != nil {
+					return err
+				}
+				res.NoteAdded = true
+				res.AnnotationIDs = append(res.AnnotationIDs, id)
+				ftsDirty = true
+			}
+		}
+		for _, t := range tags {
+			r, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`, it.ID, t, actor, now)
+			if err != nil {
+				return err
+			}
+			if n, _ := r.RowsAffected(); n > 0 {
+				res.TagsAdded = append(res.TagsAdded, t)
+				if err := s.event(ctx, tx, it.ID, "tag", t, tagAddedEventName, actor, nil); err != nil {
+					return err
+				}
+			}
+		}
+		for _, t := range untags {
+			r, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE item_id = ? AND tag = ?`, it.ID, t)
+			if err != nil {
+				return err
+			}
+			if n, _ := r.RowsAffected(); n > 0 {
+				res.TagsRemoved = append(res.TagsRemoved, t)
+				if err := s.event(ctx, tx, it.ID, "tag", t, tagRemovedEventName, actor, nil); err != nil {
+					return err
+				}
+			}
+		}
+		for _, a := range anns {
+			if a.ChunkID != nil {
+				var n int
+				if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM content_chunks WHERE id = ? AND item_id = ?`, *a.ChunkID, it.ID); err != nil {
+					return err
+				}
+				if n == 0 {
+					return badInput("chunk %d is not a chunk of item %s", *a.ChunkID, it.ID)
+				}
+			}
+			id, err := s.insertAnnotation(ctx, tx, it.ID, a, now)
+			if err != nil {
+				return err
+			}
+			res.AnnotationIDs = append(res.AnnotationIDs, id)
+			ftsDirty = true
+		}
+		for _, id := range rec.Pin {
+			if err := s.setPinned(ctx, tx, it.ID, id, true, actor); err != nil {
+				return err
+			}
+		}
+		for _, id := range rec.Unpin {
+			if err := s.setPinned(ctx, tx, it.ID, id, false, actor); err != nil {
+				return err
+			}
+		}
+		displaced, err := s.enforceCap(ctx, tx, it.ID, opts.AgentHighlightCap, actor)
+		if err != nil {
+			return err
+		}
+		res.Displaced = displaced
+		if len(displaced) > 0 {
+			ftsDirty = true
+		}
+		if rec.Artifact != nil {
+			if err := s.insertArtifact(ctx, tx, it, rec.Artifact, actor, now); err != nil {
+				return err
+			}
+		}
+		if ftsDirty {
+			if err := refreshFTS(ctx, tx, it.Seq, it.ID); err != nil {
+				return err
+			}
+		}
+		// re-read: state may have changed (artifact → enriched)
+		it, err = getItem(ctx, tx, it.ID)
+		if err != nil {
+			return err
+		}
+		out.ID = it.ID
+		out.URL = rec.URL
+		if out.URL == "" {
+			out.URL = it.OriginalURL
+		}
+		out.CanonicalURL = it.CanonicalURL
+		out.SourceType = it.SourceType
+		out.Status = it.IngestStatus
+		isNew := created
+		out.New = &isNew
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Save = res
+	return out, nil
+}
+
+func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts SaveOptions) ([]record.Annotation, error) {
+	var out []record.Annotation
+	for i, a := range in {
+		a.Type = strings.ToLower(strings.TrimSpace(a.Type))
+		switch a.Type {
+		case record.AnnHighlight, record.AnnLowlight, record.AnnNote:
+		default:
+			return nil, badInput("annotation %d: type %q: want highlight, lowlight or note", i+1, a.Type)
+		}
+		a.Text = strings.TrimSpace(a.Text)
+		if a.Text == "" {
+			return nil, badInput("annotation %d: empty text", i+1)
+		}
+		if len(a.Text) > maxAnnotationTextBytes {
+			return nil, badInput("annotation %d: text over %d bytes", i+1, maxAnnotationTextBytes)
+		}
+		if a.Actor == "" {
+			a.Actor = actor
+		}
+		if !ValidActor(a.Actor) {
+			return nil, badInput("annotation %d: actor %q: want human or agent:<name>", i+1, a.Actor)
+		}
+		if a.Confidence != nil && (*a.Confidence < 0 || *a.Confidence > 1 || *a.Confidence != *a.Confidence) {
+			return nil, badInput("annotation %d: confidence %v outside 0..1", i+1, *a.Confidence)
+		}
+		if a.Confidence == nil && isAgent(a.Actor) {
+			c := opts.DefaultAgentConfidence
+			a.Confidence = &c
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func (s *Store) insertAnnotation(ctx context.Context, tx *sqlx.Tx, itemID string, a record.Annotation, now string) (int64, error) {
+	var chunkIndex any
+	if a.ChunkID != nil {
+		var ci int
+		if err := tx.GetContext(ctx, &ci, `SELECT chunk_index FROM content_chunks WHERE id = ?`, *a.ChunkID); err == nil {
+			chunkIndex = ci
+		}
+	}
+	r, err := tx.ExecContext(ctx, `INSERT INTO annotations(item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at)
+		VALUES (?,?,?,?,?,?,?,?,?)`, itemID, a.ChunkID, chunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, now)
+	if err != nil {
+		return 0, err
+	}
+	id, err := r.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	detail := map[string]any{"type": a.Type, "text": a.Text}
+	if a.Confidence != nil {
+		detail["confidence"] = *a.Confidence
+	}
+	if a.Pinned {
+		detail["pinned"] = true
+	}
+	return id, s.event(ctx, tx, itemID, "annotation", fmt.Sprint(id), annotationCreatedEventName, a.Actor, detail)
+}
+
+func (s *Store) setPinned(ctx context.Context, tx *sqlx.Tx, itemID string, annID int64, pin bool, actor string) error {
+	var typ string
+	err := tx.GetContext(ctx, &typ, `SELECT type FROM annotations WHERE id = ? AND item_id = ?`, annID, itemID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no annotation %d on item %s", annID, itemID)}
+	}
+	if err != nil {
+		return err
+	}
+	if typ != record.AnnHighlight {
+		return badInput("annotation %d is a %s: only highlights are pinned", annID, typ)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE annotations SET pinned = ? WHERE id = ?`, pin, annID); err != nil {
+		return err
+	}
+	action := annotationUnpinnedEventName
+	if pin {
+		action = annotationPinnedEventName
+	}
+	return s.event(ctx, tx, itemID, "annotation", fmt.Sprint(annID), action, actor, nil)
+}
+
+// enforceCap displaces the lowest-confidence unpinned agent highlights
+// beyond the cap (oldest first among equals).
+func (s *Store) enforceCap(ctx context.Context, tx *sqlx.Tx, itemID string, limit int, actor string) ([]int64, error) {
+	var n int
+	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = 'highlight' AND actor LIKE 'agent:%'`, itemID); err != nil {
+		return nil, err
+	}
+	if n <= limit {
+		return nil, nil
+	}
+	type victim struct {
+		ID    int64   `db:"id"`
+		Text  string  `db:"text"`
+		Actor string  `db:"actor"`
+		Conf  float64 `db:"conf"`
+	}
+	var vs []victim
+	err := tx.SelectContext(ctx, &vs, `SELECT id, text, actor, coalesce(confidence, 0) AS conf FROM annotations
+		WHERE item_id = ? AND type = 'highlight' AND actor LIKE 'agent:%' AND pinned = 0
+		ORDER BY coalesce(confidence, 0) ASC, id ASC LIMIT ?`, itemID, n-limit)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, v := range vs {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM annotations WHERE id = ?`, v.ID); err != nil {
+			return nil, err
+		}
+		if err := s.event(ctx, tx, itemID, "annotation", fmt.Sprint(v.ID), annotationDisplacedEventName, actor,
+			map[string]any{"text": v.Text, "by_actor": v.Actor, "confidence": v.Conf, "cap": limit}); err != nil {
+			return nil, err
+		}
+		ids = append(ids, v.ID)
+	}
+	return ids, nil
+}
+
+func (s *Store) insertArtifact(ctx context.Context, tx *sqlx.Tx, it *itemRow, a *record.Artifact, actor, now string) error {
+	if strings.TrimSpace(a.Summary) == "" && len(a.KeyClaims) == 0 {
+		return badInput("artifact: empty summary and key_claims")
+	}
+	by := a.CreatedBy
+	if by == "" {
+		by = actor
+	}
+	claims := a.KeyClaims
+	if claims == nil {
+		claims = []string{}
+	}
+	cj, _ := json.Marshal(claims)
+	r, err := tx.ExecContext(ctx, `INSERT INTO artifacts(item_id, summary, key_claims_json, created_by, created_at) VALUES (?,?,?,?,?)`,
+		it.ID, strings.TrimSpace(a.Summary), string(cj), by, now)
+	if err != nil {
+		return err
+	}
+	id, _ := r.LastInsertId()
+	if err := s.event(ctx, tx, it.ID, "artifact", fmt.Sprint(id), artifactCreatedEventName, by, nil); err != nil {
+		return err
+	}
+	if it.IngestStatus == record.StateParsed {
+		return s.setState(ctx, tx, it.ID, it.IngestStatus, record.StateEnriched, by)
+	}
+	return nil
+}
+
+func (s *Store) setState(ctx context.Context, tx *sqlx.Tx, itemID, from, to, actor string) error {
+	if from == to {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE items SET ingest_status = ?, updated_at = ? WHERE id = ?`, to, s.nowString(), itemID); err != nil {
+		return err
+	}
+	return s.event(ctx, tx, itemID, "ingest", "", ingestStateChangedEventPrefix+to, actor, map[string]string{"from": from, "to": to})
+}
+
+// cleanTags trims, lower-cases and de-duplicates tags, refusing bad ones.
+func cleanTags(in []string) ([]string, error) {
+	var out []string
+	for _, t := range in {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if t == "" {
+			continue
+		}
+		if len(t) > maxTagBytes || strings.ContainsAny(t, ",\n\t") {
+			return nil, badInput("tag %q: at most %d bytes, no commas or control characters", t, maxTagBytes)
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}

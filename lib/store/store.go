@@ -1,0 +1,267 @@
+// Package store is linkledger's SQLite/FTS5 store: schema, migrations and
+// every query. It is the only package that imports the SQLite driver.
+//
+// Connection settings live in the DSN so every pooled connection gets them:
+// WAL journal, a busy timeout, foreign keys, synchronous=NORMAL and
+// BEGIN IMMEDIATE for transactions (a writer takes the write lock up front
+// instead of failing to upgrade a read lock). Writers keep each
+// transaction short and never hold one while waiting on input or output, so
+// several ll-* processes can write one file at once.
+package store
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// Options are the store's settings.
+type Options struct {
+	// BusyTimeout is how long a connection waits for a lock (default 30s).
+	BusyTimeout time.Duration
+	// ReadOnly opens the database for reading only (no migration; the
+	// schema must be current).
+	ReadOnly bool
+	// Now returns the current time (tests set it).
+	Now func() time.Time
+}
+
+// Store is an open database.
+type Store struct {
+	db  *sqlx.DB
+	now func() time.Time
+}
+
+// ErrNoFTS5 says the binary was built without the sqlite_fts5 build tag.
+var ErrNoFTS5 = errors.New("this binary was built without SQLite FTS5: rebuild with `go build -tags sqlite_fts5` (make build does)")
+
+// ErrNewerSchema says the database was written by a newer linkledger.
+var ErrNewerSchema = errors.New("database schema is newer than this linkledger: upgrade linkledger")
+
+// DSN returns the driver DSN for path with every connection setting.
+func DSN(path string, opts Options) string {
+	bt := opts.BusyTimeout
+	if bt == 0 {
+		bt = 30 * time.Second
+	}
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_busy_timeout", strconv.FormatInt(bt.Milliseconds(), 10))
+	q.Set("_foreign_keys", "on")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_txlock", "immediate")
+	if opts.ReadOnly {
+		q.Set("mode", "ro")
+	}
+	return "file:" + escapePath(path) + "?" + q.Encode()
+}
+
+func escapePath(p string) string {
+	// '?' and '#' would end the path part of a file: URI.
+	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+	return r.Replace(p)
+}
+
+// Open opens (creating it if needed) the database at path and brings its
+// schema up to date. Opening a current database writes nothing.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if !fts5Built {
+		return nil, ErrNoFTS5
+	}
+	if path == "" {
+		return nil, errors.New("no database path")
+	}
+	if !opts.ReadOnly {
+		if dir := filepath.Dir(path); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("create database folder: %w", err)
+			}
+		}
+	}
+	db, err := sqlx.Open("sqlite3", DSN(path, opts))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(4)
+	db.SetConnMaxIdleTime(time.Minute)
+	s := &Store{db: db, now: opts.Now}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if err := s.checkSettings(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.migrate(ctx, opts.ReadOnly); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkSettings verifies the DSN settings took effect on a connection.
+func (s *Store) checkSettings(ctx context.Context) error {
+	conn, err := s.db.Connx(ctx)
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer conn.Close()
+	var fk int
+	if err := conn.GetContext(ctx, &fk, "PRAGMA foreign_keys"); err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	if fk != 1 {
+		return errors.New("open database: foreign keys are off")
+	}
+	var mode string
+	if err := conn.GetContext(ctx, &mode, "PRAGMA journal_mode"); err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return fmt.Errorf("open database: journal mode is %q, want wal", mode)
+	}
+	return nil
+}
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+func migrations() ([]migration, error) {
+	entries, err := migrationFS.ReadDir("migrations")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("migration %s: name must start with a number", e.Name())
+		}
+		b, err := migrationFS.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i, m := range ms {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("migration %s: expected number %d", m.name, i+1)
+		}
+	}
+	return ms, nil
+}
+
+// SchemaVersion is the schema version this binary writes.
+func SchemaVersion() int {
+	ms, _ := migrations()
+	return len(ms)
+}
+
+// migrate applies the missing migrations, each in its own IMMEDIATE
+// transaction that re-reads user_version, so processes opening a new
+// database at once apply each migration exactly once.
+func (s *Store) migrate(ctx context.Context, readOnly bool) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	var cur int
+	if err := s.db.GetContext(ctx, &cur, "PRAGMA user_version"); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if cur > len(ms) {
+		return ErrNewerSchema
+	}
+	if cur == len(ms) {
+		return nil
+	}
+	if readOnly {
+		return fmt.Errorf("database schema is version %d, want %d: open it once for writing (ll-save or ll-index) to migrate", cur, len(ms))
+	}
+	for _, m := range ms[cur:] {
+		err := s.tx(ctx, func(tx *sqlx.Tx) error {
+			var v int
+			if err := tx.GetContext(ctx, &v, "PRAGMA user_version"); err != nil {
+				return err
+			}
+			if v >= m.version {
+				return nil // another process got there first
+			}
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
+			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tx runs fn in one transaction (BEGIN IMMEDIATE through the DSN).
+func (s *Store) tx(ctx context.Context, fn func(*sqlx.Tx) error) error {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// DB returns the connection pool for read queries.
+func (s *Store) DB() *sqlx.DB { return s.db }
+
+// Now returns the store's current time in UTC, truncated to seconds.
+func (s *Store) Now() time.Time { return s.now().UTC().Truncate(time.Second) }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// IsBusy reports whether err is SQLite's "database is locked/busy".
+func IsBusy(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked
+	}
+	return false
+}
+
+// IsConstraint reports whether err is a constraint violation.
+func IsConstraint(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrConstraint
+	}
+	return false
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns its first line.
+func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
+	var res string
+	err := s.db.GetContext(ctx, &res, "PRAGMA integrity_check")
+	return res, err
+}
