@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -88,8 +89,8 @@ func (r *Rules) Canonicalize(raw string) (Result, error) {
 		host = a
 	}
 	port := strings.TrimLeft(u.Port(), "0")
-	if u.Port() != "" && port == "" {
-		return res, fmt.Errorf("%w: port 0", ErrBadURL)
+	if n, err := strconv.Atoi(port); u.Port() != "" && (err != nil || n < 1 || n > 65535) {
+		return res, fmt.Errorf("%w: bad port %q", ErrBadURL, u.Port())
 	}
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
 		port = ""
