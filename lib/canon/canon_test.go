@@ -119,6 +119,7 @@ func TestCanonicalize(t *testing.T) {
 		{"yt shorts", "https://www.youtube.com/shorts/" + vid + "?feature=share", yt(0)},
 		{"yt embed", "https://www.youtube.com/embed/" + vid + "?start=30", yt(30)},
 		{"yt live", "https://www.youtube.com/live/" + vid + "?si=x", yt(0)},
+		{"yt e", "https://www.youtube.com/e/" + vid, yt(0)},
 		{"yt v", "https://www.youtube.com/v/" + vid, yt(0)},
 		{"yt mobile", "https://m.youtube.com/watch?v=" + vid + "&t=5s", yt(5)},
 		{"yt music", "https://music.youtube.com/watch?v=" + vid + "&list=RDAMVM", yt(0)},
@@ -167,6 +168,7 @@ func TestCanonicalize(t *testing.T) {
 		{"file html", "file:///home/u/page.html", art("file:///home/u/page.html")},
 		{"file escaped", "file:///home/u/my%20notes.md", txt("file:///home/u/my%20notes.md")},
 		{"file fragment dropped", "file:///home/u/a.pdf#page=2", pdf("file:///home/u/a.pdf")},
+		{"file single slash", "file:/tmp/a.txt", txt("file:///tmp/a.txt")},
 		{"file upper scheme", "FILE:///tmp/a.txt", txt("file:///tmp/a.txt")},
 	}
 	seen := map[string]bool{}
