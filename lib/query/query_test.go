@@ -48,7 +48,7 @@ func TestParse(t *testing.T) {
 func TestMatch(t *testing.T) {
 	tests := []struct {
 		in, want, tri string
-		short       []string
+		short         []string
 	}{
 		{in: "", want: ""},
 		{in: `a "quoted" AND b`, want: `"a" OR "quoted" OR "and" OR "b"`},
