@@ -1,0 +1,281 @@
+// Package chunk splits normalised text into overlapping pieces of a bounded
+// number of tokens for indexing and retrieval. Chunks follow paragraph
+// boundaries first, then sentence boundaries, and split a sentence at word
+// boundaries only when it alone is over the limit. Token counts are real
+// cl100k_base counts (see CountTokens).
+package chunk
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// Defaults, in tokens.
+const (
+	DefaultTarget  = 300
+	DefaultMax     = 450
+	DefaultOverlap = 40
+)
+
+// Options bounds chunk sizes in tokens. Zero fields take the defaults.
+type Options struct {
+	Target  int // size a chunk is filled to
+	Max     int // hard limit: a paragraph may run past Target up to Max to end on its boundary
+	Overlap int // budget for the trailing sentences repeated at the start of the next chunk
+}
+
+// withDefaults fills zero fields.
+func (o Options) withDefaults() Options {
+	if o.Target <= 0 {
+		o.Target = DefaultTarget
+	}
+	if o.Max <= 0 {
+		o.Max = DefaultMax
+		if o.Max < o.Target {
+			o.Max = o.Target
+		}
+	}
+	if o.Overlap < 0 {
+		o.Overlap = 0
+	}
+	return o
+}
+
+// Validate reports options that cannot work together.
+func (o Options) Validate() error {
+	d := o.withDefaults()
+	if d.Max < d.Target {
+		return fmt.Errorf("max chunk size %d is below the target %d", d.Max, d.Target)
+	}
+	if d.Overlap >= d.Target {
+		return fmt.Errorf("overlap %d must be below the chunk size %d", d.Overlap, d.Target)
+	}
+	return nil
+}
+
+// Piece is a run of text chunking keeps together where it can (a paragraph,
+// a transcript cue, a page), with the media offset and page its chunks carry.
+type Piece struct {
+	Text   string
+	StartS *float64
+	Page   int
+}
+
+// unit is a sentence (or part of an over-long sentence) with its token count
+// and the piece it came from.
+type unit struct {
+	text   string
+	tokens int
+	piece  int    // index of the piece
+	sep    string // separator to put before this unit when it follows another of the same piece
+}
+
+// Split cuts pieces into chunks. Empty input gives no chunks.
+func Split(pieces []Piece, opts Options) []record.Chunk {
+	o := opts.withDefaults()
+	if o.Overlap >= o.Target {
+		o.Overlap = o.Target / 4
+	}
+	var units []unit
+	for i, p := range pieces {
+		for _, u := range sentenceUnits(p.Text, i, o.Max) {
+			units = append(units, u)
+		}
+	}
+	if len(units) == 0 {
+		return nil
+	}
+
+	var chunks []record.Chunk
+	var cur []unit
+	curTokens := 0
+	fresh := 0 // units in cur that are not overlap from the previous chunk
+	flush := func() {
+		if fresh == 0 {
+			return
+		}
+		text := join(cur)
+		first := pieces[cur[0].piece]
+		chunks = append(chunks, record.Chunk{
+			Index:  len(chunks),
+			Text:   text,
+			Tokens: CountTokens(text),
+			StartS: first.StartS,
+			Page:   first.Page,
+		})
+		// Carry the last sentences that fit in the overlap budget.
+		var keep []unit
+		n := 0
+		for j := len(cur) - 1; j >= 0 && n+cur[j].tokens <= o.Overlap; j-- {
+			keep = append([]unit{cur[j]}, keep...)
+			n += cur[j].tokens
+		}
+		// Never carry the whole chunk: the next one must move forward.
+		if len(keep) == len(cur) {
+			keep, n = nil, 0
+		}
+		cur, curTokens, fresh = keep, n, 0
+	}
+
+	for i := 0; i < len(units); {
+		// Try to take the whole paragraph starting here when it fits.
+		j := i
+		ptoks := 0
+		for j < len(units) && units[j].piece == units[i].piece {
+			ptoks += units[j].tokens
+			j++
+		}
+		startOfPiece := i == 0 || units[i-1].piece != units[i].piece
+		if startOfPiece {
+			switch {
+			case curTokens+ptoks <= o.Target:
+				cur = append(cur, units[i:j]...)
+				curTokens += ptoks
+				fresh += j - i
+				i = j
+				continue
+			case fresh > 0 && ptoks <= o.Target && curTokens >= o.Target/2:
+				// A chunk already half full ends at the paragraph boundary
+				// rather than cutting the next paragraph.
+				flush()
+				continue
+			}
+		}
+		u := units[i]
+		lastOfPiece := i+1 == len(units) || units[i+1].piece != u.piece
+		if fresh > 0 && curTokens+u.tokens > o.Target && !(lastOfPiece && curTokens+u.tokens <= o.Max) {
+			flush()
+		}
+		// Overlap plus this unit may be too big for the hard limit: drop the
+		// overlap (after a flush, cur holds nothing else).
+		if fresh == 0 && curTokens+u.tokens > o.Max {
+			cur, curTokens = nil, 0
+		}
+		cur = append(cur, u)
+		curTokens += u.tokens
+		fresh++
+		i++
+	}
+	flush()
+	return chunks
+}
+
+// join puts units back together: a blank line between pieces, the original
+// separator within a piece.
+func join(us []unit) string {
+	var b strings.Builder
+	for k, u := range us {
+		if k > 0 {
+			if us[k-1].piece != u.piece {
+				b.WriteString("\n\n")
+			} else {
+				b.WriteString(u.sep)
+			}
+		}
+		b.WriteString(u.text)
+	}
+	return b.String()
+}
+
+// sentenceUnits splits one piece into sentences with token counts; a
+// sentence over max tokens is cut at word boundaries.
+func sentenceUnits(text string, piece, max int) []unit {
+	var out []unit
+	for _, s := range Sentences(text) {
+		n := CountTokens(s.Text)
+		if n <= max {
+			out = append(out, unit{text: s.Text, tokens: n, piece: piece, sep: s.Sep})
+			continue
+		}
+		for k, part := range splitWords(s.Text, max) {
+			sep := " "
+			if k == 0 {
+				sep = s.Sep
+			}
+			out = append(out, unit{text: part, tokens: CountTokens(part), piece: piece, sep: sep})
+		}
+	}
+	return out
+}
+
+// splitWords cuts s at spaces into parts of at most max tokens each (a
+// single word over max, such as a long URL, becomes a part of its own and is
+// cut by bytes).
+func splitWords(s string, max int) []string {
+	var parts []string
+	var cur []string
+	curTokens := 0
+	for _, w := range strings.Fields(s) {
+		n := CountTokens(" " + w)
+		if n > max {
+			if len(cur) > 0 {
+				parts = append(parts, strings.Join(cur, " "))
+				cur, curTokens = nil, 0
+			}
+			parts = append(parts, splitRunes(w, max)...)
+			continue
+		}
+		if curTokens+n > max && len(cur) > 0 {
+			parts = append(parts, strings.Join(cur, " "))
+			cur, curTokens = nil, 0
+		}
+		cur = append(cur, w)
+		curTokens += n
+	}
+	if len(cur) > 0 {
+		parts = append(parts, strings.Join(cur, " "))
+	}
+	return parts
+}
+
+// splitRunes cuts a word with no spaces into parts of at most max tokens,
+// each the longest prefix that fits (found by binary search on rune
+// boundaries).
+func splitRunes(w string, max int) []string {
+	var parts []string
+	for w != "" {
+		// lo always fits (one rune at least), hi may not.
+		lo, hi := firstRuneEnd(w), len(w)
+		if CountTokens(w) <= max {
+			lo = len(w)
+		}
+		for lo < hi {
+			mid := boundary(w, (lo+hi+1)/2)
+			if mid <= lo {
+				break
+			}
+			if CountTokens(w[:mid]) <= max {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		parts = append(parts, w[:lo])
+		w = w[lo:]
+	}
+	return parts
+}
+
+// firstRuneEnd is the byte length of the first rune of s.
+func firstRuneEnd(s string) int {
+	for i := range s {
+		if i > 0 {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// boundary moves n back to the start of the rune it falls in.
+func boundary(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}

@@ -1,0 +1,241 @@
+package chunk
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSentences(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"One. Two! Three? Four", []string{"One.", "Two!", "Three?", "Four"}},
+		{"Dr. Smith met Mr. J. Doe at 5 p.m. today. Then he left.", []string{"Dr. Smith met Mr. J. Doe at 5 p.m. today.", "Then he left."}},
+		{`He said "Stop." Then silence.`, []string{`He said "Stop."`, "Then silence."}},
+		{"Version 1.2.3 is out. So is 1.2.4. but not lower case.", []string{"Version 1.2.3 is out.", "So is 1.2.4. but not lower case."}},
+		{"line one\nline two. Next", []string{"line one", "line two.", "Next"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, s := range Sentences(tt.in) {
+			got = append(got, s.Text)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Sentences(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// para builds a paragraph of n numbered sentences of about 10 tokens each.
+func para(p, n int) string {
+	var s []string
+	for i := 0; i < n; i++ {
+		s = append(s, fmt.Sprintf("Paragraph %d sentence %d talks about rivers and quiet stones.", p, i))
+	}
+	return strings.Join(s, " ")
+}
+
+func TestSplitEmpty(t *testing.T) {
+	if got := Split(nil, Options{}); got != nil {
+		t.Errorf("Split(nil) = %v, want nil", got)
+	}
+	if got := Split([]Piece{{Text: "  "}, {Text: ""}}, Options{}); got != nil {
+		t.Errorf("Split(blank) = %v, want nil", got)
+	}
+}
+
+func TestSplitSmallTextOneChunk(t *testing.T) {
+	got := Split([]Piece{{Text: "Hello world."}, {Text: "Second paragraph."}}, Options{})
+	want := "Hello world.\n\nSecond paragraph."
+	if len(got) != 1 || got[0].Text != want || got[0].Index != 0 {
+		t.Fatalf("got %+v, want one chunk %q", got, want)
+	}
+	if got[0].Tokens != CountTokens(want) {
+		t.Errorf("tokens %d, want %d", got[0].Tokens, CountTokens(want))
+	}
+}
+
+func TestSplitBoundariesAndOverlap(t *testing.T) {
+	var pieces []Piece
+	for p := 0; p < 12; p++ {
+		pieces = append(pieces, Piece{Text: para(p, 3+p%5)})
+	}
+	opts := Options{Target: 100, Max: 150, Overlap: 30}
+	chunks := Split(pieces, opts)
+	if len(chunks) < 4 {
+		t.Fatalf("got %d chunks, want several", len(chunks))
+	}
+	all := map[string]bool{}
+	for _, p := range pieces {
+		for _, s := range Sentences(p.Text) {
+			all[s.Text] = true
+		}
+	}
+	seen := map[string]bool{}
+	for i, c := range chunks {
+		if c.Index != i {
+			t.Errorf("chunk %d has index %d", i, c.Index)
+		}
+		if c.Tokens != CountTokens(c.Text) {
+			t.Errorf("chunk %d: tokens %d, tokenizer says %d", i, c.Tokens, CountTokens(c.Text))
+		}
+		if c.Tokens > opts.Max {
+			t.Errorf("chunk %d: %d tokens over max %d", i, c.Tokens, opts.Max)
+		}
+		// Every sentence is whole: chunks are made of sentences of the input.
+		for _, para := range strings.Split(c.Text, "\n\n") {
+			for _, s := range Sentences(para) {
+				if !all[s.Text] {
+					t.Errorf("chunk %d: %q is not a whole input sentence", i, s.Text)
+				}
+				seen[s.Text] = true
+			}
+		}
+		if i == 0 {
+			continue
+		}
+		// Overlap: the chunk starts with the last sentence(s) of the
+		// previous one, within the budget.
+		prev := chunks[i-1].Text
+		first := Sentences(strings.Split(c.Text, "\n\n")[0])[0].Text
+		if !strings.HasSuffix(prev, first) && !strings.Contains(prev, first) {
+			t.Errorf("chunk %d does not start with an overlap of chunk %d: %q", i, i-1, first)
+		}
+		var overlap []string
+		for _, s := range Sentences(strings.ReplaceAll(c.Text, "\n\n", "\n")) {
+			if !strings.Contains(prev, s.Text) {
+				break
+			}
+			overlap = append(overlap, s.Text)
+		}
+		if n := CountTokens(strings.Join(overlap, " ")); n > opts.Overlap+2 {
+			t.Errorf("chunk %d: overlap of %d tokens over budget %d", i, n, opts.Overlap)
+		}
+	}
+	if len(seen) != len(all) {
+		t.Errorf("chunks hold %d of %d sentences", len(seen), len(all))
+	}
+}
+
+func TestSplitPrefersParagraphBoundary(t *testing.T) {
+	// Two paragraphs of ~60 tokens with target 100: each chunk should end
+	// where a paragraph ends, not mid-paragraph.
+	pieces := []Piece{{Text: para(0, 6)}, {Text: para(1, 6)}, {Text: para(2, 6)}}
+	chunks := Split(pieces, Options{Target: 100, Max: 150, Overlap: 0})
+	for i, c := range chunks {
+		if !strings.HasSuffix(c.Text, "sentence 5 talks about rivers and quiet stones.") {
+			t.Errorf("chunk %d does not end at a paragraph end: ...%q", i, c.Text[len(c.Text)-40:])
+		}
+	}
+	if len(chunks) != 3 {
+		t.Errorf("got %d chunks, want 3", len(chunks))
+	}
+}
+
+func TestSplitLongSentence(t *testing.T) {
+	long := strings.Repeat("word ", 1000) + "end."
+	chunks := Split([]Piece{{Text: long}}, Options{Target: 100, Max: 120, Overlap: 10})
+	if len(chunks) < 8 {
+		t.Fatalf("got %d chunks for a 1000-word sentence, want at least 8", len(chunks))
+	}
+	words := 0
+	for i, c := range chunks {
+		if c.Tokens > 120 {
+			t.Errorf("chunk %d has %d tokens, max 120", i, c.Tokens)
+		}
+		for _, w := range strings.Fields(c.Text) {
+			if w != "word" && w != "end." {
+				t.Errorf("chunk %d: word cut inside: %q", i, w)
+			}
+		}
+		words += len(strings.Fields(c.Text))
+	}
+	if words < 1001 {
+		t.Errorf("chunks hold %d words, want all 1001", words)
+	}
+}
+
+func TestSplitHugeWord(t *testing.T) {
+	w := strings.Repeat("ab9Zq", 400)
+	chunks := Split([]Piece{{Text: w}}, Options{Target: 100, Max: 100, Overlap: 0})
+	var sb strings.Builder
+	for i, c := range chunks {
+		if c.Tokens > 100 {
+			t.Errorf("chunk %d has %d tokens", i, c.Tokens)
+		}
+		sb.WriteString(c.Text)
+	}
+	if sb.String() != w {
+		t.Errorf("pieces of a huge word do not add up to it")
+	}
+}
+
+func TestSplitCarriesStartAndPage(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	var pieces []Piece
+	for i := 0; i < 10; i++ {
+		pieces = append(pieces, Piece{Text: para(i, 5), StartS: f(float64(i * 30)), Page: i + 1})
+	}
+	chunks := Split(pieces, Options{Target: 60, Max: 80, Overlap: 0})
+	if len(chunks) < 5 {
+		t.Fatalf("got %d chunks", len(chunks))
+	}
+	for i, c := range chunks {
+		var p int
+		if _, err := fmt.Sscanf(c.Text, "Paragraph %d", &p); err != nil {
+			t.Fatalf("chunk %d: %v", i, err)
+		}
+		if c.StartS == nil || *c.StartS != float64(p*30) || c.Page != p+1 {
+			t.Errorf("chunk %d starts in piece %d but has start_s %v page %d", i, p, c.StartS, c.Page)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	if err := (Options{Target: 100, Max: 50}).Validate(); err == nil {
+		t.Error("max below target accepted")
+	}
+	if err := (Options{Target: 100, Overlap: 100}).Validate(); err == nil {
+		t.Error("overlap equal to target accepted")
+	}
+	if err := (Options{}).Validate(); err != nil {
+		t.Errorf("defaults rejected: %v", err)
+	}
+}
+
+func TestCountTokens(t *testing.T) {
+	// Known cl100k_base counts.
+	for in, want := range map[string]int{"": 0, "hello world": 2, "tiktoken is great!": 6} {
+		if got := CountTokens(in); got != want {
+			t.Errorf("CountTokens(%q) = %d, want %d", in, got, want)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if n := CountTokens("hello world"); n != 2 {
+				t.Errorf("concurrent count %d", n)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func BenchmarkSplit(b *testing.B) {
+	var pieces []Piece
+	for p := 0; p < 40; p++ {
+		pieces = append(pieces, Piece{Text: para(p, 8)})
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Split(pieces, Options{})
+	}
+}
