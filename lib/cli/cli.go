@@ -70,6 +70,7 @@ var NoMatch = &ExitError{Code: ExitNoMatch}
 func CommonFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: "jq", Usage: "apply a jq `FILTER` to every output record"},
+		&ucli.BoolFlag{Name: "raw-output", Aliases: []string{"r"}, Usage: "with --jq: write strings without JSON quotes"},
 		&ucli.BoolFlag{Name: "json", Usage: "write one JSON document {ok, data, meta} instead of a stream"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress or counts on stderr"},
 		&ucli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "more diagnostics on stderr"},

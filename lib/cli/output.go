@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/itchyny/gojq"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/ndjson"
 	"github.com/linkledger/linkledger/lib/record"
@@ -25,7 +26,13 @@ type Output struct {
 	gathered []any
 	failed   int
 	written  int
+	raw      bool
+	rawW     io.Writer
 }
+
+// RawStrings makes --jq results that are strings print without quotes
+// (like jq -r).
+func (o *Output) RawStrings(w io.Writer) { o.raw, o.rawW = true, w }
 
 // NewOutput returns an Output on w. jqFilter may be empty.
 func NewOutput(w io.Writer, jqFilter string, envelope bool) (*Output, error) {
@@ -88,6 +95,12 @@ func (o *Output) EmitValue(v any) error {
 			o.gathered = append(o.gathered, out)
 			continue
 		}
+		if s, ok := out.(string); ok && o.raw {
+			if _, err := io.WriteString(o.rawW, s+"\n"); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := o.w.Write(out); err != nil {
 			return err
 		}
@@ -125,4 +138,17 @@ func (o *Output) Finish() error {
 		return Partial
 	}
 	return nil
+}
+
+// OutputFor returns the Output a command's flags ask for (--jq, --json,
+// --raw-output) on w.
+func OutputFor(c *ucli.Command, w io.Writer) (*Output, error) {
+	o, err := NewOutput(w, c.String("jq"), c.Bool("json"))
+	if err != nil {
+		return nil, err
+	}
+	if c.Bool("raw-output") {
+		o.RawStrings(w)
+	}
+	return o, nil
 }

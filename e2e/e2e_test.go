@@ -1,0 +1,39 @@
+// Package e2e runs the testscript scripts in testdata/script: the real
+// ll-* commands, each a separate process (the test binary re-executed under
+// the command's name), chained through real pipes with sh.
+//
+// Every script gets:
+//   - LINKLEDGER_DB=$WORK/ll.db and HOME=$WORK (nothing outside $WORK is touched)
+//   - LL_TESTSERVER: the base URL of a local HTTP server serving
+//     testdata/site (plus a few dynamic paths, see server.go)
+package e2e
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, commands())
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("LINKLEDGER_DB", env.WorkDir+"/ll.db")
+			env.Setenv("HOME", env.WorkDir)
+			env.Setenv("XDG_DATA_HOME", env.WorkDir+"/.local/share")
+			srv := newTestServer()
+			env.Defer(srv.Close)
+			env.Setenv("LL_TESTSERVER", srv.URL)
+			return nil
+		},
+	})
+}
+
+// exitWith adapts a Main() int to the func() testscript wants.
+func exitWith(main func() int) func() { return func() { os.Exit(main()) } }

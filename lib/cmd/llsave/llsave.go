@@ -1,0 +1,319 @@
+// Package llsave is the ll-save command: it records intent.
+//
+// Reads: URLs, local paths or item IDs as arguments, or, when there are no
+// arguments, stdin as plain lines (one URL or path each) or NDJSON records
+// ({"url", "note", "tags", "annotations", ...}; unknown fields pass through).
+// Writes: one record per input with id, url, canonical_url, source_type,
+// status, new and save (what it did); an error record for a bad input.
+// Touches: the store (items, annotations, tags, artifacts, events), one
+// short transaction per record.
+package llsave
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/canon"
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ndjson"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+const description = `ll-save records a link (or a local file), with an optional note, tags and
+annotations, in milliseconds. It does no network work: pipe its output into
+ll-fetch | ll-parse | ll-index, or run 'linkledger worker' later.
+
+An argument is a URL, a local path (saved as a file:// URL of its absolute
+path) or an item ID (ll_ followed by 16 hex digits) to annotate or tag an
+existing item. Saving the same canonical URL again returns the same ID,
+marked "new": false, and merges the new note and tags.
+
+With no arguments, stdin is read: plain lines (a URL or path each) or NDJSON
+records such as
+  {"url": "https://example.com/a", "note": "why", "tags": ["ai"],
+   "annotations": [{"type": "highlight", "text": "...", "actor": "agent:r", "confidence": 0.8}]}
+Fields ll-save does not own pass through to its output. Flags apply to every
+input as defaults.
+
+Agent annotations without --confidence get 0.5. At most --agent-cap (default 5,
+3..7) agent highlights are kept per item: beyond it the lowest-confidence
+unpinned agent highlight is displaced; human and pinned ones never are.
+
+EXAMPLES:
+   ll-save https://example.com/post --note "read later" --tags ai,memory
+   ll-save ./paper.pdf
+   ll-save ll_0123456789abcdef --highlight "the key claim" --confidence 0.82 --actor agent:researcher
+   ll-save ll_0123456789abcdef --tags reading --untag inbox
+   cat urls.txt | ll-save | ll-fetch | ll-parse | ll-index`
+
+var itemIDRe = regexp.MustCompile(`^ll_[0-9a-f]{16}$`)
+
+// Command returns the ll-save command.
+func Command(env cli.Env) *ucli.Command {
+	cmd := &ucli.Command{
+		Name:        "ll-save",
+		Usage:       "record links, notes, tags and annotations in the store",
+		UsageText:   "ll-save [options] [URL|PATH|ID ...]",
+		Description: description,
+		Flags: []ucli.Flag{
+			cli.DBFlag(),
+			&ucli.StringFlag{Name: "note", Usage: "attach a note `TEXT`"},
+			&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "add tags (comma-separated, repeatable)"},
+			&ucli.StringSliceFlag{Name: "untag", Usage: "remove tags (comma-separated, repeatable)"},
+			&ucli.StringFlag{Name: "actor", Value: "human", Usage: "who says it: human or agent:<name>"},
+			&ucli.StringSliceFlag{Name: "highlight", Usage: "add a highlight `TEXT` (repeatable)"},
+			&ucli.StringSliceFlag{Name: "lowlight", Usage: "add a lowlight `TEXT` (repeatable)"},
+			&ucli.StringSliceFlag{Name: "annotate-note", Usage: "add a note annotation `TEXT` (repeatable)"},
+			&ucli.FloatFlag{Name: "confidence", Value: -1, Usage: "confidence 0..1 of the annotations given by flags"},
+			&ucli.BoolFlag{Name: "pinned", Usage: "pin the highlights given by flags"},
+			&ucli.Int64Flag{Name: "chunk", Usage: "anchor the annotations given by flags to chunk `ID`"},
+			&ucli.Int64SliceFlag{Name: "pin", Usage: "pin highlight annotation `ID` (repeatable)"},
+			&ucli.Int64SliceFlag{Name: "unpin", Usage: "unpin highlight annotation `ID` (repeatable)"},
+			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
+			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+		},
+	}
+	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
+	cli.Prepare(cmd, env)
+	return cmd
+}
+
+// Main runs ll-save as a process.
+func Main() int {
+	env := cli.OSEnv()
+	return cli.Main(Command(env), env, os.Args)
+}
+
+type defaults struct {
+	note     string
+	tags     []string
+	untags   []string
+	actor    string
+	anns     []record.Annotation
+	pin      []int64
+	unpin    []int64
+	saveOpts store.SaveOptions
+}
+
+func splitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func readDefaults(c *ucli.Command) (defaults, error) {
+	d := defaults{
+		note:   c.String("note"),
+		tags:   splitList(c.StringSlice("tags")),
+		untags: splitList(c.StringSlice("untag")),
+		actor:  c.String("actor"),
+		pin:    c.Int64Slice("pin"),
+		unpin:  c.Int64Slice("unpin"),
+	}
+	if !store.ValidActor(d.actor) {
+		return d, cli.Usage("--actor %q: want human or agent:<name>", d.actor)
+	}
+	capN := c.Int("agent-cap")
+	if capN < store.MinAgentHighlightCap || capN > store.MaxAgentHighlightCap {
+		return d, cli.Usage("--agent-cap %d: want %d..%d", capN, store.MinAgentHighlightCap, store.MaxAgentHighlightCap)
+	}
+	d.saveOpts = store.SaveOptions{Actor: d.actor, AgentHighlightCap: capN}
+	var confp *float64
+	if c.IsSet("confidence") {
+		v := c.Float("confidence")
+		if v < 0 || v > 1 {
+			return d, cli.Usage("--confidence %v: want a number from 0 to 1", v)
+		}
+		confp = &v
+	}
+	var chunk *int64
+	if c.IsSet("chunk") {
+		v := c.Int64("chunk")
+		chunk = &v
+	}
+	add := func(typ string, texts []string) {
+		for _, t := range texts {
+			d.anns = append(d.anns, record.Annotation{Type: typ, Text: t, Confidence: confp, ChunkID: chunk, Pinned: c.Bool("pinned") && typ == record.AnnHighlight})
+		}
+	}
+	add(record.AnnHighlight, c.StringSlice("highlight"))
+	add(record.AnnLowlight, c.StringSlice("lowlight"))
+	add(record.AnnNote, c.StringSlice("annotate-note"))
+	return d, nil
+}
+
+func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
+	d, err := readDefaults(c)
+	if err != nil {
+		return err
+	}
+	rules := canon.DefaultRules()
+	if f := c.String("rules"); f != "" {
+		if err := rules.MergeFile(f); err != nil {
+			return cli.Usage("--rules: %v", err)
+		}
+	}
+	out, err := cli.OutputFor(c, env.Stdout)
+	if err != nil {
+		return err
+	}
+	path, err := cli.ResolveDB(c.String("db"), env)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer st.Close()
+	diag := cli.Diag{Prog: "ll-save", W: env.Stderr, Verbose: c.Bool("verbose")}
+	cwd, _ := env.Getwd()
+	home := env.Getenv("HOME")
+	s := &saver{st: st, rules: rules, d: d, cwd: cwd, home: home, out: out, diag: diag}
+
+	if args := c.Args().Slice(); len(args) > 0 {
+		for i, a := range args {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := s.one(ctx, &record.Record{URL: a}, i+1, "argument"); err != nil {
+				return err
+			}
+		}
+		return out.Finish()
+	}
+	rd := ndjson.NewReader(env.Stdin)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rec, line, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var le *ndjson.LineError
+		if errors.As(err, &le) {
+			diag.Printf("line %d: %v", le.Line, le.Err)
+			bad := &record.Record{Error: &record.Error{Stage: record.StageSave, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}
+			if err := out.Emit(bad); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		if err := s.one(ctx, rec, line, "line"); err != nil {
+			return err
+		}
+	}
+	return out.Finish()
+}
+
+type saver struct {
+	st    *store.Store
+	rules *canon.Rules
+	d     defaults
+	cwd   string
+	home  string
+	out   *cli.Output
+	diag  cli.Diag
+}
+
+// one saves one input and emits its record. It returns an error only for
+// failures that must stop the stream (output closed, database unusable).
+func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what string) error {
+	if rec.Error != nil {
+		// an upstream error record passes through untouched
+		return s.out.Emit(rec)
+	}
+	fail := func(code, msg string) error {
+		s.diag.Printf("%s %d: %s", what, pos, msg)
+		rec.Error = &record.Error{Stage: record.StageSave, Code: code, Message: msg, Line: pos}
+		return s.out.Emit(rec)
+	}
+	s.applyDefaults(rec)
+	target := strings.TrimSpace(rec.URL)
+	switch {
+	case target == "" && rec.ID != "":
+		if !itemIDRe.MatchString(rec.ID) {
+			return fail(record.CodeBadInput, fmt.Sprintf("id %q is not an item id", rec.ID))
+		}
+	case itemIDRe.MatchString(target):
+		rec.ID, rec.URL = target, ""
+	case target == "":
+		return fail(record.CodeBadInput, "record has no url or id")
+	default:
+		u, err := canon.FromInput(target, s.cwd, s.home)
+		if err == nil {
+			var res canon.Result
+			res, err = s.rules.Canonicalize(u)
+			if err == nil {
+				rec.URL = target
+				rec.OriginalURL = res.Original
+				rec.CanonicalURL = res.URL
+				if rec.SourceType == "" {
+					rec.SourceType = res.SourceType
+				}
+				rec.ID = record.ItemID(res.URL)
+			}
+		}
+		if err != nil {
+			code := record.CodeBadURL
+			if errors.Is(err, canon.ErrUnsupportedScheme) {
+				code = record.CodeUnsupported
+			}
+			return fail(code, err.Error())
+		}
+	}
+	res, err := s.st.Save(ctx, rec, s.d.saveOpts)
+	if err != nil {
+		var re *record.Error
+		if errors.As(err, &re) {
+			s.diag.Printf("%s %d: %s", what, pos, re.Message)
+			re.Line = pos
+			rec.Error = re
+			return s.out.Emit(rec)
+		}
+		if store.IsBusy(err) || ctx.Err() != nil {
+			return err
+		}
+		return fail(record.CodeStore, err.Error())
+	}
+	rec.ID, rec.CanonicalURL, rec.SourceType = res.ID, res.CanonicalURL, res.SourceType
+	if rec.URL == "" {
+		rec.URL = res.URL
+	}
+	rec.Status, rec.New, rec.Save = res.Status, res.New, res.Save
+	// intent fields are consumed: what was done is in save
+	rec.Note, rec.Tags, rec.TagsRemove, rec.Annotations, rec.Pin, rec.Unpin, rec.Artifact, rec.Actor = "", nil, nil, nil, nil, nil, nil, ""
+	return s.out.Emit(rec)
+}
+
+func (s *saver) applyDefaults(rec *record.Record) {
+	if rec.Note == "" {
+		rec.Note = s.d.note
+	}
+	rec.Tags = append(rec.Tags, s.d.tags...)
+	rec.TagsRemove = append(rec.TagsRemove, s.d.untags...)
+	if rec.Actor == "" {
+		rec.Actor = s.d.actor
+	}
+	rec.Annotations = append(rec.Annotations, s.d.anns...)
+	rec.Pin = append(rec.Pin, s.d.pin...)
+	rec.Unpin = append(rec.Unpin, s.d.unpin...)
+}
