@@ -1,0 +1,318 @@
+// Package fetch downloads what a record points at (an http(s) URL, a
+// file:// URL or a local path) and adds it to the record: what the response
+// was (rec.Fetch) and the body, decoded to UTF-8 text in rec.Body for text
+// types or base64 in rec.BodyBase64 for everything else.
+//
+// It is stateless (it never opens the database) and streams: Run fetches
+// records concurrently, politely (a cap on requests in flight per host and a
+// minimum interval between request starts to the same host), and hands them
+// back in input order. Failures are typed record errors on the record, never
+// dropped. The policy numbers are documented in docs/fetch.md.
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/linkledger/linkledger/lib/canon"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// Defaults of Options; a zero field takes its default.
+const (
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultTimeout        = 30 * time.Second
+	DefaultMaxRedirects   = 10
+	DefaultMaxBytes       = 25 << 20
+	DefaultMaxAttempts    = 3
+	DefaultBaseBackoff    = 500 * time.Millisecond
+	DefaultMaxBackoff     = 30 * time.Second
+	DefaultMaxRetryAfter  = 60 * time.Second
+	DefaultConcurrency    = 4
+	DefaultPerHost        = 2
+	DefaultHostInterval   = 250 * time.Millisecond
+)
+
+// Options configures a Fetcher. The command layer fills it from flags; the
+// zero value of a field means its default (Default* constants), except
+// HostInterval, where a negative value means no interval.
+type Options struct {
+	ConnectTimeout time.Duration // dial + TLS handshake
+	Timeout        time.Duration // whole attempt: connect, redirects, body
+	MaxRedirects   int
+	MaxBytes       int64 // body size cap, after content decoding
+	UserAgent      string
+
+	MaxAttempts   int           // attempts per record, first one included
+	BaseBackoff   time.Duration // first backoff ceiling; doubles per retry
+	MaxBackoff    time.Duration // backoff ceiling cap
+	MaxRetryAfter time.Duration // a server's Retry-After is capped to this
+
+	Concurrency  int           // records fetched at once
+	PerHost      int           // requests in flight per host
+	HostInterval time.Duration // minimum time between request starts per host
+
+	// Cwd and Home resolve relative paths and ~ in bare-path input.
+	Cwd, Home string
+
+	// Sources fetch records of a source type (keyed by record.Source*) with
+	// that source's own endpoints instead of a plain GET.
+	Sources map[string]SourceFunc
+
+	// Proxy chooses the proxy of a request (for example
+	// http.ProxyFromEnvironment, set by the command layer); nil means none.
+	Proxy func(*http.Request) (*url.URL, error)
+
+	// Sleep waits for d or until ctx ends; tests inject it to observe
+	// backoff without waiting. Now and Rand likewise (Rand in [0,1)).
+	Sleep func(ctx context.Context, d time.Duration) error
+	Now   func() time.Time
+	Rand  func() float64
+}
+
+func (o *Options) setDefaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.ConnectTimeout, DefaultConnectTimeout)
+	def(&o.Timeout, DefaultTimeout)
+	def(&o.BaseBackoff, DefaultBaseBackoff)
+	def(&o.MaxBackoff, DefaultMaxBackoff)
+	def(&o.MaxRetryAfter, DefaultMaxRetryAfter)
+	if o.HostInterval == 0 {
+		o.HostInterval = DefaultHostInterval
+	}
+	if o.MaxRedirects <= 0 {
+		o.MaxRedirects = DefaultMaxRedirects
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = DefaultMaxAttempts
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.PerHost <= 0 {
+		o.PerHost = DefaultPerHost
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = "linkledger (+https://github.com/linkledger/linkledger)"
+	}
+	if o.Sleep == nil {
+		o.Sleep = sleep
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Float64
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Fetcher fetches records. It is safe for concurrent use.
+type Fetcher struct {
+	opts   Options
+	client *http.Client // plain GETs: our redirect policy, no transparent gzip
+	source *http.Client // for SourceFuncs: same, plus the body size cap
+	hosts  *hostLimiter
+}
+
+// New returns a Fetcher with opts (zero fields take their defaults).
+func New(opts Options) *Fetcher {
+	opts.setDefaults()
+	f := &Fetcher{opts: opts, hosts: newHostLimiter(opts.PerHost, opts.HostInterval, opts.Now, opts.Sleep)}
+	tr := newTransport(opts)
+	f.client = &http.Client{Transport: tr, CheckRedirect: f.checkRedirect}
+	f.source = &http.Client{Transport: cappedTransport{tr, opts.MaxBytes}, CheckRedirect: f.checkRedirect}
+	return f
+}
+
+// Options returns the options in effect, defaults filled in.
+func (f *Fetcher) Options() Options { return f.opts }
+
+// Fetch fetches one record in place and returns it. A record that already
+// carries an error is returned untouched; a failure sets rec.Error (stage
+// fetch) and still records attempts and status in rec.Fetch. Fetch returns
+// a non-nil error only when ctx ended; the record is then unfinished.
+func (f *Fetcher) Fetch(ctx context.Context, rec *record.Record) (*record.Record, error) {
+	if rec.Error != nil {
+		return rec, nil
+	}
+	target := rec.URL
+	if target == "" {
+		target = rec.CanonicalURL
+	}
+	if target == "" {
+		rec.Error = &record.Error{Stage: record.StageFetch, Code: record.CodeBadInput, Message: "record has no url"}
+		return rec, nil
+	}
+	abs, err := canon.FromInput(target, f.opts.Cwd, f.opts.Home)
+	if err != nil {
+		rec.Error = canonError(err)
+		return rec, nil
+	}
+	if err := identify(rec, abs); err != nil {
+		rec.Error = canonError(err)
+		return rec, nil
+	}
+	prev := rec.Fetch
+	var res *result
+	if strings.HasPrefix(strings.ToLower(abs), "file:") {
+		res = f.readFile(abs)
+	} else if fn := f.opts.Sources[rec.SourceType]; fn != nil {
+		res, err = f.retry(ctx, abs, func(actx context.Context) *result { return f.sourceOnce(actx, fn, rec) })
+	} else {
+		res, err = f.retry(ctx, abs, func(actx context.Context) *result { return f.getOnce(actx, abs, prev) })
+	}
+	if err != nil {
+		return rec, err
+	}
+	f.apply(rec, res, prev)
+	return rec, nil
+}
+
+// identify fills id, canonical_url and source_type when the record has no
+// canonical URL yet (bare URL or path input), and turns a relative path in
+// url into its absolute file:// form so later stages can find it.
+func identify(rec *record.Record, abs string) error {
+	if rec.CanonicalURL != "" && rec.ID != "" && rec.SourceType != "" {
+		return nil
+	}
+	c, err := canon.Canonicalize(abs)
+	if err != nil {
+		return err
+	}
+	if rec.CanonicalURL == "" {
+		rec.CanonicalURL = c.URL
+		rec.URL = abs
+	}
+	if rec.ID == "" {
+		rec.ID = record.ItemID(rec.CanonicalURL)
+	}
+	if rec.SourceType == "" {
+		rec.SourceType = c.SourceType
+	}
+	return nil
+}
+
+func canonError(err error) *record.Error {
+	code := record.CodeBadURL
+	if errors.Is(err, canon.ErrUnsupportedScheme) {
+		code = record.CodeUnsupported
+	}
+	return &record.Error{Stage: record.StageFetch, Code: code, Message: err.Error()}
+}
+
+// result is the outcome of one attempt (or of the last one).
+type result struct {
+	finalURL     string
+	status       int
+	contentType  string // full header value, parameters included
+	etag         string
+	lastModified string
+	body         []byte
+	notModified  bool
+	source       string
+	attempts     int
+	err          *record.Error
+	retryAfter   time.Duration // from a Retry-After header, 0 when none
+}
+
+// apply writes the result into the record.
+func (f *Fetcher) apply(rec *record.Record, res *result, prev *record.FetchInfo) {
+	fi := &record.FetchInfo{
+		FinalURL:     res.finalURL,
+		Status:       res.status,
+		FetchedAt:    record.FormatTime(f.opts.Now()),
+		ETag:         res.etag,
+		LastModified: res.lastModified,
+		Attempts:     res.attempts,
+		NotModified:  res.notModified,
+		Source:       res.source,
+	}
+	rec.Fetch = fi
+	rec.Body, rec.BodyBase64 = nil, nil
+	if res.err != nil {
+		if res.err.Stage == "" {
+			res.err.Stage = record.StageFetch
+		}
+		rec.Error = res.err
+		return
+	}
+	if res.notModified {
+		// Nothing new: keep the validators we had unless the server sent new ones.
+		if prev != nil {
+			if fi.ETag == "" {
+				fi.ETag = prev.ETag
+			}
+			if fi.LastModified == "" {
+				fi.LastModified = prev.LastModified
+			}
+		}
+		return
+	}
+	ct := res.contentType
+	if mediaType(ct) == "" {
+		ct = http.DetectContentType(res.body)
+	}
+	fi.ContentType = mediaType(ct)
+	fi.Bytes = int64(len(res.body))
+	if isText(fi.ContentType) {
+		text, cs := decodeText(res.body, ct, fi.ContentType)
+		fi.Charset = cs
+		rec.Body = &text
+	} else {
+		b64 := encodeBase64(res.body)
+		rec.BodyBase64 = &b64
+	}
+	rec.SourceType = correctSourceType(rec.SourceType, fi.ContentType)
+}
+
+// correctSourceType corrects a URL-derived source type by the content type
+// the server declared. Only the generic types are corrected: a YouTube or X
+// item stays one whatever its page is served as.
+func correctSourceType(st, mt string) string {
+	switch st {
+	case record.SourceArticle, record.SourceText, record.SourcePDF:
+	default:
+		return st
+	}
+	switch {
+	case mt == "application/pdf":
+		return record.SourcePDF
+	case mt == "text/plain", mt == "text/markdown", mt == "text/x-markdown":
+		return record.SourceText
+	case strings.Contains(mt, "html"):
+		return record.SourceArticle
+	}
+	return st
+}
+
+// fail builds a fetch error.
+func fail(code string, retryable bool, format string, args ...any) *record.Error {
+	return &record.Error{Stage: record.StageFetch, Code: code, Message: fmt.Sprintf(format, args...), Retryable: retryable}
+}
