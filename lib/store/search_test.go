@@ -1,0 +1,244 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// doc is a test item: its chunks and intent (tags, annotations).
+type doc struct {
+	url, title, typ string
+	chunks          []string
+	tags            []string
+	anns            []record.Annotation
+	startS          []float64
+}
+
+func addDocs(t *testing.T, s *Store, docs ...doc) {
+	t.Helper()
+	ctx := context.Background()
+	for _, d := range docs {
+		rec := item(d.url)
+		if d.typ != "" {
+			rec.SourceType = d.typ
+		}
+		rec.Title = d.title
+		text := strings.Join(d.chunks, "\n\n")
+		rec.Text = &text
+		for i, c := range d.chunks {
+			ch := record.Chunk{Index: i, Text: c, Tokens: len(strings.Fields(c))}
+			if i < len(d.startS) {
+				v := d.startS[i]
+				ch.StartS = &v
+			}
+			rec.Chunks = append(rec.Chunks, ch)
+		}
+		if _, err := s.Index(ctx, rec, IndexOptions{}); err != nil {
+			t.Fatalf("index %s: %v", d.url, err)
+		}
+		if len(d.tags) > 0 || len(d.anns) > 0 {
+			in := item(d.url)
+			in.Tags = d.tags
+			in.Annotations = d.anns
+			if _, err := s.Save(ctx, in, SaveOptions{}); err != nil {
+				t.Fatalf("save %s: %v", d.url, err)
+			}
+		}
+	}
+}
+
+// addFiller adds unrelated items so that bm25's idf is positive for the
+// test terms (a term in most rows of a tiny index has an idf near zero).
+func addFiller(t *testing.T, s *Store, n int) {
+	t.Helper()
+	words := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"}
+	for i := 0; i < n; i++ {
+		addDocs(t, s, doc{url: "https://filler.test/" + words[i%len(words)] + strings.Repeat("x", i), title: "Filler " + words[i%len(words)],
+			chunks: []string{strings.Repeat(words[(i+3)%len(words)]+" lorem ipsum ", 3)}})
+	}
+}
+
+func search(t *testing.T, s *Store, opts SearchOptions) *SearchResult {
+	t.Helper()
+	res, err := s.Search(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("search %q: %v", opts.Text, err)
+	}
+	return res
+}
+
+func urls(res *SearchResult) []string {
+	var out []string
+	for _, h := range res.Hits {
+		out = append(out, strings.TrimPrefix(h.CanonicalURL, "https://t.test/"))
+	}
+	return out
+}
+
+func TestSearchRanksTitleAboveBody(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 12)
+	addDocs(t, s,
+		doc{url: "https://t.test/body", title: "Gardening notes", chunks: []string{"Tomatoes need sun. Compost helps tomatoes grow."}},
+		doc{url: "https://t.test/title", title: "Tomatoes", chunks: []string{"A plant that needs sun and water in summer."}},
+		doc{url: "https://t.test/none", title: "Databases", chunks: []string{"SQLite stores data in one file."}},
+	)
+	got := urls(search(t, s, SearchOptions{Text: "tomatoes"}))
+	if diff := cmp.Diff([]string{"title", "body"}, got); diff != "" {
+		t.Errorf("default weights (-want +got):\n%s", diff)
+	}
+	w := DefaultWeights
+	w.Title, w.Body = 0.1, 10
+	got = urls(search(t, s, SearchOptions{Text: "tomatoes", Weights: w}))
+	if diff := cmp.Diff([]string{"body", "title"}, got); diff != "" {
+		t.Errorf("body-heavy weights (-want +got):\n%s", diff)
+	}
+}
+
+func TestSearchAnyTextAndMissingWords(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 12)
+	addDocs(t, s, doc{url: "https://t.test/a", title: "Running", chunks: []string{"The runners ran in the café near the station."}})
+	for _, q := range []string{`"running`, "AND", "run* OR (", "-café", "title:zebra runner", "CAFE unicorn", strings.Repeat("words of the paragraph run ", 60), "🚀"} {
+		res := search(t, s, SearchOptions{Text: q})
+		want := 1
+		if q == "AND" || q == "🚀" {
+			want = 0
+		}
+		if len(res.Hits) != want {
+			t.Errorf("%q: %d hits, want %d", q, len(res.Hits), want)
+		}
+	}
+}
+
+func TestSearchWhyRanked(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 12)
+	addDocs(t, s,
+		doc{url: "https://t.test/pinned", title: "Solar panels", chunks: []string{"Solar panels convert light."},
+			anns: []record.Annotation{{Type: "highlight", Text: "efficiency is key", Actor: "human", Pinned: true}}},
+		doc{url: "https://t.test/plain", title: "Solar panels", chunks: []string{"Solar panels convert light."}},
+		doc{url: "https://t.test/lowconf", title: "Solar panels", chunks: []string{"Solar panels convert light."},
+			anns: []record.Annotation{{Type: "highlight", Text: "solar subsidies", Actor: "agent:x", Confidence: conf(0.2)}}},
+	)
+	res := search(t, s, SearchOptions{Text: "solar"})
+	if diff := cmp.Diff([]string{"pinned", "plain", "lowconf"}, urls(res)); diff != "" {
+		t.Fatalf("order (-want +got):\n%s", diff)
+	}
+	p, l := res.Hits[0].Hit.WhyRanked, res.Hits[2].Hit.WhyRanked
+	if p.PinnedBoost != DefaultWeights.PinnedBoost || p.RankingScore != round(p.BM25+p.PinnedBoost) {
+		t.Errorf("pinned why = %+v", p)
+	}
+	if l.LowConfidencePenalty != DefaultWeights.LowConfidencePenalty || !strings.Contains(strings.Join(l.MatchedFields, ","), "annotations") {
+		t.Errorf("low-confidence why = %+v", l)
+	}
+	if diff := cmp.Diff([]string{"solar"}, p.MatchedTerms); diff != "" {
+		t.Errorf("matched terms (-want +got):\n%s", diff)
+	}
+	if got := res.Hits[0].Hit.Highlights; len(got) != 1 || !got[0].Pinned {
+		t.Errorf("highlights = %+v", got)
+	}
+	if len(res.Hits[1].Hit.Snippets) != 1 || res.Hits[1].Hit.Snippets[0].Text != "Solar panels convert light." {
+		t.Errorf("snippets = %+v", res.Hits[1].Hit.Snippets)
+	}
+}
+
+func TestSearchFilters(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 12)
+	addDocs(t, s,
+		doc{url: "https://t.test/a", title: "Rust async", chunks: []string{"async runtimes"}, tags: []string{"rust", "async"}},
+		doc{url: "https://t.test/b", title: "Go async", chunks: []string{"async goroutines"}, tags: []string{"go", "async"},
+			anns: []record.Annotation{{Type: "note", Text: "read later", Actor: "agent:bot"}}},
+		doc{url: "https://t.test/c", title: "Async video", typ: "youtube", chunks: []string{"async talk"}},
+	)
+	tests := []struct {
+		name string
+		f    Filter
+		want []string
+	}{
+		{"none", Filter{}, []string{"a", "b", "c"}},
+		{"tags all of", Filter{Tags: []string{"async", "go"}}, []string{"b"}},
+		{"type", Filter{Type: "youtube"}, []string{"c"}},
+		{"actor", Filter{Actor: "agent:bot"}, []string{"b"}},
+		{"status", Filter{Status: "saved"}, nil},
+		{"until past", Filter{Until: time.Now().Add(-time.Hour)}, nil},
+		{"since past", Filter{Since: time.Now().Add(-time.Hour)}, []string{"a", "b", "c"}},
+	}
+	for _, tt := range tests {
+		got := urls(search(t, s, SearchOptions{Text: "async", Filter: tt.f}))
+		if tt.name == "none" || tt.name == "since past" {
+			// equal scores: order by id; compare as a set
+			sortStrings(got)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+func sortStrings(s []string) {
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+}
+
+func TestSearchCJKAndDeepLinks(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 12)
+	addDocs(t, s,
+		doc{url: "https://t.test/jp", title: "機械学習入門", chunks: []string{"東京で機械学習を学ぶ。"}},
+		doc{url: "https://www.youtube.com/watch?v=abc", title: "Talk", typ: "youtube", chunks: []string{"intro", "the keynote about gophers"}, startS: []float64{0, 125.5}},
+	)
+	for _, q := range []string{"機械学習", "東京", "学習 入門"} {
+		if got := urls(search(t, s, SearchOptions{Text: q})); len(got) != 1 || got[0] != "jp" {
+			t.Errorf("%q: got %v", q, got)
+		}
+	}
+	res := search(t, s, SearchOptions{Text: "gophers"})
+	if len(res.Hits) != 1 || len(res.Hits[0].Hit.Snippets) != 1 {
+		t.Fatalf("youtube hits %+v", res.Hits)
+	}
+	if got, want := res.Hits[0].Hit.Snippets[0].URL, "https://www.youtube.com/watch?v=abc&t=125s"; got != want {
+		t.Errorf("deep link %q, want %q", got, want)
+	}
+}
+
+func TestSearchLimitOffsetAndStale(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := openTest(t)
+	s.now = func() time.Time { return now }
+	addDocs(t, s,
+		doc{url: "https://t.test/1", title: "kiwi kiwi kiwi", chunks: []string{"kiwi"}},
+		doc{url: "https://t.test/2", title: "kiwi kiwi", chunks: []string{"kiwi"}},
+		doc{url: "https://t.test/3", title: "kiwi", chunks: []string{"fruit"}},
+	)
+	all := urls(search(t, s, SearchOptions{Text: "kiwi"}))
+	page := urls(search(t, s, SearchOptions{Text: "kiwi", Limit: 1, Offset: 1}))
+	if len(all) != 3 || len(page) != 1 || page[0] != all[1] {
+		t.Fatalf("all %v, page %v", all, page)
+	}
+	s.now = func() time.Time { return now.Add(40 * 24 * time.Hour) }
+	res := search(t, s, SearchOptions{Text: "kiwi", StaleAfter: 30 * 24 * time.Hour})
+	if len(res.StaleIDs) != 3 || res.Hits[0].Revalidate == nil || !res.Hits[0].Revalidate.Due {
+		t.Fatalf("stale %v, revalidate %+v", res.StaleIDs, res.Hits[0].Revalidate)
+	}
+	if err := s.MarkRevalidate(context.Background(), res.StaleIDs); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	s.DB().Get(&n, `SELECT count(*) FROM items WHERE revalidate_due = 1`)
+	if n != 3 {
+		t.Errorf("revalidate_due on %d items, want 3", n)
+	}
+}
