@@ -61,6 +61,10 @@ type Options struct {
 	// Cwd and Home resolve relative paths and ~ in bare-path input.
 	Cwd, Home string
 
+	// Rules canonicalize bare input (records without canonical_url); nil
+	// means the built-in rules.
+	Rules *canon.Rules
+
 	// Sources fetch records of a source type (keyed by record.Source*) with
 	// that source's own endpoints instead of a plain GET.
 	Sources map[string]SourceFunc
@@ -117,6 +121,9 @@ func (o *Options) setDefaults() {
 	if o.Rand == nil {
 		o.Rand = rand.Float64
 	}
+	if o.Rules == nil {
+		o.Rules = canon.DefaultRules()
+	}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -162,7 +169,13 @@ func (f *Fetcher) Fetch(ctx context.Context, rec *record.Record) (*record.Record
 	if rec.Error != nil {
 		return rec, nil
 	}
-	target := rec.URL
+	// original_url (set by ll-save) is the absolute form of what was saved,
+	// tracking parameters and all; url may be a path relative to where
+	// ll-save ran.
+	target := rec.OriginalURL
+	if target == "" {
+		target = rec.URL
+	}
 	if target == "" {
 		target = rec.CanonicalURL
 	}
@@ -175,7 +188,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rec *record.Record) (*record.Record
 		rec.Error = canonError(err)
 		return rec, nil
 	}
-	if err := identify(rec, abs); err != nil {
+	if err := f.identify(rec, abs); err != nil {
 		rec.Error = canonError(err)
 		return rec, nil
 	}
@@ -196,19 +209,22 @@ func (f *Fetcher) Fetch(ctx context.Context, rec *record.Record) (*record.Record
 }
 
 // identify fills id, canonical_url and source_type when the record has no
-// canonical URL yet (bare URL or path input), and turns a relative path in
-// url into its absolute file:// form so later stages can find it.
-func identify(rec *record.Record, abs string) error {
+// canonical URL yet (bare URL or path input) the way ll-save does: url stays
+// as given, original_url gets its absolute form (a relative path becomes a
+// file:// URL later stages can find).
+func (f *Fetcher) identify(rec *record.Record, abs string) error {
 	if rec.CanonicalURL != "" && rec.ID != "" && rec.SourceType != "" {
 		return nil
 	}
-	c, err := canon.Canonicalize(abs)
+	c, err := f.opts.Rules.Canonicalize(abs)
 	if err != nil {
 		return err
 	}
 	if rec.CanonicalURL == "" {
 		rec.CanonicalURL = c.URL
-		rec.URL = abs
+		if rec.OriginalURL == "" {
+			rec.OriginalURL = c.Original
+		}
 	}
 	if rec.ID == "" {
 		rec.ID = record.ItemID(rec.CanonicalURL)

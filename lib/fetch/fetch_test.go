@@ -514,8 +514,8 @@ func TestFiles(t *testing.T) {
 			if rec.Fetch.Source != "file" || rec.Fetch.Status != 200 || rec.Fetch.ContentType != tt.wantType || rec.SourceType != tt.wantST {
 				t.Errorf("fetch %+v source_type %q", rec.Fetch, rec.SourceType)
 			}
-			if !strings.HasPrefix(rec.URL, "file:///") || rec.CanonicalURL == "" || rec.ID != record.ItemID(rec.CanonicalURL) {
-				t.Errorf("identity: url %q canonical %q id %q", rec.URL, rec.CanonicalURL, rec.ID)
+			if rec.URL != tt.in || !strings.HasPrefix(rec.OriginalURL, "file:///") || !strings.HasPrefix(rec.CanonicalURL, "file:///") || rec.ID != record.ItemID(rec.CanonicalURL) {
+				t.Errorf("identity: url %q original %q canonical %q id %q", rec.URL, rec.OriginalURL, rec.CanonicalURL, rec.ID)
 			}
 			if tt.b64 != (rec.BodyBase64 != nil) || (!tt.b64 && body(rec) != tt.wantBody) {
 				t.Errorf("body %q body_base64 %v", body(rec), rec.BodyBase64)

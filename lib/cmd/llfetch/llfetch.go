@@ -1,0 +1,258 @@
+// Package llfetch is the ll-fetch command: it downloads what records point at.
+//
+// Reads: URLs or local paths as arguments, or, when there are none, stdin as
+// plain lines (a URL or path each) or NDJSON records (from ll-save, or
+// ll-find --stale with fetch.etag/fetch.last_modified for a conditional GET).
+// Writes: each record, in input order, with fetch (final_url, status,
+// content_type, charset, fetched_at, etag, last_modified, bytes, attempts,
+// not_modified, source) and the body (body for text, body_base64 for binary);
+// a record that fails keeps going with an error object. Records that
+// already carry an error pass through untouched.
+// Touches: the network and local files it is asked to read; never the
+// database.
+package llfetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/canon"
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/fetch"
+	"github.com/linkledger/linkledger/lib/ndjson"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+const prog = "ll-fetch"
+
+const description = `ll-fetch downloads each record's URL (http, https, file:// or a local path)
+and adds what it got: "fetch" (final_url, status, content_type, charset,
+fetched_at, etag, last_modified, bytes, attempts, not_modified, source) and
+the body. Text (text/*, HTML, XML, JSON, Markdown) is decoded to UTF-8 in
+"body"; anything else (PDF, images) is base64 in "body_base64". ll-parse
+turns bodies into text and drops them; ll-fetch never writes bodies to a
+terminal unless --jq is given.
+
+Records come out in input order, --concurrency at a time, at most --per-host
+requests in flight to one host, request starts to one host at least
+--host-interval apart. Timeouts, connection errors, 429 and 5xx are retried
+with exponential backoff and full jitter (or the server's Retry-After, at
+most 60s). A record that still fails goes on with an error object
+{stage: "fetch", code, message, retryable, http_status}. A record carrying
+fetch.etag or fetch.last_modified is fetched conditionally; 304 gives
+fetch.not_modified: true and no body. See docs/fetch.md.
+
+EXAMPLES:
+   ll-fetch https://example.com/post --jq '.fetch'
+   ll-fetch ./paper.pdf --jq '{type: .fetch.content_type, bytes: .fetch.bytes}'
+   ll-save https://example.com/post | ll-fetch | ll-parse | ll-index
+   cat urls.txt | ll-fetch --concurrency 8 --per-host 1 | ll-parse`
+
+// Command returns the ll-fetch command.
+func Command(env cli.Env) *ucli.Command {
+	cmd := &ucli.Command{
+		Name:        prog,
+		Usage:       "download the pages and files records point at",
+		UsageText:   "ll-fetch [options] [URL|PATH ...]",
+		Description: description,
+		Flags:       flags(),
+	}
+	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
+	cli.Prepare(cmd, env)
+	return cmd
+}
+
+// Main runs ll-fetch as a process.
+func Main() int {
+	env := cli.OSEnv()
+	return cli.Main(Command(env), env, os.Args)
+}
+
+func flags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.IntFlag{Name: "concurrency", Aliases: []string{"c"}, Value: fetch.DefaultConcurrency, Usage: "records fetched at once"},
+		&ucli.IntFlag{Name: "per-host", Value: fetch.DefaultPerHost, Usage: "requests in flight to one host"},
+		&ucli.DurationFlag{Name: "host-interval", Value: fetch.DefaultHostInterval, Usage: "minimum time between request starts to one host (0 for none)"},
+		&ucli.DurationFlag{Name: "timeout", Value: fetch.DefaultTimeout, Usage: "total time of one attempt: connect, redirects and body"},
+		&ucli.DurationFlag{Name: "connect-timeout", Value: fetch.DefaultConnectTimeout, Usage: "time to connect (TCP and TLS)"},
+		&ucli.StringFlag{Name: "max-bytes", Value: "25MiB", Usage: "body size cap after decoding (`SIZE`: bytes, or with k, KiB, MB, MiB, GB, GiB)"},
+		&ucli.IntFlag{Name: "max-attempts", Value: fetch.DefaultMaxAttempts, Usage: "attempts per record, the first included"},
+		&ucli.IntFlag{Name: "base-backoff-ms", Value: int(fetch.DefaultBaseBackoff / time.Millisecond), Usage: "backoff ceiling before the first retry, doubling per retry (cap 30s)"},
+		&ucli.StringFlag{Name: "user-agent", Usage: "User-Agent header (default: linkledger/VERSION (+https://github.com/linkledger/linkledger))"},
+		&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` for bare URL input (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+	}
+}
+
+// options reads the flags into fetch.Options, failing with a usage error
+// (exit 2) that names the flag.
+func options(c *ucli.Command, env cli.Env) (fetch.Options, error) {
+	var o fetch.Options
+	positive := func(name string) (int, error) {
+		v := c.Int(name)
+		if v < 1 {
+			return 0, cli.Usage("--%s %d: must be at least 1", name, v)
+		}
+		return v, nil
+	}
+	var err error
+	if o.Concurrency, err = positive("concurrency"); err != nil {
+		return o, err
+	}
+	if o.PerHost, err = positive("per-host"); err != nil {
+		return o, err
+	}
+	if o.MaxAttempts, err = positive("max-attempts"); err != nil {
+		return o, err
+	}
+	if o.Concurrency > 1024 {
+		return o, cli.Usage("--concurrency %d: at most 1024", o.Concurrency)
+	}
+	for _, name := range []string{"timeout", "connect-timeout"} {
+		if d := c.Duration(name); d <= 0 {
+			return o, cli.Usage("--%s %s: must be more than 0", name, d)
+		}
+	}
+	o.Timeout, o.ConnectTimeout = c.Duration("timeout"), c.Duration("connect-timeout")
+	o.HostInterval = c.Duration("host-interval")
+	if o.HostInterval < 0 {
+		return o, cli.Usage("--host-interval %s: must not be negative", o.HostInterval)
+	}
+	if o.HostInterval == 0 {
+		o.HostInterval = -1 // fetch.Options: negative means none, zero the default
+	}
+	ms := c.Int("base-backoff-ms")
+	if ms < 1 {
+		return o, cli.Usage("--base-backoff-ms %d: must be at least 1", ms)
+	}
+	o.BaseBackoff = time.Duration(ms) * time.Millisecond
+	if o.MaxBytes, err = parseSize(c.String("max-bytes")); err != nil {
+		return o, cli.Usage("--max-bytes %q: %v", c.String("max-bytes"), err)
+	}
+	o.UserAgent = c.String("user-agent")
+	if o.UserAgent == "" {
+		o.UserAgent = "linkledger/" + cli.Version + " (+https://github.com/linkledger/linkledger)"
+	}
+	o.Rules = canon.DefaultRules()
+	if f := c.String("rules"); f != "" {
+		if err := o.Rules.MergeFile(f); err != nil {
+			return o, cli.Usage("--rules: %v", err)
+		}
+	}
+	o.Cwd, _ = env.Getwd()
+	o.Home = env.Getenv("HOME")
+	o.Proxy = http.ProxyFromEnvironment
+	// TODO(source): wire the YouTube and X fetchers once lib/source has
+	// them: o.Sources = source.Fetchers(sourceOptions(c)).
+	return o, nil
+}
+
+// parseSize parses a byte count with an optional unit: k/KB/MB/GB are
+// powers of 1000, KiB/MiB/GiB powers of 1024.
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	i := len(s)
+	for i > 0 && (s[i-1] < '0' || s[i-1] > '9') {
+		i--
+	}
+	num, unit := s[:i], strings.ToLower(strings.TrimSpace(s[i:]))
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 1 {
+		return 0, errors.New("want a positive size such as 1048576, 500k or 25MiB")
+	}
+	mult := map[string]int64{"": 1, "b": 1, "k": 1e3, "kb": 1e3, "kib": 1 << 10, "m": 1e6, "mb": 1e6, "mib": 1 << 20, "g": 1e9, "gb": 1e9, "gib": 1 << 30}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("unknown unit %q", unit)
+	}
+	if n > (1<<62)/mult {
+		return 0, errors.New("too big")
+	}
+	return n * mult, nil
+}
+
+func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
+	opts, err := options(c, env)
+	if err != nil {
+		return err
+	}
+	out, err := cli.OutputFor(c, env.Stdout)
+	if err != nil {
+		return err
+	}
+	diag := cli.Diag{Prog: prog, W: env.Stderr, Verbose: c.Bool("verbose")}
+	quiet := c.Bool("quiet")
+	prog := newProgress(env.Stderr, cli.IsTerminal(env.Stderr) && !quiet)
+	// Bodies are for the next filter, not for eyes.
+	stripBodies := cli.IsTerminal(env.Stdout) && c.String("jq") == ""
+	hinted := false
+
+	next := inputs(c.Args().Slice(), env, func(le *ndjson.LineError) {
+		prog.clear()
+		diag.Printf("line %d: %v", le.Line, le.Err)
+	})
+	f := fetch.New(opts)
+	err = f.Run(ctx, next, func(rec *record.Record) error {
+		if rec.Error != nil && rec.Error.Stage == record.StageFetch && rec.Error.Code != record.CodeBadJSON && !quiet {
+			prog.clear()
+			diag.Printf("%s: %s: %s", rec.Ref(), rec.Error.Code, rec.Error.Message)
+		}
+		if stripBodies && (rec.Body != nil || rec.BodyBase64 != nil) {
+			rec.Body, rec.BodyBase64 = nil, nil
+			if !hinted {
+				hinted = true
+				prog.clear()
+				diag.Printf("stdout is a terminal: bodies omitted (pipe into ll-parse or use --jq)")
+			}
+		}
+		prog.record(rec.Error != nil)
+		return out.Emit(rec)
+	})
+	prog.finish()
+	switch {
+	case err == nil:
+	case ndjson.IsClosedPipe(err):
+		return nil
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		return errors.New("interrupted")
+	default:
+		return err
+	}
+	return out.Finish()
+}
+
+// inputs returns the record source of Run: the arguments when there are
+// any, else stdin. A malformed stdin line becomes an error record (with its
+// line number) in its place in the stream, and is reported with bad.
+func inputs(args []string, env cli.Env, bad func(*ndjson.LineError)) func() (*record.Record, error) {
+	if len(args) > 0 {
+		i := 0
+		return func() (*record.Record, error) {
+			if i == len(args) {
+				return nil, io.EOF
+			}
+			i++
+			return &record.Record{URL: args[i-1]}, nil
+		}
+	}
+	rd := ndjson.NewReader(env.Stdin)
+	return func() (*record.Record, error) {
+		rec, _, err := rd.Next()
+		var le *ndjson.LineError
+		if errors.As(err, &le) {
+			bad(le)
+			return &record.Record{Error: &record.Error{Stage: record.StageFetch, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}, nil
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("read stdin: %w", err)
+		}
+		return rec, err
+	}
+}
