@@ -97,8 +97,12 @@ func TestRedirects(t *testing.T) {
 		}
 		http.Redirect(w, r, fmt.Sprintf("/hop/%d", n-1), http.StatusFound)
 	})
-	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", http.StatusMovedPermanently) })
-	mux.HandleFunc("/ftp", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "ftp://example.com/x", http.StatusFound) })
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/loop", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/ftp", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "ftp://example.com/x", http.StatusFound)
+	})
 	mux.HandleFunc("/file", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Location", "file:///etc/passwd")
 		w.WriteHeader(http.StatusFound)
@@ -699,7 +703,12 @@ func TestHostInterval(t *testing.T) {
 	var waits []time.Duration
 	l := newHostLimiter(4, 250*time.Millisecond,
 		func() time.Time { mu.Lock(); defer mu.Unlock(); return now },
-		func(ctx context.Context, d time.Duration) error { mu.Lock(); waits = append(waits, d); mu.Unlock(); return nil })
+		func(ctx context.Context, d time.Duration) error {
+			mu.Lock()
+			waits = append(waits, d)
+			mu.Unlock()
+			return nil
+		})
 	for range 3 {
 		if err := l.acquire(context.Background(), "a"); err != nil {
 			t.Fatal(err)
