@@ -229,3 +229,30 @@ func cutRunes(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// Words returns the lower-cased words of text (not CJK runs) in order, with
+// repetitions, split as Parse splits them.
+func Words(text string) []string {
+	var out []string
+	var word strings.Builder
+	flush := func() {
+		if word.Len() > 0 {
+			if w := strings.ToLower(word.String()); hasLetterOrDigit(w) && len(w) <= maxTermBytes {
+				out = append(out, w)
+			}
+			word.Reset()
+		}
+	}
+	for _, r := range text {
+		if !IsCJK(r) && (unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)) {
+			word.WriteRune(r)
+			continue
+		}
+		flush()
+	}
+	flush()
+	return out
+}
+
+// IsStopword reports whether w (lower-case) is an English stopword.
+func IsStopword(w string) bool { return stopwords[w] }

@@ -1,0 +1,210 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/linkledger/linkledger/lib/query"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// Related items: an item's most distinctive terms (tf-idf over a sample of
+// its title, chunks and annotations; df probed in the index with a bounded
+// count) become an OR query that excludes the item itself; items sharing
+// its tags get TagBoost per shared tag, and items sharing tags without a
+// content match are candidates too.
+
+// RelatedOptions are the settings of Related.
+type RelatedOptions struct {
+	SearchOptions
+	// Terms is the number of distinctive terms searched for (default 12).
+	Terms int
+	// TagBoost is added per shared tag (default 1).
+	TagBoost float64
+}
+
+// relatedSampleBytes bounds the text read from the item to pick terms.
+const relatedSampleBytes = 64 << 10
+
+// Related returns the items related to the item id (an id or a canonical
+// URL).
+func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*SearchResult, error) {
+	so := opts.SearchOptions.withDefaults()
+	if opts.Terms <= 0 {
+		opts.Terms = 12
+	}
+	if opts.TagBoost == 0 {
+		opts.TagBoost = 1
+	}
+	conn, err := s.db.Connx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	var it struct {
+		ID    string `db:"id"`
+		Title string `db:"title"`
+	}
+	if err := conn.GetContext(ctx, &it, `SELECT id, title FROM items WHERE id = ? OR canonical_url = ?`, id, id); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, ErrNotFound
+		}
+		return nil, err
+	}
+	// A sample of the item's text: title, annotations, first chunks.
+	var sample strings.Builder
+	sample.WriteString(it.Title + "\n")
+	var texts []string
+	if err := conn.SelectContext(ctx, &texts, `SELECT text FROM annotations WHERE item_id = ? ORDER BY id LIMIT 50`, it.ID); err != nil {
+		return nil, err
+	}
+	for _, t := range texts {
+		sample.WriteString(t + "\n")
+	}
+	rows, err := conn.QueryxContext(ctx, `SELECT text FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, it.ID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() && sample.Len() < relatedSampleBytes {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		sample.WriteString(t + "\n")
+	}
+	rows.Close()
+	tags, err := loadTags(ctx, conn, []string{it.ID})
+	if err != nil {
+		return nil, err
+	}
+	myTags := tags[it.ID]
+
+	terms, err := s.distinctiveTerms(ctx, conn, sample.String(), opts.Terms)
+	if err != nil {
+		return nil, err
+	}
+	q := query.Query{Terms: terms}
+	res := &SearchResult{Terms: terms}
+	var items []*scoredItem
+	if len(terms) > 0 {
+		items, err = s.rank(ctx, conn, q, so, it.ID)
+		if err != nil {
+			return nil, err
+		}
+	}
+	// Shared tags: boost matches, add tag-only candidates.
+	byID := map[string]*scoredItem{}
+	for _, x := range items {
+		byID[x.id] = x
+	}
+	if len(myTags) > 0 {
+		var shared []struct {
+			ItemID string `db:"item_id"`
+			Tag    string `db:"tag"`
+		}
+		qs := `SELECT t.item_id, t.tag FROM tags t JOIN items it ON it.id = t.item_id WHERE t.tag IN (?` + strings.Repeat(",?", len(myTags)-1) + `) AND t.item_id != ?`
+		args := []any{}
+		for _, t := range myTags {
+			args = append(args, t)
+		}
+		args = append(args, it.ID)
+		fcond, fargs := so.Filter.where()
+		qs += ` AND ` + fcond + ` ORDER BY t.item_id, t.tag LIMIT 5000`
+		args = append(args, fargs...)
+		if err := conn.SelectContext(ctx, &shared, qs, args...); err != nil {
+			return nil, err
+		}
+		for _, sh := range shared {
+			x := byID[sh.ItemID]
+			if x == nil {
+				x = &scoredItem{id: sh.ItemID}
+				byID[sh.ItemID] = x
+				items = append(items, x)
+			}
+			if x.related == nil {
+				x.related = &record.RelatedWhy{To: it.ID}
+			}
+			x.related.SharedTags = append(x.related.SharedTags, sh.Tag)
+		}
+	}
+	for _, x := range items {
+		if x.related == nil {
+			x.related = &record.RelatedWhy{To: it.ID}
+		}
+		boost := opts.TagBoost * float64(len(x.related.SharedTags))
+		x.why.BM25 = round(x.rel)
+		x.why.RankingScore = round(x.why.RankingScore + boost)
+		if x.rows == nil {
+			x.why.RankingScore = round(boost)
+		}
+	}
+	sortItems(items)
+	out, err := s.finish(ctx, conn, res, items, q, so)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range out.Hits {
+		if h.Hit.Related != nil && h.Hit.WhyRanked != nil {
+			h.Hit.Related.Terms = h.Hit.WhyRanked.MatchedTerms
+		}
+	}
+	return out, nil
+}
+
+// distinctiveTerms returns the n terms of text with the highest tf-idf,
+// df probed in the index (bounded per term).
+func (s *Store) distinctiveTerms(ctx context.Context, conn interface {
+	GetContext(ctx context.Context, dest any, q string, args ...any) error
+}, text string, n int) ([]string, error) {
+	tf := map[string]int{}
+	var order []string
+	for _, w := range query.Words(text) {
+		if len([]rune(w)) < 3 || query.IsStopword(w) {
+			continue
+		}
+		if tf[w] == 0 {
+			order = append(order, w)
+		}
+		tf[w]++
+	}
+	// Probe df for the most frequent candidates only.
+	sort.SliceStable(order, func(i, j int) bool { return tf[order[i]] > tf[order[j]] })
+	if len(order) > 4*n {
+		order = order[:4*n]
+	}
+	var total int64
+	if err := conn.GetContext(ctx, &total, `SELECT coalesce(max(id), 0) + (SELECT count(*) FROM items) FROM content_chunks`); err != nil {
+		return nil, err
+	}
+	const probe = 5000
+	type scored struct {
+		term  string
+		score float64
+	}
+	var sc []scored
+	for _, w := range order {
+		var df int64
+		if err := conn.GetContext(ctx, &df, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Quote(w), probe); err != nil {
+			return nil, err
+		}
+		if df <= 1 {
+			continue // only in this item: matches nothing else
+		}
+		idf := math.Log(float64(total+1) / float64(df))
+		sc = append(sc, scored{w, (1 + math.Log(float64(tf[w]))) * idf})
+	}
+	sort.SliceStable(sc, func(i, j int) bool { return sc[i].score > sc[j].score })
+	var out []string
+	for _, x := range sc {
+		if len(out) == n {
+			break
+		}
+		out = append(out, x.term)
+	}
+	return out, nil
+}
