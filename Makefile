@@ -1,0 +1,49 @@
+# linkledger — build, test, benchmark, demo.
+# mattn/go-sqlite3 must be built with FTS5: every target passes -tags sqlite_fts5.
+
+GO      ?= go
+TAGS    := sqlite_fts5
+BIN     := bin
+CMDS    := $(notdir $(wildcard cmd/*))
+PREFIX  ?= $(HOME)/.local
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/linkledger/linkledger/lib/cli.Version=$(VERSION)
+
+.PHONY: all setup build test vet bench install demo eval-extraction eval-retrieval clean
+
+all: build
+
+# setup installs the system packages linkledger uses (poppler-utils for PDF
+# text). It is safe to run again; without root or apt it says what is missing.
+setup:
+	@scripts/setup.sh
+
+build:
+	@mkdir -p $(BIN)
+	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
+
+vet:
+	@test -z "$$(gofmt -l cmd lib e2e scripts)" || { echo "gofmt needed:"; gofmt -l cmd lib e2e scripts; exit 1; }
+	$(GO) vet -tags $(TAGS) ./...
+
+# test is the one test command (README, .ci/run).
+test: setup vet
+	$(GO) test -tags $(TAGS) -count=1 ./...
+
+bench: build
+	@scripts/bench.sh
+
+install:
+	$(GO) install -tags $(TAGS) -ldflags '$(LDFLAGS)' ./cmd/...
+
+demo: setup build
+	@scripts/demo.sh
+
+eval-extraction:
+	@scripts/eval-extraction.sh
+
+eval-retrieval: build
+	@scripts/eval-retrieval.sh
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# bench.sh: linkledger's benchmarks (make bench). Whole-process timings are
+# medians and p95 over many runs; the machine may be shared and noisy, so
+# compare runs on the same machine only. BENCH_QUICK=1 makes smaller stores.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin="$root/bin"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/benchproc" "$root/scripts/benchproc"
+items=${BENCH_ITEMS:-10000}
+
+echo "== ll-save: whole process, one new URL, into a ${items}-item database"
+db="$work/save.db"
+awk -v n="$items" 'BEGIN { for (i = 0; i < n; i++) printf "https://site%d.example/post/%d?utm_source=x\n", i % 97, i }' \
+  | "$bin/ll-save" --db "$db" -q > /dev/null
+"$work/benchproc" -n 200 -label "ll-save one URL (${items} items)" -- "$bin/ll-save" --db "$db" -q "https://bench.example/new/{i}"
+"$work/benchproc" -n 200 -label "ll-save existing URL (dedupe)" -- "$bin/ll-save" --db "$db" -q "https://site3.example/post/3"
+
+echo
+echo "== Go benchmarks (parse, chunk, canonicalize, fetch, index)"
+(cd "$root" && go test -tags sqlite_fts5 -run '^$' -bench . -benchtime 2s ./lib/... 2>/dev/null | grep -E '^Benchmark|ok ' || true)
+
+if [ -x "$root/scripts/bench-find.sh" ]; then
+  echo
+  echo "== ll-find / ll-brief"
+  "$root/scripts/bench-find.sh"
+fi

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# setup.sh installs the system packages linkledger needs: poppler-utils
+# (pdftotext, pdfinfo) for PDF text. Without root or apt-get it prints what
+# to install and carries on: the PDF adapter then reports a clear
+# missing_tool error instead of failing silently.
+set -u
+need=()
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+if command -v apt-get >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo="sudo -n"
+  if [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; then
+    echo "setup: installing ${need[*]}" >&2
+    $sudo apt-get update -qq >/dev/null 2>&1 || true
+    if DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null 2>&1; then
+      exit 0
+    fi
+  fi
+fi
+echo "setup: could not install ${need[*]}: install it with your package manager (PDF text extraction needs pdftotext)" >&2
+exit 0
