@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+func envWith(vars map[string]string, wd string) Env {
+	return Env{Getenv: func(k string) string { return vars[k] }, Getwd: func() (string, error) { return wd, nil }}
+}
+
+func TestResolveDB(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "proj", "a", "b")
+	os.MkdirAll(deep, 0o755)
+	os.MkdirAll(filepath.Join(root, "proj", ".linkledger"), 0o755)
+	cases := []struct {
+		name, flag string
+		vars       map[string]string
+		wd, want   string
+	}{
+		{"flag wins", "/x/flag.db", map[string]string{"LINKLEDGER_DB": "/x/env.db"}, deep, "/x/flag.db"},
+		{"env next", "", map[string]string{"LINKLEDGER_DB": "/x/env.db"}, deep, "/x/env.db"},
+		{"found upward", "", map[string]string{"HOME": "/home/u"}, deep, filepath.Join(root, "proj", ".linkledger", "linkledger.db")},
+		{"xdg", "", map[string]string{"XDG_DATA_HOME": "/data", "HOME": "/home/u"}, root, "/data/linkledger/linkledger.db"},
+		{"home default", "", map[string]string{"HOME": "/home/u"}, root, "/home/u/.local/share/linkledger/linkledger.db"},
+	}
+	for _, c := range cases {
+		got, err := ResolveDB(c.flag, envWith(c.vars, c.wd))
+		if err != nil || got != c.want {
+			t.Errorf("%s: got %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+func TestOutputEnvelopeAndJQ(t *testing.T) {
+	var b bytes.Buffer
+	o, err := NewOutput(&b, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Emit(&record.Record{ID: "a"})
+	o.Emit(&record.Record{ID: "b", Error: &record.Error{Code: "x"}})
+	if err := o.Finish(); !errors.Is(err, Partial) {
+		t.Errorf("finish: %v, want Partial", err)
+	}
+	if !bytes.Contains(b.Bytes(), []byte(`"ok":false`)) || !bytes.Contains(b.Bytes(), []byte(`"data":[{"id":"a"}`)) {
+		t.Errorf("envelope: %s", b.String())
+	}
+	b.Reset()
+	o, _ = NewOutput(&b, ".id", false)
+	o.Emit(&record.Record{ID: "a"})
+	if b.String() != "\"a\"\n" {
+		t.Errorf("jq: %q", b.String())
+	}
+	if _, err := NewOutput(&b, ".[", false); err == nil {
+		t.Error("bad jq filter accepted")
+	}
+}
+
+func TestReportCodes(t *testing.T) {
+	var b bytes.Buffer
+	if c := Report("ll-x", &b, Usage("--limit: must be positive")); c != ExitUsage {
+		t.Errorf("usage -> %d", c)
+	}
+	if b.String() != "ll-x: --limit: must be positive\nhint: run 'll-x --help' for usage\n" {
+		t.Errorf("stderr %q", b.String())
+	}
+	if c := Report("ll-x", &b, Partial); c != ExitPartial {
+		t.Errorf("partial -> %d", c)
+	}
+	if c := Report("ll-x", &b, errors.New("boom")); c != ExitFatal {
+		t.Errorf("fatal -> %d", c)
+	}
+}
