@@ -138,10 +138,8 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 		}
 		boost := opts.TagBoost * float64(len(x.related.SharedTags))
 		x.why.BM25 = round(x.rel)
-		x.why.RankingScore = round(x.why.RankingScore + boost)
-		if x.rows == nil {
-			x.why.RankingScore = round(boost)
-		}
+		x.score += boost
+		x.why.RankingScore = round(x.score)
 	}
 	sortItems(items)
 	out, err := s.finish(ctx, conn, res, items, q, so)

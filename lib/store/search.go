@@ -181,7 +181,8 @@ type candidate struct {
 type scoredItem struct {
 	id      string
 	rows    []*candidate // best first
-	rel     float64
+	rel     float64      // relevance: best row plus the sum bonus
+	score   float64      // ranking score, unrounded (why.RankingScore is rounded)
 	why     record.WhyRanked
 	related *record.RelatedWhy
 }
@@ -443,7 +444,7 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 
 func sortItems(items []*scoredItem) {
 	sort.SliceStable(items, func(i, j int) bool {
-		a, b := items[i].why.RankingScore, items[j].why.RankingScore
+		a, b := items[i].score, items[j].score
 		if a != b {
 			return a > b
 		}
@@ -489,12 +490,13 @@ func (s *Store) adjust(ctx context.Context, conn *sqlx.Conn, items []*scoredItem
 		if annHits[it.id] && st.Low > 0 && st.Total > 0 {
 			it.why.LowConfidencePenalty = round(w.LowConfidencePenalty * float64(st.Low) / float64(st.Total))
 		}
-		it.why.RankingScore = round(it.rel + it.why.PinnedBoost - it.why.LowConfidencePenalty)
+		it.score = it.rel + it.why.PinnedBoost - it.why.LowConfidencePenalty
+		it.why.RankingScore = round(it.score)
 	}
 	return nil
 }
 
-func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+func round(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // hitRow is the item data a hit record carries.
 type hitRow struct {
@@ -868,4 +870,37 @@ func (s *Store) MarkRevalidate(ctx context.Context, ids []string) error {
 	}
 	_, err = s.db.ExecContext(ctx, qs, args...)
 	return err
+}
+
+// Recent lists items without a query, newest saved first, through the same
+// filters and hit records as Search (no why_ranked terms, no snippets).
+func (s *Store) Recent(ctx context.Context, opts SearchOptions) (*SearchResult, error) {
+	opts = opts.withDefaults()
+	conn, err := s.db.Connx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	fcond, args := opts.Filter.where()
+	args = append(args, opts.Limit, opts.Offset)
+	var ids []string
+	if err := conn.SelectContext(ctx, &ids, `SELECT it.id FROM items it WHERE `+fcond+` ORDER BY it.saved_at DESC, it.seq DESC LIMIT ? OFFSET ?`, args...); err != nil {
+		return nil, err
+	}
+	items := make([]*scoredItem, len(ids))
+	for i, id := range ids {
+		items[i] = &scoredItem{id: id}
+	}
+	res := &SearchResult{}
+	recs, stale, err := s.hitRecords(ctx, conn, items, query.Query{}, opts)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range recs {
+		r.Hit.Rank = opts.Offset + i + 1
+		r.Hit.WhyRanked = nil
+		r.Hit.Score = 0
+	}
+	res.Hits, res.StaleIDs = recs, stale
+	return res, nil
 }

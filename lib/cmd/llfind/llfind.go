@@ -1,0 +1,319 @@
+// Package llfind is the ll-find command: it searches the store.
+//
+// Reads: the query from its arguments (any text; "--" ends the options), or
+// with --queries FILE one query per line. Writes: one record per item, best
+// first: id, url, canonical_url, title, source_type, tags, metadata and hit
+// (rank, score, why_ranked, highlights, lowlights, notes, snippets). Queue
+// views (--pending, --failed, --stale) and --id write item records with an
+// "ingest" object instead. Touches: reads the store; sets revalidate_due on
+// returned items past --stale-after (a short write, skipped when the
+// database is busy).
+package llfind
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+const description = `ll-find searches saved links and prints the best items first, each with its
+highlights, lowlights, notes, a couple of snippets and why it ranked there.
+
+Any text is a query: words are OR-ed (an item need not contain every word),
+stemmed and accent-folded; quotes, AND, -, : and emoji are plain text. CJK
+text is matched by substring. Put "--" before a query that starts with "-".
+
+Ranking: ranking_score = bm25 (title, body and annotation fields weighted by
+--w-title, --w-body, --w-annotations) + --pinned-boost when the item has a
+pinned highlight - --low-confidence-penalty × the share of low-confidence
+agent annotations when annotation text matched. hit.why_ranked shows each
+term of the sum, the matched fields and the matched terms.
+
+With no query, lists items newest first (filters apply). Other modes:
+  --related ID        items related to ID by content and shared tags
+  --pending           items waiting for ingest (saved, or failed and due
+                      for a retry with fewer than --max-attempts attempts)
+  --failed            items whose ingest failed
+  --stale             items fetched longer ago than --older-than; the records
+                      carry fetch.etag/last_modified for a conditional GET
+  --id ID             one item's full status
+  --queries FILE      one query per line (plain text, or JSON with "_id"/"id"
+                      and "text"/"query"); records carry "query_id"
+
+EXAMPLES:
+   ll-find sqlite full text search
+   ll-find --tags ai,memory --since 30d "agent memory"
+   ll-find -e -- "-v flag" || echo nothing
+   ll-find --related ll_0123456789abcdef --limit 5
+   ll-find --pending | ll-fetch | ll-parse | ll-index
+   ll-find --stale --older-than 90d | ll-fetch | ll-parse | ll-index
+   ll-find --jq '.canonical_url' kubernetes`
+
+// Command returns the ll-find command.
+func Command(env cli.Env) *ucli.Command {
+	flags := []ucli.Flag{cli.DBFlag()}
+	flags = append(flags, SearchFlags()...)
+	flags = append(flags,
+		&ucli.BoolFlag{Name: "exit-status", Aliases: []string{"e"}, Usage: "exit 4 when nothing matched"},
+		&ucli.StringFlag{Name: "related", Usage: "items related to item `ID` (or canonical URL)"},
+		&ucli.BoolFlag{Name: "pending", Usage: "queue view: items waiting for ingest"},
+		&ucli.BoolFlag{Name: "failed", Usage: "queue view: items whose ingest failed"},
+		&ucli.BoolFlag{Name: "stale", Usage: "queue view: items fetched longer ago than --older-than"},
+		&ucli.StringFlag{Name: "older-than", Value: "30d", Usage: "--stale threshold `DURATION` (30d, 12h, 0s)"},
+		&ucli.IntFlag{Name: "max-attempts", Value: store.DefaultMaxAttempts, Usage: "--pending: retry failed items with fewer attempts than `N`"},
+		&ucli.StringFlag{Name: "id", Usage: "one item's full status by `ID` (or canonical URL)"},
+		&ucli.StringFlag{Name: "queries", Usage: "run every query of `FILE` (one per line; - for stdin)"},
+	)
+	cmd := &ucli.Command{
+		Name:        "ll-find",
+		Usage:       "search saved links; best items first, highlights first",
+		UsageText:   "ll-find [options] [--] [QUERY ...]",
+		Description: description,
+		Flags:       flags,
+	}
+	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
+	cli.Prepare(cmd, env)
+	return cmd
+}
+
+// Main runs ll-find as a process.
+func Main() int {
+	env := cli.OSEnv()
+	return cli.Main(Command(env), env, os.Args)
+}
+
+// OpenStore opens the database for ll-find and ll-brief: a short busy
+// timeout, since their only write (the revalidation mark) may be skipped.
+func OpenStore(ctx context.Context, c *ucli.Command, env cli.Env) (*store.Store, error) {
+	path, err := cli.ResolveDB(c.String("db"), env)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, path, store.Options{BusyTimeout: 250 * time.Millisecond})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return st, nil
+}
+
+// MarkStale sets revalidate_due on the ids; a failure is only a -v
+// diagnostic, never a failed search.
+func MarkStale(ctx context.Context, st *store.Store, ids []string, diag cli.Diag) {
+	if err := st.MarkRevalidate(ctx, ids); err != nil {
+		diag.Debugf("revalidation mark skipped: %v", err)
+	}
+}
+
+func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
+	diag := cli.Diag{Prog: "ll-find", W: env.Stderr, Verbose: c.Bool("verbose")}
+	text := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
+	modes := 0
+	for _, m := range []bool{text != "", c.String("related") != "", c.Bool("pending"), c.Bool("failed"), c.Bool("stale"), c.String("id") != "", c.String("queries") != ""} {
+		if m {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return cli.Usage("give one of: a query, --related, --pending, --failed, --stale, --id, --queries")
+	}
+	out, err := cli.OutputFor(c, env.Stdout)
+	if err != nil {
+		return err
+	}
+	opts, err := SearchOptions(c, time.Now())
+	if err != nil {
+		return err
+	}
+	olderThan, err := ParseDuration(c.String("older-than"))
+	if err != nil {
+		return cli.Usage("--older-than: %v", err)
+	}
+	if c.Int("max-attempts") < 1 {
+		return cli.Usage("--max-attempts %d: want 1 or more", c.Int("max-attempts"))
+	}
+	st, err := OpenStore(ctx, c, env)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	emitted := 0
+	emit := func(recs []*record.Record) error {
+		for _, r := range recs {
+			if err := out.Emit(r); err != nil {
+				return err
+			}
+			emitted++
+		}
+		return nil
+	}
+	switch {
+	case c.Bool("pending") || c.Bool("failed") || c.Bool("stale"):
+		q := store.QueueOptions{Filter: opts.Filter, Offset: opts.Offset, MaxAttempts: c.Int("max-attempts"), OlderThan: olderThan}
+		if c.IsSet("limit") {
+			q.Limit = opts.Limit
+		}
+		switch {
+		case c.Bool("pending"):
+			q.Queue = store.QueuePending
+		case c.Bool("failed"):
+			q.Queue = store.QueueFailed
+		default:
+			q.Queue = store.QueueStale
+		}
+		recs, err := st.Queue(ctx, q)
+		if err != nil {
+			return err
+		}
+		if err := emit(recs); err != nil {
+			return err
+		}
+	case c.String("id") != "":
+		rec, err := st.Status(ctx, c.String("id"))
+		if errors.Is(err, store.ErrNotFound) {
+			diag.Printf("%s: no such item", c.String("id"))
+			rec = &record.Record{ID: c.String("id"), Error: &record.Error{Stage: record.StageFind, Code: record.CodeNotFound, Message: "no item with id " + c.String("id")}}
+		} else if err != nil {
+			return err
+		}
+		if err := emit([]*record.Record{rec}); err != nil {
+			return err
+		}
+		if rec.Error != nil {
+			emitted = 0
+		}
+	case c.String("related") != "":
+		res, err := st.Related(ctx, c.String("related"), store.RelatedOptions{SearchOptions: opts})
+		if errors.Is(err, store.ErrNotFound) {
+			return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", c.String("related"))}
+		}
+		if err != nil {
+			return err
+		}
+		MarkStale(ctx, st, res.StaleIDs, diag)
+		if err := emit(res.Hits); err != nil {
+			return err
+		}
+	case c.String("queries") != "":
+		n, err := runQueries(ctx, c.String("queries"), st, opts, out, env, diag)
+		emitted += n
+		if err != nil {
+			return err
+		}
+	default:
+		var res *store.SearchResult
+		if text == "" {
+			res, err = st.Recent(ctx, opts)
+		} else {
+			opts.Text = text
+			res, err = st.Search(ctx, opts)
+		}
+		if err != nil {
+			return err
+		}
+		if len(res.Dropped) > 0 {
+			diag.Debugf("left out of the query: %s", strings.Join(res.Dropped, " "))
+		}
+		MarkStale(ctx, st, res.StaleIDs, diag)
+		if err := emit(res.Hits); err != nil {
+			return err
+		}
+	}
+	if err := out.Finish(); err != nil {
+		return err
+	}
+	if emitted == 0 && c.Bool("exit-status") {
+		return cli.NoMatch
+	}
+	return nil
+}
+
+// runQueries runs one search per line of the file and tags each hit with
+// its query_id. It returns the number of hits written.
+func runQueries(ctx context.Context, path string, st *store.Store, opts store.SearchOptions, out *cli.Output, env cli.Env, diag cli.Diag) (int, error) {
+	var r io.Reader = env.Stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return 0, cli.Usage("--queries: %v", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	n, line := 0, 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		raw, rerr := br.ReadString('\n')
+		if raw == "" && rerr != nil {
+			if errors.Is(rerr, io.EOF) {
+				return n, nil
+			}
+			return n, rerr
+		}
+		line++
+		raw = strings.TrimSpace(raw)
+		if raw == "" {
+			continue
+		}
+		id, text := strconv.Itoa(line), raw
+		if strings.HasPrefix(raw, "{") {
+			var q struct {
+				ID    json.RawMessage `json:"id"`
+				UID   json.RawMessage `json:"_id"`
+				Text  string          `json:"text"`
+				Query string          `json:"query"`
+			}
+			if err := json.Unmarshal([]byte(raw), &q); err != nil {
+				diag.Printf("--queries: line %d: %v", line, err)
+				continue
+			}
+			for _, v := range []json.RawMessage{q.UID, q.ID} {
+				if len(v) > 0 {
+					var s string
+					if json.Unmarshal(v, &s) != nil {
+						s = string(v)
+					}
+					id = s
+					break
+				}
+			}
+			text = q.Text
+			if text == "" {
+				text = q.Query
+			}
+		}
+		o := opts
+		o.Text = text
+		res, err := st.Search(ctx, o)
+		if err != nil {
+			return n, err
+		}
+		qid, _ := json.Marshal(id)
+		for _, h := range res.Hits {
+			if h.Extra == nil {
+				h.Extra = map[string]json.RawMessage{}
+			}
+			h.Extra["query_id"] = qid
+			if err := out.Emit(h); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package llfind
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// SearchFlags are the ranking and filter flags ll-find and ll-brief share.
+func SearchFlags() []ucli.Flag {
+	w := store.DefaultWeights
+	return []ucli.Flag{
+		&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "only items with all of these tags (comma-separated, repeatable)"},
+		&ucli.StringFlag{Name: "type", Usage: "only items of source `TYPE` (article, x, youtube, pdf, text)"},
+		&ucli.StringFlag{Name: "since", Usage: "only items saved at or after `WHEN` (RFC 3339, YYYY-MM-DD, or a duration ago: 30d, 12h)"},
+		&ucli.StringFlag{Name: "until", Usage: "only items saved before `WHEN` (same forms as --since)"},
+		&ucli.StringFlag{Name: "actor", Usage: "only items with annotations by `ACTOR` (human or agent:<name>)"},
+		&ucli.StringFlag{Name: "status", Usage: "only items in ingest `STATE` (saved, fetched, parsed, enriched, failed)"},
+		&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 10, Usage: "at most `N` items"},
+		&ucli.IntFlag{Name: "offset", Usage: "skip the first `N` items"},
+		&ucli.FloatFlag{Name: "w-title", Value: w.Title, Usage: "bm25 weight of the title field"},
+		&ucli.FloatFlag{Name: "w-body", Value: w.Body, Usage: "bm25 weight of the body (chunk text) field"},
+		&ucli.FloatFlag{Name: "w-annotations", Value: w.Annotations, Usage: "bm25 weight of the annotations (highlights, notes) field"},
+		&ucli.FloatFlag{Name: "pinned-boost", Value: w.PinnedBoost, Usage: "added to the score of items with a pinned highlight"},
+		&ucli.FloatFlag{Name: "low-confidence-penalty", Value: w.LowConfidencePenalty, Usage: "subtracted (times their share) when low-confidence agent annotations matched"},
+		&ucli.FloatFlag{Name: "low-confidence-below", Value: w.LowConfidenceBelow, Usage: "agent annotations below this confidence are low-confidence"},
+		&ucli.IntFlag{Name: "snippets", Value: 2, Usage: "snippets per item (0 for none)"},
+		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
+		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
+	}
+}
+
+// SearchOptions reads the shared flags.
+func SearchOptions(c *ucli.Command, now time.Time) (store.SearchOptions, error) {
+	var o store.SearchOptions
+	o.Limit = c.Int("limit")
+	if o.Limit < 1 {
+		return o, cli.Usage("--limit %d: want 1 or more", o.Limit)
+	}
+	o.Offset = c.Int("offset")
+	if o.Offset < 0 {
+		return o, cli.Usage("--offset %d: want 0 or more", o.Offset)
+	}
+	o.Weights = store.Weights{
+		Title: c.Float("w-title"), Body: c.Float("w-body"), Annotations: c.Float("w-annotations"),
+		PinnedBoost: c.Float("pinned-boost"), LowConfidencePenalty: c.Float("low-confidence-penalty"),
+		LowConfidenceBelow: c.Float("low-confidence-below"), SumBonus: store.DefaultWeights.SumBonus,
+	}
+	for _, f := range []string{"w-title", "w-body", "w-annotations"} {
+		if c.Float(f) < 0 {
+			return o, cli.Usage("--%s %v: want 0 or more", f, c.Float(f))
+		}
+	}
+	o.Snippets = c.Int("snippets")
+	if o.Snippets == 0 {
+		o.Snippets = -1
+	}
+	o.ExpandChunks = c.Bool("expand-chunks")
+	d, err := ParseDuration(c.String("stale-after"))
+	if err != nil {
+		return o, cli.Usage("--stale-after: %v", err)
+	}
+	o.StaleAfter = d
+	f := store.Filter{Type: c.String("type"), Actor: c.String("actor"), Status: c.String("status")}
+	for _, v := range c.StringSlice("tags") {
+		for _, t := range strings.Split(v, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				f.Tags = append(f.Tags, t)
+			}
+		}
+	}
+	switch f.Type {
+	case "", "article", "x", "youtube", "pdf", "text":
+	default:
+		return o, cli.Usage("--type %q: want article, x, youtube, pdf or text", f.Type)
+	}
+	switch f.Status {
+	case "", "saved", "fetched", "parsed", "enriched", "failed":
+	default:
+		return o, cli.Usage("--status %q: want saved, fetched, parsed, enriched or failed", f.Status)
+	}
+	if f.Since, err = ParseWhen(c.String("since"), now); err != nil {
+		return o, cli.Usage("--since: %v", err)
+	}
+	if f.Until, err = ParseWhen(c.String("until"), now); err != nil {
+		return o, cli.Usage("--until: %v", err)
+	}
+	o.Filter = f
+	return o, nil
+}
+
+// ParseDuration reads a duration: Go's forms (12h, 90m, 0s) plus days (30d).
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseFloat(days, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%q: want a duration such as 30d, 12h or 0s", s)
+		}
+		return time.Duration(n * float64(24*time.Hour)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q: want a duration such as 30d, 12h or 0s", s)
+	}
+	return d, nil
+}
+
+// ParseWhen reads a point in time: RFC 3339, YYYY-MM-DD (UTC midnight), or
+// a duration meaning that long before now. "" is the zero time.
+func ParseWhen(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	if d, err := ParseDuration(s); err == nil {
+		return now.Add(-d).UTC(), nil
+	}
+	return time.Time{}, fmt.Errorf("%q: want RFC 3339 (2026-01-02T15:04:05Z), YYYY-MM-DD or a duration ago (30d, 12h)", s)
+}
