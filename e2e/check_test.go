@@ -1,0 +1,53 @@
+package e2e
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// llcheck DB CHUNKS [MIN MAX] checks a store after a crash: PRAGMA
+// integrity_check is ok, every item has exactly CHUNKS chunks and CHUNKS+1
+// full-text rows (complete, never half-written), and the number of items is
+// within MIN..MAX when given.
+func llcheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("llcheck does not support !")
+	}
+	if len(args) != 2 && len(args) != 4 {
+		ts.Fatalf("usage: llcheck DB CHUNKS [MIN MAX]")
+	}
+	want, _ := strconv.Atoi(args[1])
+	ctx := context.Background()
+	s, err := store.Open(ctx, ts.MkAbs(args[0]), store.Options{})
+	ts.Check(err)
+	defer s.Close()
+	res, err := s.IntegrityCheck(ctx)
+	ts.Check(err)
+	if res != "ok" {
+		ts.Fatalf("integrity_check: %s", res)
+	}
+	var bad []string
+	ts.Check(s.DB().Select(&bad, `SELECT i.id FROM items i WHERE
+		(SELECT count(*) FROM content_chunks c WHERE c.item_id = i.id) != ?`, want))
+	if len(bad) > 0 {
+		ts.Fatalf("%d items with a chunk count other than %d, e.g. %s", len(bad), want, bad[0])
+	}
+	var items, rows int
+	ts.Check(s.DB().Get(&items, `SELECT count(*) FROM items`))
+	ts.Check(s.DB().Get(&rows, `SELECT count(*) FROM search`))
+	if rows != items*(want+1) {
+		ts.Fatalf("%d full-text rows for %d items, want %d", rows, items, items*(want+1))
+	}
+	if len(args) == 4 {
+		lo, _ := strconv.Atoi(args[2])
+		hi, _ := strconv.Atoi(args[3])
+		if items < lo || items > hi {
+			ts.Fatalf("%d items, want %d..%d", items, lo, hi)
+		}
+	}
+	ts.Logf("%d items, each complete", items)
+}
