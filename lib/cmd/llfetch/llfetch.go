@@ -21,6 +21,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
@@ -194,15 +195,20 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	stripBodies := cli.IsTerminal(env.Stdout) && c.String("jq") == ""
 	hinted := false
 
-	next := inputs(c.Args().Slice(), env, func(le *ndjson.LineError) {
+	in := inputs(c.Args().Slice(), env, func(le *ndjson.LineError) {
 		prog.clear()
 		diag.Printf("line %d: %v", le.Line, le.Err)
 	})
 	f := fetch.New(opts)
-	err = f.Run(ctx, next, func(rec *record.Record) error {
-		if rec.Error != nil && rec.Error.Stage == record.StageFetch && rec.Error.Code != record.CodeBadJSON && !quiet {
+	err = f.Run(ctx, in.next, func(rec *record.Record) error {
+		pos := in.pop()
+		if rec.Error != nil && rec.Error.Stage == record.StageFetch && rec.Error.Code != record.CodeBadJSON {
 			prog.clear()
-			diag.Printf("%s: %s: %s", rec.Ref(), rec.Error.Code, rec.Error.Message)
+			ref := rec.Ref()
+			if ref == "" {
+				ref = pos
+			}
+			diag.Printf("%s: %s: %s", ref, rec.Error.Code, rec.Error.Message)
 		}
 		if stripBodies && (rec.Body != nil || rec.BodyBase64 != nil) {
 			rec.Body, rec.BodyBase64 = nil, nil
@@ -228,31 +234,65 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	return out.Finish()
 }
 
-// inputs returns the record source of Run: the arguments when there are
-// any, else stdin. A malformed stdin line becomes an error record (with its
-// line number) in its place in the stream, and is reported with bad.
-func inputs(args []string, env cli.Env, bad func(*ndjson.LineError)) func() (*record.Record, error) {
+// input is the record source of Run: the arguments when there are any,
+// else stdin. A malformed stdin line becomes an error record (with its line
+// number) in its place in the stream, and is reported with bad. It keeps
+// the position ("line 3", "argument 2") of each record read and not yet
+// emitted, so diagnostics can name records that have no URL.
+type input struct {
+	next func() (*record.Record, error)
+
+	mu  sync.Mutex
+	pos []string // FIFO; Run emits in input order
+}
+
+func (in *input) push(p string) {
+	in.mu.Lock()
+	in.pos = append(in.pos, p)
+	in.mu.Unlock()
+}
+
+func (in *input) pop() string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if len(in.pos) == 0 {
+		return ""
+	}
+	p := in.pos[0]
+	in.pos = in.pos[1:]
+	return p
+}
+
+func inputs(args []string, env cli.Env, bad func(*ndjson.LineError)) *input {
+	in := &input{}
 	if len(args) > 0 {
 		i := 0
-		return func() (*record.Record, error) {
+		in.next = func() (*record.Record, error) {
 			if i == len(args) {
 				return nil, io.EOF
 			}
 			i++
+			in.push(fmt.Sprintf("argument %d", i))
 			return &record.Record{URL: args[i-1]}, nil
 		}
+		return in
 	}
 	rd := ndjson.NewReader(env.Stdin)
-	return func() (*record.Record, error) {
-		rec, _, err := rd.Next()
+	in.next = func() (*record.Record, error) {
+		rec, line, err := rd.Next()
 		var le *ndjson.LineError
 		if errors.As(err, &le) {
 			bad(le)
+			in.push(fmt.Sprintf("line %d", le.Line))
 			return &record.Record{Error: &record.Error{Stage: record.StageFetch, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}, nil
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("read stdin: %w", err)
 		}
+		if err == nil {
+			in.push(fmt.Sprintf("line %d", line))
+		}
 		return rec, err
 	}
+	return in
 }
