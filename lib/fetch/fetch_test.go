@@ -785,3 +785,46 @@ func BenchmarkFetchLocal(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+func TestRunCancel(t *testing.T) {
+	hang := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(hang)
+	f, _ := newFetcher(t, Options{Concurrency: 2})
+	ctx, cancel := context.WithCancel(context.Background())
+	started := 0
+	next := func() (*record.Record, error) {
+		started++
+		if started == 3 {
+			cancel() // Ctrl-C while two requests hang
+		}
+		return &record.Record{URL: srv.URL}, nil
+	}
+	emitted := 0
+	err := f.Run(ctx, next, func(*record.Record) error { emitted++; return nil })
+	if err != context.Canceled || emitted != 0 {
+		t.Errorf("Run = %v with %d emitted, want context.Canceled and none", err, emitted)
+	}
+}
+
+func TestOriginalURLPreferred(t *testing.T) {
+	// ll-save keeps url as typed (maybe relative to where it ran) and puts
+	// its absolute form in original_url: that is what gets read.
+	dir := t.TempDir()
+	p := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(p, []byte("saved elsewhere"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := newFetcher(t, Options{Cwd: t.TempDir()})
+	canonical := "file://" + filepath.ToSlash(p)
+	rec := fetch(t, f, &record.Record{URL: "notes.txt", OriginalURL: canonical, CanonicalURL: canonical, ID: record.ItemID(canonical), SourceType: record.SourceText})
+	if rec.Error != nil || body(rec) != "saved elsewhere" || rec.URL != "notes.txt" {
+		t.Errorf("error %v body %q url %q", rec.Error, body(rec), rec.URL)
+	}
+}
