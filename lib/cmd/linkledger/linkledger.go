@@ -6,7 +6,9 @@
 package linkledger
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +20,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Filters maps each filter's name to its command constructor. The cmd
@@ -337,15 +340,42 @@ func quietOnly(common []string) []string {
 	return out
 }
 
-// retry makes an item due now and ingests it: ll-find --retry ID | ll-fetch | ll-parse | ll-index.
+// retry makes an item due now (attempts reset, audit event) and ingests it
+// at once: its record goes through ll-fetch | ll-parse | ll-index.
 func retry(ctx context.Context, filters Filters, env cli.Env, args []string) int {
 	if len(args) < 1 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprintln(env.Stderr, "linkledger: usage: linkledger retry ID [--db FILE]")
 		return cli.ExitUsage
 	}
-	rest := args[1:]
-	return pipeline(ctx, filters, env, []stage{
-		{"ll-find", append([]string{"--retry", args[0]}, rest...)},
+	id, rest := args[0], args[1:]
+	dbFlag := ""
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == "--db" && i+1 < len(rest) {
+			dbFlag = rest[i+1]
+		} else if v, ok := strings.CutPrefix(rest[i], "--db="); ok {
+			dbFlag = v
+		}
+	}
+	path, err := cli.ResolveDB(dbFlag, env)
+	if err != nil {
+		return cli.Report("linkledger", env.Stderr, err)
+	}
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		return cli.Report("linkledger", env.Stderr, fmt.Errorf("%s: %w", path, err))
+	}
+	rec, err := st.Retry(ctx, id, "human")
+	st.Close()
+	if err != nil {
+		return cli.Report("linkledger", env.Stderr, fmt.Errorf("retry %s: %w", id, err))
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return cli.Report("linkledger", env.Stderr, err)
+	}
+	e := env
+	e.Stdin = bytes.NewReader(append(line, '\n'))
+	return pipeline(ctx, filters, e, []stage{
 		{"ll-fetch", quietOnly(rest)},
 		{"ll-parse", quietOnly(rest)},
 		{"ll-index", rest},
