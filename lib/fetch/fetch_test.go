@@ -828,3 +828,14 @@ func TestOriginalURLPreferred(t *testing.T) {
 		t.Errorf("error %v body %q url %q", rec.Error, body(rec), rec.URL)
 	}
 }
+
+func TestTLSCertificateNotRetried(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "secret") }))
+	defer srv.Close()
+	f, _ := newFetcher(t, Options{})
+	rec := fetch(t, f, &record.Record{URL: srv.URL}) // self-signed: unknown authority
+	want := &record.Error{Stage: "fetch", Code: record.CodeConnection}
+	if diff := cmp.Diff(want, errOf(rec)); diff != "" || rec.Fetch.Attempts != 1 {
+		t.Errorf("error (-want +got):\n%s\nattempts %d", diff, rec.Fetch.Attempts)
+	}
+}

@@ -3,6 +3,8 @@ package fetch
 import (
 	"compress/gzip"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -213,7 +215,14 @@ func classify(ctx context.Context, err error, o Options) *record.Error {
 		return fail(record.CodeUnsupported, false, "%v", ue.Err)
 	}
 	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var hostErr x509.HostnameError
+	var authErr x509.UnknownAuthorityError
+	var invalidErr x509.CertificateInvalidError
 	switch {
+	case errors.As(err, &certErr), errors.As(err, &hostErr), errors.As(err, &authErr), errors.As(err, &invalidErr):
+		// Trying again will meet the same certificate.
+		return fail(record.CodeConnection, false, "%v", unwrapURL(err))
 	case errors.As(err, &dnsErr):
 		return fail(record.CodeConnection, dnsErr.IsTemporary || dnsErr.IsTimeout, "%v", unwrapURL(err))
 	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
