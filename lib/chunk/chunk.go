@@ -20,28 +20,39 @@ const (
 	DefaultOverlap = 40
 )
 
-// Options bounds chunk sizes in tokens. Zero fields take the defaults.
+// Options bounds chunk sizes in tokens. Zero fields take the defaults; a
+// negative OverlapTokens means no overlap.
 type Options struct {
-	Target  int // size a chunk is filled to
-	Max     int // hard limit: a paragraph may run past Target up to Max to end on its boundary
-	Overlap int // budget for the trailing sentences repeated at the start of the next chunk
+	TargetTokens  int // size a chunk is filled to
+	MaxTokens     int // hard limit; a paragraph may run past the target up to it to end on its boundary (default: 1.5 × target)
+	OverlapTokens int // budget for the trailing sentences repeated at the start of the next chunk
 }
 
-// withDefaults fills zero fields.
-func (o Options) withDefaults() Options {
-	if o.Target <= 0 {
-		o.Target = DefaultTarget
+// sizes is Options resolved to numbers.
+type sizes struct{ Target, Max, Overlap int }
+
+// withDefaults resolves zero fields to the defaults.
+func (o Options) withDefaults() sizes {
+	s := sizes{Target: o.TargetTokens, Max: o.MaxTokens, Overlap: o.OverlapTokens}
+	if s.Target <= 0 {
+		s.Target = DefaultTarget
 	}
-	if o.Max <= 0 {
-		o.Max = DefaultMax
-		if o.Max < o.Target {
-			o.Max = o.Target
+	if s.Max <= 0 {
+		s.Max = DefaultMax
+		if s.Target != DefaultTarget {
+			s.Max = s.Target * 3 / 2
 		}
 	}
-	if o.Overlap < 0 {
-		o.Overlap = 0
+	switch {
+	case s.Overlap == 0:
+		s.Overlap = DefaultOverlap
+		if s.Overlap >= s.Target {
+			s.Overlap = s.Target / 4
+		}
+	case s.Overlap < 0:
+		s.Overlap = 0
 	}
-	return o
+	return s
 }
 
 // Validate reports options that cannot work together.
@@ -76,6 +87,9 @@ type unit struct {
 // Split cuts pieces into chunks. Empty input gives no chunks.
 func Split(pieces []Piece, opts Options) []record.Chunk {
 	o := opts.withDefaults()
+	if o.Max < o.Target {
+		o.Max = o.Target
+	}
 	if o.Overlap >= o.Target {
 		o.Overlap = o.Target / 4
 	}

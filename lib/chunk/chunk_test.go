@@ -66,7 +66,7 @@ func TestSplitBoundariesAndOverlap(t *testing.T) {
 	for p := 0; p < 12; p++ {
 		pieces = append(pieces, Piece{Text: para(p, 3+p%5)})
 	}
-	opts := Options{Target: 100, Max: 150, Overlap: 30}
+	opts := Options{TargetTokens: 100, MaxTokens: 150, OverlapTokens: 30}
 	chunks := Split(pieces, opts)
 	if len(chunks) < 4 {
 		t.Fatalf("got %d chunks, want several", len(chunks))
@@ -85,8 +85,8 @@ func TestSplitBoundariesAndOverlap(t *testing.T) {
 		if c.Tokens != CountTokens(c.Text) {
 			t.Errorf("chunk %d: tokens %d, tokenizer says %d", i, c.Tokens, CountTokens(c.Text))
 		}
-		if c.Tokens > opts.Max {
-			t.Errorf("chunk %d: %d tokens over max %d", i, c.Tokens, opts.Max)
+		if c.Tokens > opts.MaxTokens {
+			t.Errorf("chunk %d: %d tokens over max %d", i, c.Tokens, opts.MaxTokens)
 		}
 		// Every sentence is whole: chunks are made of sentences of the input.
 		for _, para := range strings.Split(c.Text, "\n\n") {
@@ -114,8 +114,8 @@ func TestSplitBoundariesAndOverlap(t *testing.T) {
 			}
 			overlap = append(overlap, s.Text)
 		}
-		if n := CountTokens(strings.Join(overlap, " ")); n > opts.Overlap+2 {
-			t.Errorf("chunk %d: overlap of %d tokens over budget %d", i, n, opts.Overlap)
+		if n := CountTokens(strings.Join(overlap, " ")); n > opts.OverlapTokens+2 {
+			t.Errorf("chunk %d: overlap of %d tokens over budget %d", i, n, opts.OverlapTokens)
 		}
 	}
 	if len(seen) != len(all) {
@@ -127,7 +127,7 @@ func TestSplitPrefersParagraphBoundary(t *testing.T) {
 	// Two paragraphs of ~60 tokens with target 100: each chunk should end
 	// where a paragraph ends, not mid-paragraph.
 	pieces := []Piece{{Text: para(0, 6)}, {Text: para(1, 6)}, {Text: para(2, 6)}}
-	chunks := Split(pieces, Options{Target: 100, Max: 150, Overlap: 0})
+	chunks := Split(pieces, Options{TargetTokens: 100, MaxTokens: 150, OverlapTokens: -1})
 	for i, c := range chunks {
 		if !strings.HasSuffix(c.Text, "sentence 5 talks about rivers and quiet stones.") {
 			t.Errorf("chunk %d does not end at a paragraph end: ...%q", i, c.Text[len(c.Text)-40:])
@@ -140,7 +140,7 @@ func TestSplitPrefersParagraphBoundary(t *testing.T) {
 
 func TestSplitLongSentence(t *testing.T) {
 	long := strings.Repeat("word ", 1000) + "end."
-	chunks := Split([]Piece{{Text: long}}, Options{Target: 100, Max: 120, Overlap: 10})
+	chunks := Split([]Piece{{Text: long}}, Options{TargetTokens: 100, MaxTokens: 120, OverlapTokens: 10})
 	if len(chunks) < 8 {
 		t.Fatalf("got %d chunks for a 1000-word sentence, want at least 8", len(chunks))
 	}
@@ -163,7 +163,7 @@ func TestSplitLongSentence(t *testing.T) {
 
 func TestSplitHugeWord(t *testing.T) {
 	w := strings.Repeat("ab9Zq", 400)
-	chunks := Split([]Piece{{Text: w}}, Options{Target: 100, Max: 100, Overlap: 0})
+	chunks := Split([]Piece{{Text: w}}, Options{TargetTokens: 100, MaxTokens: 100, OverlapTokens: -1})
 	var sb strings.Builder
 	for i, c := range chunks {
 		if c.Tokens > 100 {
@@ -182,7 +182,7 @@ func TestSplitCarriesStartAndPage(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		pieces = append(pieces, Piece{Text: para(i, 5), StartS: f(float64(i * 30)), Page: i + 1})
 	}
-	chunks := Split(pieces, Options{Target: 60, Max: 80, Overlap: 0})
+	chunks := Split(pieces, Options{TargetTokens: 60, MaxTokens: 80, OverlapTokens: -1})
 	if len(chunks) < 5 {
 		t.Fatalf("got %d chunks", len(chunks))
 	}
@@ -198,10 +198,10 @@ func TestSplitCarriesStartAndPage(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	if err := (Options{Target: 100, Max: 50}).Validate(); err == nil {
+	if err := (Options{TargetTokens: 100, MaxTokens: 50}).Validate(); err == nil {
 		t.Error("max below target accepted")
 	}
-	if err := (Options{Target: 100, Overlap: 100}).Validate(); err == nil {
+	if err := (Options{TargetTokens: 100, OverlapTokens: 100}).Validate(); err == nil {
 		t.Error("overlap equal to target accepted")
 	}
 	if err := (Options{}).Validate(); err != nil {

@@ -1,0 +1,232 @@
+package parse
+
+import (
+	"errors"
+	"net/http"
+	nurl "net/url"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	trafilatura "github.com/markusmobius/go-trafilatura"
+	"golang.org/x/net/html"
+
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// errNoArticle is returned when no extractor found a main text.
+var errNoArticle = errors.New("no article text found")
+
+// articleAdapter extracts the main text of an HTML page. go-trafilatura is
+// the primary extractor; go-readability is its fallback and its check (see
+// extractor and docs/parse.md for the measured choice).
+type articleAdapter struct{ x extractor }
+
+func (articleAdapter) Name() string { return "article" }
+
+func (articleAdapter) Match(rec *record.Record) bool { return isHTML(rec) }
+
+func (a articleAdapter) Parse(rec *record.Record) (*Result, error) {
+	body := rec.Body
+	if body == nil {
+		return nil, errors.New("no text body")
+	}
+	doc, err := html.Parse(strings.NewReader(*body))
+	if err != nil {
+		return nil, err
+	}
+	meta := extractMeta(doc)
+	paras, warn := a.x.mainText(doc, baseURL(rec))
+	if len(paras) == 0 {
+		return nil, errNoArticle
+	}
+	res := metaResult(meta)
+	res.Warnings = warn
+	for _, p := range paras {
+		res.Segments = append(res.Segments, Segment{Text: p})
+	}
+	return res, nil
+}
+
+// metaResult turns page metadata into a Result without text.
+func metaResult(m pageMeta) *Result {
+	return &Result{
+		Title:       m.Title,
+		Author:      m.Author,
+		PublishedAt: m.PublishedAt,
+		SiteName:    m.SiteName,
+		Lang:        m.Lang,
+		Description: m.Description,
+	}
+}
+
+// extractor combines the two main-text extractors.
+type extractor struct {
+	// fallback lets trafilatura compare its result with readability's and
+	// DOM Distiller's and take theirs when its own looks wrong.
+	fallback bool
+	// agree drops trafilatura paragraphs that readability did not find, when
+	// the two broadly agree (see agreeFilter).
+	agree bool
+	// share is the fraction of a paragraph's word 3-grams the check
+	// extractor must have for agree to keep it; keep is the fraction of the
+	// text that must survive for the filter to apply at all.
+	share, keep float64
+	// rescue takes readability's text when trafilatura's is empty or a small
+	// fraction of it.
+	rescue bool
+	// readOnly uses readability alone (for comparison).
+	readOnly bool
+}
+
+// defaultExtractor is the combination chosen on the extraction benchmark.
+var defaultExtractor = extractor{fallback: true, agree: true, share: 0.5, keep: 0.5, rescue: true}
+
+// mainText returns the paragraphs of the page's main text.
+func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string) {
+	var warn []string
+	var read []string
+	ra, rerr := readability.FromDocument(doc, u)
+	if rerr == nil && ra.Node != nil {
+		read = cleanBlocks(textBlocks(ra.Node, nil, false))
+	}
+	if x.readOnly {
+		return read, nil
+	}
+	opts := trafilatura.Options{
+		OriginalURL:     u,
+		EnableFallback:  x.fallback,
+		ExcludeComments: true,
+		HtmlDateMode:    trafilatura.Disabled,
+	}
+	if x.fallback && ra.Node != nil {
+		opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: ra.Node}
+	}
+	var traf []string
+	if r, err := trafilatura.ExtractDocument(doc, opts); err == nil && r != nil && r.ContentNode != nil {
+		traf = cleanBlocks(textBlocks(r.ContentNode, nil, true))
+	}
+	switch {
+	case len(traf) == 0 && len(read) == 0:
+		return nil, nil
+	case len(traf) == 0:
+		return read, append(warn, "article: trafilatura found nothing, used readability")
+	}
+	if x.rescue && len(read) > 0 && textLen(traf)*4 < textLen(read) {
+		return read, append(warn, "article: trafilatura text much shorter than readability's, used readability")
+	}
+	if x.agree && len(read) > 0 {
+		traf = agreeFilter(traf, read, x.share, x.keep)
+	}
+	return traf, warn
+}
+
+// cleanBlocks normalises each block and drops empty ones.
+func cleanBlocks(blocks []string) []string {
+	out := blocks[:0]
+	for _, b := range blocks {
+		if b = Normalize(b); b != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func textLen(paras []string) int {
+	n := 0
+	for _, p := range paras {
+		n += utf8.RuneCountInString(p)
+	}
+	return n
+}
+
+var wordRE = regexp.MustCompile(`[\p{L}\p{N}_]+`)
+
+// agreeFilter keeps the paragraphs of primary that the check extractor also
+// found (a share of their word 3-grams appear in it). When less than keep of
+// the text would survive, the extractors disagree on what the page is and
+// primary is kept whole.
+func agreeFilter(primary, check []string, share, keep float64) []string {
+	grams := map[string]bool{}
+	for _, p := range check {
+		w := wordRE.FindAllString(strings.ToLower(p), -1)
+		for i := 0; i+3 <= len(w); i++ {
+			grams[strings.Join(w[i:i+3], " ")] = true
+		}
+		if len(w) < 3 {
+			grams[strings.Join(w, " ")] = true
+		}
+	}
+	var kept []string
+	for _, p := range primary {
+		w := wordRE.FindAllString(strings.ToLower(p), -1)
+		if len(w) < 3 {
+			if grams[strings.Join(w, " ")] || len(w) == 0 {
+				kept = append(kept, p)
+			}
+			continue
+		}
+		hit := 0
+		for i := 0; i+3 <= len(w); i++ {
+			if grams[strings.Join(w[i:i+3], " ")] {
+				hit++
+			}
+		}
+		if float64(hit) >= share*float64(len(w)-2) {
+			kept = append(kept, p)
+		}
+	}
+	if float64(textLen(kept)) < keep*float64(textLen(primary)) {
+		return primary
+	}
+	return kept
+}
+
+// mediaType is the record's content type without parameters, lower case.
+func mediaType(rec *record.Record) string {
+	if rec.Fetch == nil {
+		return ""
+	}
+	mt, _, _ := strings.Cut(rec.Fetch.ContentType, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// isHTML reports whether the record's body is HTML: by content type, or by
+// sniffing the body when no content type is known.
+func isHTML(rec *record.Record) bool {
+	if rec.Body == nil {
+		return false
+	}
+	switch mt := mediaType(rec); mt {
+	case "text/html", "application/xhtml+xml":
+		return true
+	case "":
+		return sniff(*rec.Body) == "text/html"
+	}
+	return false
+}
+
+// sniff guesses the media type of a body with no content type.
+func sniff(body string) string {
+	head := body
+	if len(head) > 512 {
+		head = head[:512]
+	}
+	mt, _, _ := strings.Cut(http.DetectContentType([]byte(head)), ";")
+	return mt
+}
+
+// baseURL is the URL links in the body resolve against: the final URL after
+// redirects, else the record's URL.
+func baseURL(rec *record.Record) *nurl.URL {
+	s := rec.URL
+	if rec.Fetch != nil && rec.Fetch.FinalURL != "" {
+		s = rec.Fetch.FinalURL
+	}
+	u, err := nurl.Parse(s)
+	if err != nil || u.Scheme == "" {
+		return nil
+	}
+	return u
+}

@@ -1,0 +1,213 @@
+package parse
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/linkledger/linkledger/lib/chunk"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// AdapterTextImport is the parse.adapter of records that arrived with text
+// and no body (imported notes and corpora).
+const AdapterTextImport = "text-import"
+
+// excerptRunes is the longest excerpt taken from the text.
+const excerptRunes = 280
+
+// Options configures Run.
+type Options struct {
+	Chunk chunk.Options
+}
+
+// Run parses one fetched record in place with the first matching adapter of
+// the chain, falling back to the next matching adapter when one fails. It
+// fills the metadata, the normalised text, its checksum, the chunks and
+// rec.Parse, and on failure sets rec.Error (stage parse):
+//
+//   - a record that already carries an error, or whose fetch was
+//     not_modified, passes through untouched;
+//   - a record with no body but with text is normalised and chunked
+//     (adapter "text-import"); with neither it fails with no_body;
+//   - an adapter error of type *record.Error ends the chain with that error,
+//     except extract_failed with retryable=false, which falls back like any
+//     other error;
+//   - when every matching adapter failed (or none matched) the record fails
+//     with extract_failed.
+func Run(rec *record.Record, adapters []Adapter, opts Options) {
+	if rec.Error != nil || (rec.Fetch != nil && rec.Fetch.NotModified) {
+		return
+	}
+	if rec.Body == nil && rec.BodyBase64 == nil {
+		if rec.Text == nil || strings.TrimSpace(*rec.Text) == "" {
+			rec.Fail(record.StageParse, record.CodeNoBody, "record has no body or text to parse", false)
+			return
+		}
+		ChunkText(rec, opts)
+		rec.Parse = &record.ParseInfo{Adapter: AdapterTextImport}
+		return
+	}
+	var failed []string
+	var reasons []string
+	for _, a := range adapters {
+		if !a.Match(rec) {
+			continue
+		}
+		res, err := safeParse(a, rec)
+		if err == nil && !hasText(res) && res.NoTextReason == "" {
+			err = errNoText
+		}
+		if err != nil {
+			var re *record.Error
+			if errors.As(err, &re) && !(re.Code == record.CodeExtractFailed && !re.Retryable) {
+				e := *re
+				if e.Stage == "" {
+					e.Stage = record.StageParse
+				}
+				rec.Error = &e
+				return
+			}
+			failed = append(failed, a.Name())
+			reasons = append(reasons, a.Name()+": "+err.Error())
+			continue
+		}
+		apply(rec, a.Name(), res, failed, opts)
+		return
+	}
+	if len(failed) == 0 {
+		ct := "unknown"
+		if mt := mediaType(rec); mt != "" {
+			ct = mt
+		}
+		rec.Fail(record.StageParse, record.CodeExtractFailed, "no adapter for content type "+ct, false)
+		return
+	}
+	rec.Fail(record.StageParse, record.CodeExtractFailed, strings.Join(reasons, "; "), false)
+}
+
+// safeParse runs an adapter, turning a panic inside an extractor into an
+// error so one odd page cannot stop the stream.
+func safeParse(a Adapter, rec *record.Record) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("extractor crashed: %v", p)
+		}
+	}()
+	res, err = a.Parse(rec)
+	if err == nil && res == nil {
+		err = errNoText
+	}
+	return res, err
+}
+
+func hasText(res *Result) bool {
+	for _, s := range res.Segments {
+		if strings.TrimSpace(s.Text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// apply writes an adapter's result into the record. Metadata the adapter
+// did not find keeps the record's value (a title given at save time, say).
+func apply(rec *record.Record, adapter string, res *Result, failed []string, opts Options) {
+	setOnceRev(&rec.Title, res.Title)
+	setOnceRev(&rec.Author, res.Author)
+	setOnceRev(&rec.PublishedAt, res.PublishedAt)
+	setOnceRev(&rec.SiteName, res.SiteName)
+	setOnceRev(&rec.Lang, res.Lang)
+	setOnceRev(&rec.Description, res.Description)
+	if res.DurationS > 0 {
+		rec.DurationS = res.DurationS
+	}
+	if res.SourceType != "" {
+		rec.SourceType = res.SourceType
+	}
+
+	var pieces []chunk.Piece
+	var paras []string
+	for _, s := range res.Segments {
+		for _, p := range Paragraphs(Normalize(s.Text)) {
+			pieces = append(pieces, chunk.Piece{Text: p, StartS: s.StartS, Page: s.Page})
+			paras = append(paras, p)
+		}
+	}
+	text := strings.Join(paras, "\n\n")
+	rec.Text = &text
+	rec.Checksum = ""
+	if text != "" {
+		rec.Checksum = Checksum(text)
+	}
+	rec.Chunks = chunk.Split(pieces, opts.Chunk)
+	if res.Excerpt != "" {
+		rec.Excerpt = res.Excerpt
+	} else if rec.Excerpt == "" {
+		rec.Excerpt = excerpt(paras)
+	}
+	rec.Parse = &record.ParseInfo{
+		Adapter:      adapter,
+		Source:       res.Source,
+		FallbackFrom: failed,
+		Warnings:     res.Warnings,
+		NoTextReason: res.NoTextReason,
+	}
+}
+
+// setOnceRev sets dst to val when val is not empty (adapter results win
+// over what the record had; empty results keep it).
+func setOnceRev(dst *string, val string) {
+	if val != "" {
+		*dst = val
+	}
+}
+
+// ChunkText normalises a record's existing text and fills its checksum and
+// chunks (for records that arrive with text rather than a body). It does not
+// touch rec.Parse.
+func ChunkText(rec *record.Record, opts Options) {
+	text := Normalize(rec.TextValue())
+	rec.Text = &text
+	rec.Checksum = ""
+	rec.Chunks = nil
+	if text == "" {
+		return
+	}
+	rec.Checksum = Checksum(text)
+	var pieces []chunk.Piece
+	for _, p := range Paragraphs(text) {
+		pieces = append(pieces, chunk.Piece{Text: p})
+	}
+	rec.Chunks = chunk.Split(pieces, opts.Chunk)
+	if rec.Excerpt == "" {
+		rec.Excerpt = excerpt(Paragraphs(text))
+	}
+}
+
+// excerpt is the start of the text: the first paragraph of some length (a
+// title line or dateline is skipped), cut at a word boundary near
+// excerptRunes with an ellipsis.
+func excerpt(paras []string) string {
+	if len(paras) == 0 {
+		return ""
+	}
+	p := paras[0]
+	for _, q := range paras {
+		if utf8.RuneCountInString(q) >= 80 {
+			p = q
+			break
+		}
+	}
+	p = strings.Join(strings.Fields(p), " ")
+	if utf8.RuneCountInString(p) <= excerptRunes {
+		return p
+	}
+	cut := []rune(p)[:excerptRunes]
+	s := string(cut)
+	if i := strings.LastIndexByte(s, ' '); i > excerptRunes/2 {
+		s = s[:i]
+	}
+	return strings.TrimRight(s, " ,;:-") + "…"
+}
