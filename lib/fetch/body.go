@@ -47,6 +47,9 @@ func isHTML(mt string) bool { return strings.Contains(mt, "html") || strings.Con
 // <meta charset=...> or the http-equiv Content-Type form).
 var metaCharset = regexp.MustCompile(`(?i)<meta\b[^>]*?charset\s*=\s*["']?\s*([a-z0-9_.:\-]+)`)
 
+// xmlEncoding finds the encoding of an XML declaration.
+var xmlEncoding = regexp.MustCompile(`^\s*<\?xml\b[^>]*?encoding\s*=\s*["']([A-Za-z0-9_.:\-]+)`)
+
 // decodeText decodes a text body to UTF-8 and returns it with the name of
 // the charset it was in. The charset comes from a byte order mark, then the
 // Content-Type parameter, then (for HTML and XML) a <meta> declaration in
@@ -74,7 +77,11 @@ func chooseEncoding(body []byte, contentType, mt string) (encoding.Encoding, str
 		if len(head) > 1024 {
 			head = head[:1024]
 		}
-		if m := metaCharset.FindSubmatch(head); m != nil {
+		m := xmlEncoding.FindSubmatch(head)
+		if m == nil {
+			m = metaCharset.FindSubmatch(head)
+		}
+		if m != nil {
 			if e, name := charset.Lookup(string(m[1])); e != nil {
 				// A page cannot declare itself UTF-16 in ASCII bytes.
 				if strings.HasPrefix(name, "utf-16") {

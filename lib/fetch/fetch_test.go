@@ -373,6 +373,10 @@ func TestContentEncodingAndCharset(t *testing.T) {
 		{name: "utf-8 without declaration", ct: "text/html", raw: []byte(strings.Repeat("x", 2000) + "é"), wantBody: strings.Repeat("x", 2000) + "é", wantCharset: "utf-8", wantType: "text/html"},
 		{name: "invalid utf-8 without declaration", ct: "text/plain", raw: []byte("na\xefve"), wantBody: "naïve", wantCharset: "windows-1252", wantType: "text/plain"},
 		{name: "utf-8 bom", ct: "text/plain", raw: []byte("\xef\xbb\xbfhé"), wantBody: "hé", wantCharset: "utf-8", wantType: "text/plain"},
+		{name: "xml declaration", ct: "application/rss+xml",
+			raw:      []byte(`<?xml version="1.0" encoding="ISO-8859-1"?><rss><title>caf` + "\xe9</title></rss>"),
+			wantBody: `<?xml version="1.0" encoding="ISO-8859-1"?><rss><title>café</title></rss>`, wantCharset: "windows-1252", wantType: "application/rss+xml"},
+		{name: "empty gzip", ct: "text/plain", enc: "gzip", raw: nil, wantBody: "", wantCharset: "utf-8", wantType: "text/plain"},
 		{name: "json", ct: "application/json", raw: []byte(`{"a":"é"}`), wantBody: `{"a":"é"}`, wantCharset: "utf-8", wantType: "application/json"},
 		{name: "no content type sniffed", raw: []byte("<!DOCTYPE html><title>x</title>"), wantBody: "<!DOCTYPE html><title>x</title>", wantCharset: "utf-8", wantType: "text/html"},
 	}

@@ -119,12 +119,16 @@ func (f *Fetcher) getOnce(ctx context.Context, target string, prev *record.Fetch
 	case "", "identity":
 	case "gzip", "x-gzip":
 		zr, err := gzip.NewReader(resp.Body)
-		if err != nil {
+		switch {
+		case errors.Is(err, io.EOF): // an empty body, labelled gzip
+			body = resp.Body
+		case err != nil:
 			res.err = readError(ctx, fmt.Errorf("gzip: %w", err), f.opts)
 			return res
+		default:
+			defer zr.Close()
+			body = zr
 		}
-		defer zr.Close()
-		body = zr
 	case "br":
 		body = brotli.NewReader(resp.Body)
 	default:
