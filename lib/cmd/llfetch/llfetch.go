@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -31,6 +32,9 @@ import (
 	"github.com/linkledger/linkledger/lib/fetch"
 	"github.com/linkledger/linkledger/lib/ndjson"
 	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/source"
+	"github.com/linkledger/linkledger/lib/source/xpost"
+	"github.com/linkledger/linkledger/lib/source/youtube"
 )
 
 const prog = "ll-fetch"
@@ -51,6 +55,12 @@ most 60s). A record that still fails goes on with an error object
 {stage: "fetch", code, message, retryable, http_status}. A record carrying
 fetch.etag or fetch.last_modified is fetched conditionally; 304 gives
 fetch.not_modified: true and no body. See docs/fetch.md.
+
+YouTube and X records are not fetched as pages: ll-fetch asks their own
+endpoints (YouTube: watch page, player API, caption track; X: syndication,
+then an FxTwitter-style API, then oEmbed) and stores one JSON bundle as the
+body, which ll-parse reads. --youtube-base and --x-*-base point them
+elsewhere, --lang picks the transcript language. See docs/sources.md.
 
 EXAMPLES:
    ll-fetch https://example.com/post --jq '.fetch'
@@ -90,7 +100,38 @@ func flags() []ucli.Flag {
 		&ucli.IntFlag{Name: "base-backoff-ms", Value: int(fetch.DefaultBaseBackoff / time.Millisecond), Usage: "backoff ceiling before the first retry, doubling per retry (cap 30s)"},
 		&ucli.StringFlag{Name: "user-agent", Usage: "User-Agent header (default: linkledger/VERSION (+https://github.com/linkledger/linkledger))"},
 		&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` for bare URL input (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+		// Source endpoints (docs/sources.md); tests point them at a local server.
+		&ucli.StringFlag{Name: "lang", Value: "en,orig", Usage: "YouTube transcript `LANGS`, best first, comma-separated; orig is the video's own language"},
+		&ucli.StringFlag{Name: "youtube-base", Value: youtube.DefaultBaseURL, Usage: "YouTube `URL` (watch page, player API, caption tracks)"},
+		&ucli.StringFlag{Name: "x-syndication-base", Value: xpost.DefaultSyndicationBase, Usage: "X syndication `URL` (tweet-result), tried first"},
+		&ucli.StringFlag{Name: "x-fx-base", Value: xpost.DefaultFxBase, Usage: "FxTwitter-style API `URL`, tried second"},
+		&ucli.StringFlag{Name: "x-oembed-base", Value: xpost.DefaultOEmbedBase, Usage: "X oEmbed `URL`, tried last"},
 	}
+}
+
+// sourceOptions reads the source endpoint flags.
+func sourceOptions(c *ucli.Command) (source.Options, error) {
+	o := source.Options{
+		YouTubeBase:      c.String("youtube-base"),
+		XSyndicationBase: c.String("x-syndication-base"),
+		XFxBase:          c.String("x-fx-base"),
+		XOEmbedBase:      c.String("x-oembed-base"),
+	}
+	for _, name := range []string{"youtube-base", "x-syndication-base", "x-fx-base", "x-oembed-base"} {
+		u, err := url.Parse(c.String(name))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return o, cli.Usage("--%s %q: want an http or https URL", name, c.String(name))
+		}
+	}
+	for _, l := range strings.Split(c.String("lang"), ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			o.Langs = append(o.Langs, l)
+		}
+	}
+	if len(o.Langs) == 0 {
+		return o, cli.Usage("--lang %q: want at least one language code", c.String("lang"))
+	}
+	return o, nil
 }
 
 // options reads the flags into fetch.Options, failing with a usage error
@@ -151,8 +192,11 @@ func options(c *ucli.Command, env cli.Env) (fetch.Options, error) {
 	o.Cwd, _ = env.Getwd()
 	o.Home = env.Getenv("HOME")
 	o.Proxy = http.ProxyFromEnvironment
-	// TODO(source): wire the YouTube and X fetchers once lib/source has
-	// them: o.Sources = source.Fetchers(sourceOptions(c)).
+	so, err := sourceOptions(c)
+	if err != nil {
+		return o, err
+	}
+	o.Sources = source.Fetchers(so)
 	return o, nil
 }
 
