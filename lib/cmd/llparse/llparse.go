@@ -72,6 +72,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.IntFlag{Name: "chunk-tokens", Value: chunk.DefaultTarget, Usage: "target chunk size in `TOKENS` (a chunk may grow to 1.5× to end on a paragraph boundary)"},
 			&ucli.IntFlag{Name: "chunk-overlap", Value: chunk.DefaultOverlap, Usage: "`TOKENS` of trailing sentences repeated at the start of the next chunk (0: none)"},
 			&ucli.IntFlag{Name: "concurrency", Value: runtime.NumCPU(), Usage: "records parsed at once (`N`); output keeps input order"},
+			&ucli.StringFlag{Name: "pdf-password", Usage: "user `PASSWORD` of encrypted PDFs (pdftotext -upw)", Sources: ucli.EnvVars("LINKLEDGER_PDF_PASSWORD")},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -124,7 +125,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	diag := cli.Diag{Prog: prog, W: env.Stderr, Verbose: c.Bool("verbose")}
-	adapters := source.Adapters(source.Options{})
+	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password")})
 	popts := parse.Options{Chunk: copts}
 
 	// The reader feeds jobs to the workers and, in input order, to the
