@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Helper of eval-extraction.sh.
+
+usage: extraction_records.py records EXTRACTION_DIR > fetched.ndjson
+       extraction_records.py predictions < parsed.ndjson > predictions.json
+
+"records" turns each benchmark page (html/<id>.html.gz and its URL from
+ground-truth.json) into the record ll-fetch would have written for it:
+fetch.content_type text/html, fetch.final_url, body. The page id travels in
+an extra key, bench_id, which ll-parse passes through untouched.
+"predictions" collects ll-parse's text per bench_id into the
+{id: {"articleBody": text}} form the scorer reads.
+"""
+import gzip
+import json
+import os
+import sys
+
+
+def records(directory):
+    truth = json.load(open(os.path.join(directory, "ground-truth.json")))
+    out = sys.stdout
+    for page_id in sorted(truth):
+        path = os.path.join(directory, "html", page_id + ".html.gz")
+        with gzip.open(path, "rb") as f:
+            body = f.read().decode("utf-8", errors="replace")
+        url = truth[page_id].get("url", "")
+        rec = {
+            "url": url,
+            "fetch": {"final_url": url, "status": 200, "content_type": "text/html; charset=utf-8"},
+            "body": body,
+            "bench_id": page_id,
+        }
+        out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+
+
+def predictions():
+    pred = {}
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        rec = json.loads(line)
+        page_id = rec.get("bench_id")
+        if page_id:
+            pred[page_id] = {"articleBody": rec.get("text", "")}
+    json.dump(pred, sys.stdout, ensure_ascii=False)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "records":
+        records(sys.argv[2])
+    elif len(sys.argv) == 2 and sys.argv[1] == "predictions":
+        predictions()
+    else:
+        sys.exit(__doc__)
