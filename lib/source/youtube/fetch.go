@@ -359,7 +359,11 @@ func (f *fetcher) trackURL(base string) (string, string, error) {
 		return "", "", err
 	}
 	if !u.IsAbs() || strings.HasSuffix(u.Hostname(), "youtube.com") {
+		// Keep the base's path prefix: a base of http://host/yt serves the
+		// track at http://host/yt/api/timedtext.
 		u.Scheme, u.Host = root.Scheme, root.Host
+		u.Path = strings.TrimRight(root.Path, "/") + "/" + strings.TrimLeft(u.Path, "/")
+		u.RawPath = ""
 	}
 	q := u.Query()
 	format := "xml"

@@ -102,9 +102,12 @@ func (f *fakeYouTube) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // run fetches url through a fake server and parses the bundle.
 func run(t *testing.T, f *fakeYouTube, opts Options, url string) (*Bundle, *parse.Result, error) {
 	t.Helper()
-	srv := httptest.NewServer(f)
+	// The fake answers under a path prefix, as a base URL may have one.
+	mux := http.NewServeMux()
+	mux.Handle("/yt/", http.StripPrefix("/yt", f))
+	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	opts.BaseURL = srv.URL
+	opts.BaseURL = srv.URL + "/yt/"
 	body, ct, source, err := Fetcher(opts)(context.Background(), srv.Client(), &record.Record{URL: url})
 	if source != SourceName {
 		t.Errorf("source = %q, want %q", source, SourceName)
