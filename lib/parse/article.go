@@ -38,7 +38,7 @@ func (a articleAdapter) Parse(rec *record.Record) (*Result, error) {
 	}
 	meta := extractMeta(doc)
 	paras, warn := a.x.mainText(doc, baseURL(rec))
-	if len(paras) == 0 {
+	if textLen(paras) < minArticle {
 		return nil, errNoArticle
 	}
 	res := metaResult(meta)
@@ -79,6 +79,12 @@ type extractor struct {
 	// readOnly uses readability alone (for comparison).
 	readOnly bool
 }
+
+// minArticle is the least main text, in characters, the article adapter
+// accepts. On pages with less (link lists, stubs) the extractors return
+// whatever is there, title and navigation included, in one run; the
+// visible-text adapter does better on those.
+const minArticle = 200
 
 // defaultExtractor is the combination chosen on the extraction benchmark.
 var defaultExtractor = extractor{fallback: true, agree: true, share: 0.5, keep: 0.5, rescue: true}

@@ -73,7 +73,7 @@ func Run(rec *record.Record, adapters []Adapter, opts Options) {
 			reasons = append(reasons, a.Name()+": "+err.Error())
 			continue
 		}
-		apply(rec, a.Name(), res, failed, opts)
+		apply(rec, a.Name(), res, failed, reasons, opts)
 		return
 	}
 	if len(failed) == 0 {
@@ -113,7 +113,8 @@ func hasText(res *Result) bool {
 
 // apply writes an adapter's result into the record. Metadata the adapter
 // did not find keeps the record's value (a title given at save time, say).
-func apply(rec *record.Record, adapter string, res *Result, failed []string, opts Options) {
+// Why earlier adapters failed goes into the warnings.
+func apply(rec *record.Record, adapter string, res *Result, failed, reasons []string, opts Options) {
 	setOnceRev(&rec.Title, res.Title)
 	setOnceRev(&rec.Author, res.Author)
 	setOnceRev(&rec.PublishedAt, res.PublishedAt)
@@ -151,7 +152,7 @@ func apply(rec *record.Record, adapter string, res *Result, failed []string, opt
 		Adapter:      adapter,
 		Source:       res.Source,
 		FallbackFrom: failed,
-		Warnings:     res.Warnings,
+		Warnings:     append(reasons, res.Warnings...),
 		NoTextReason: res.NoTextReason,
 	}
 }

@@ -34,18 +34,18 @@ func TestExtractorStrategies(t *testing.T) {
 		t.Fatal(err)
 	}
 	strategies := map[string]extractor{
-		"traf":             {},
-		"traf-fb":          {fallback: true},
-		"traf-rescue":      {rescue: true},
-		"traf-fb-rescue":   {fallback: true, rescue: true},
-		"traf-agree":       {agree: true, share: 0.5, keep: 2.0 / 3},
-		"traf-fb-agree":    {fallback: true, agree: true, share: 0.5, keep: 2.0 / 3},
-		"default":          defaultExtractor,
-		"agree-s3":         {fallback: true, agree: true, share: 0.3, keep: 2.0 / 3},
-		"agree-s7":         {fallback: true, agree: true, share: 0.7, keep: 2.0 / 3},
-		"agree-k5":         {fallback: true, agree: true, share: 0.5, keep: 0.5},
-		"agree-k8":         {fallback: true, agree: true, share: 0.5, keep: 0.8},
-		"read":             {readOnly: true},
+		"traf":           {},
+		"traf-fb":        {fallback: true},
+		"traf-rescue":    {rescue: true},
+		"traf-fb-rescue": {fallback: true, rescue: true},
+		"traf-agree":     {agree: true, share: 0.5, keep: 2.0 / 3},
+		"traf-fb-agree":  {fallback: true, agree: true, share: 0.5, keep: 2.0 / 3},
+		"default":        defaultExtractor,
+		"agree-s3":       {fallback: true, agree: true, share: 0.3, keep: 2.0 / 3},
+		"agree-s7":       {fallback: true, agree: true, share: 0.7, keep: 2.0 / 3},
+		"agree-k5":       {fallback: true, agree: true, share: 0.5, keep: 0.5},
+		"agree-k8":       {fallback: true, agree: true, share: 0.5, keep: 0.8},
+		"read":           {readOnly: true},
 	}
 	preds := map[string]map[string]map[string]string{}
 	for id, p := range truth {
