@@ -144,7 +144,7 @@ func fetchBundle(ctx context.Context, hc *http.Client, opts Options, rec *record
 		url    string
 		check  func([]byte) error
 	}{
-		{SourceSyndication, opts.SyndicationBase + "/tweet-result?id=" + res.XStatusID + "&token=" + SyndicationToken(res.XStatusID) + "&lang=en", checkSyndication},
+		{SourceSyndication, opts.SyndicationBase + "/tweet-result?id=" + res.XStatusID + "&token=" + SyndicationToken(res.XStatusID) + "&lang=en", func(body []byte) error { return checkSyndication(body, res.XStatusID) }},
 		{SourceFxTwitter, opts.FxBase + "/" + url.PathEscape(user) + "/status/" + res.XStatusID, checkFx},
 		{SourceOEmbed, opts.OEmbedBase + "/oembed?url=" + url.QueryEscape("https://twitter.com/"+user+"/status/"+res.XStatusID) + "&omit_script=true&dnt=true", checkOEmbed},
 	}
@@ -170,7 +170,7 @@ func fetchBundle(ctx context.Context, hc *http.Client, opts Options, rec *record
 
 // The check functions accept a body only when it carries a post.
 
-func checkSyndication(body []byte) error {
+func checkSyndication(body []byte, id string) error {
 	var t synTweet
 	if err := json.Unmarshal(body, &t); err != nil {
 		return errors.New("not json")
@@ -180,6 +180,9 @@ func checkSyndication(body []byte) error {
 	}
 	if t.IDStr == "" || (t.Text == "" && t.User.ScreenName == "") {
 		return errors.New("no post in the answer")
+	}
+	if t.IDStr != id {
+		return fmt.Errorf("answer is for post %s", t.IDStr)
 	}
 	return nil
 }

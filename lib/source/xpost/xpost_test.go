@@ -231,6 +231,16 @@ func TestFallbacks(t *testing.T) {
 			t.Errorf("published %q author %q lang %q", res.PublishedAt, res.Author, res.Lang)
 		}
 	})
+	t.Run("syndication answering for another post falls back", func(t *testing.T) {
+		f := &fakeX{syndication: map[string]string{"500": "syndication_100.json"}, fx: map[string]string{"500": "fx_500.json"}}
+		b, _, err := runX(t, f, "https://x.com/ledgerdev/status/500")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]string{"x-syndication: answer is for post 100"}, b.FallbackFrom); d != "" || b.Source != SourceFxTwitter {
+			t.Errorf("source %q fallback_from (-want +got):\n%s", b.Source, d)
+		}
+	})
 	tests := []struct {
 		name      string
 		f         *fakeX
