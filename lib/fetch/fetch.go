@@ -197,7 +197,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rec *record.Record) (*record.Record
 	if strings.HasPrefix(strings.ToLower(abs), "file:") {
 		res = f.readFile(abs)
 	} else if fn := f.opts.Sources[rec.SourceType]; fn != nil {
-		res, err = f.retry(ctx, abs, func(actx context.Context) *result { return f.sourceOnce(actx, fn, rec) })
+		res, err = f.retry(ctx, abs, func(actx context.Context) *result { return f.sourceOnce(actx, fn, rec, abs) })
 	} else {
 		res, err = f.retry(ctx, abs, func(actx context.Context) *result { return f.getOnce(actx, abs, prev) })
 	}

@@ -309,8 +309,8 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 func (b *cappedBody) Close() error { return b.rc.Close() }
 
 // sourceOnce runs one attempt of a SourceFunc.
-func (f *Fetcher) sourceOnce(ctx context.Context, fn SourceFunc, rec *record.Record) *result {
-	res := &result{finalURL: rec.URL}
+func (f *Fetcher) sourceOnce(ctx context.Context, fn SourceFunc, rec *record.Record, target string) *result {
+	res := &result{finalURL: target}
 	body, ct, src, err := fn(ctx, f.source, rec)
 	res.source = src
 	if err != nil {
