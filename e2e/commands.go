@@ -1,12 +1,18 @@
 package e2e
 
 import (
+	"github.com/linkledger/linkledger/lib/cmd/llfetch"
+	"github.com/linkledger/linkledger/lib/cmd/llfind"
+	"github.com/linkledger/linkledger/lib/cmd/llindex"
 	"github.com/linkledger/linkledger/lib/cmd/llsave"
 )
 
 // commands maps each binary's name to its main, for testscript.
 func commands() map[string]func() {
 	return map[string]func(){
-		"ll-save": exitWith(llsave.Main),
+		"ll-save":  exitWith(llsave.Main),
+		"ll-fetch": exitWith(llfetch.Main),
+		"ll-index": exitWith(llindex.Main),
+		"ll-find":  exitWith(llfind.Main),
 	}
 }

@@ -1,0 +1,229 @@
+// Package llindex is the ll-index command: it writes ingested content into
+// the store.
+//
+// Reads: records from ll-parse (text, chunks, metadata), records from
+// ll-fetch that did not pass through ll-parse (it parses them itself with
+// the same adapter chain), records that already carry .text from any source
+// (it chunks them), and error records (it marks the item failed with the
+// reason, attempt count and next retry time).
+// Writes: each record with index: {status, chunks, duplicate_of, unchanged};
+// bodies, text and chunks are dropped from the output unless --keep-content.
+// Touches: the store, one transaction per item (a killed ll-index leaves
+// every item either complete or untouched).
+package llindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/canon"
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ndjson"
+	"github.com/linkledger/linkledger/lib/parse"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/source"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+const description = `ll-index stores ingested records: per item, in one transaction, its
+metadata, its chunks (replaced atomically), the full-text index, checksum and
+ingest state (saved -> fetched -> parsed -> enriched, or failed).
+
+Records that were fetched but not parsed are parsed here with ll-parse's
+adapter chain, so 'll-find --stale | ll-fetch | ll-index' works as written.
+Records that carry .text but no chunks are chunked here. A 304 (not
+modified) or an unchanged checksum keeps the content and refreshes
+fetched_at. An error record marks the item failed with the reason, the
+attempt count and the next retry time (retryable errors only: 1 minute,
+doubling per attempt, at most 24 hours). An item whose text equals another
+item's is marked duplicate_of it. Records with nothing to index (plain saved
+records) pass through unchanged.
+
+EXAMPLES:
+   ll-save https://example.com/post | ll-fetch | ll-parse | ll-index
+   ll-find --stale --older-than 30d | ll-fetch | ll-index
+   echo '{"url":"https://notes.local/1","title":"Idea","text":"Some text."}' | ll-index`
+
+// Command returns the ll-index command.
+func Command(env cli.Env) *ucli.Command {
+	cmd := &ucli.Command{
+		Name:        "ll-index",
+		Usage:       "write fetched or parsed records into the store",
+		UsageText:   "ll-index [options] < records.ndjson",
+		Description: description,
+		Flags: []ucli.Flag{
+			cli.DBFlag(),
+			&ucli.BoolFlag{Name: "keep-content", Usage: "keep body, text and chunks in the output records"},
+			&ucli.DurationFlag{Name: "retry-base", Value: time.Minute, Usage: "wait before the first retry of a failed item"},
+			&ucli.IntFlag{Name: "chunk-tokens", Value: 0, Usage: "target chunk size in tokens when chunking here (0: ll-parse's default)"},
+			&ucli.IntFlag{Name: "chunk-overlap", Value: -1, Usage: "chunk overlap in tokens when chunking here (-1: ll-parse's default)"},
+		},
+	}
+	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
+	cli.Prepare(cmd, env)
+	return cmd
+}
+
+// Main runs ll-index as a process.
+func Main() int {
+	env := cli.OSEnv()
+	return cli.Main(Command(env), env, os.Args)
+}
+
+func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
+	if c.NArg() > 0 {
+		return cli.Usage("ll-index takes no arguments: it reads records on stdin")
+	}
+	out, err := cli.OutputFor(c, env.Stdout)
+	if err != nil {
+		return err
+	}
+	popts := parse.Options{}
+	if n := c.Int("chunk-tokens"); n > 0 {
+		popts.Chunk.TargetTokens = n
+	}
+	if n := c.Int("chunk-overlap"); n >= 0 && c.IsSet("chunk-overlap") {
+		popts.Chunk.OverlapTokens = n
+	}
+	path, err := cli.ResolveDB(c.String("db"), env)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer st.Close()
+	ix := &indexer{
+		st:       st,
+		adapters: source.Adapters(source.Options{}),
+		popts:    popts,
+		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base")},
+		keep:     c.Bool("keep-content"),
+		diag:     cli.Diag{Prog: "ll-index", W: env.Stderr, Verbose: c.Bool("verbose")},
+		progress: !c.Bool("quiet") && cli.IsTerminal(env.Stderr),
+		started:  time.Now(),
+	}
+	rd := ndjson.NewReader(env.Stdin)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rec, _, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var le *ndjson.LineError
+		if errors.As(err, &le) {
+			ix.diag.Printf("line %d: %v", le.Line, le.Err)
+			bad := &record.Record{Error: &record.Error{Stage: record.StageIndex, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}
+			if err := out.Emit(bad); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		if err := ix.one(ctx, rec); err != nil {
+			return err
+		}
+		ix.tick(rec)
+		if err := out.Emit(rec); err != nil {
+			return err
+		}
+	}
+	if ix.progress {
+		fmt.Fprintln(env.Stderr)
+	}
+	return out.Finish()
+}
+
+type indexer struct {
+	st       *store.Store
+	adapters []parse.Adapter
+	popts    parse.Options
+	iopts    store.IndexOptions
+	keep     bool
+	diag     cli.Diag
+	progress bool
+	done     int
+	failed   int
+	started  time.Time
+}
+
+func (ix *indexer) tick(rec *record.Record) {
+	ix.done++
+	if rec.Error != nil {
+		ix.failed++
+	}
+	if ix.progress {
+		rate := float64(ix.done) / time.Since(ix.started).Seconds()
+		fmt.Fprintf(ix.diag.W, "\rll-index: %d done, %d failed, %.1f/s", ix.done, ix.failed, rate)
+	}
+}
+
+// one indexes rec in place. It returns an error only when the stream must
+// stop (cancelled, database unusable).
+func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
+	if rec.ID == "" || rec.CanonicalURL == "" {
+		if rec.URL == "" {
+			if rec.Error == nil {
+				rec.Error = &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput, Message: "record has no url"}
+				ix.diag.Printf("record without url: skipped")
+			}
+			return nil // an earlier stage's error without an item: nothing to store
+		}
+		res, err := canon.Canonicalize(rec.URL)
+		if err != nil {
+			if rec.Error == nil {
+				rec.Fail(record.StageIndex, record.CodeBadURL, err.Error(), false)
+			}
+			return nil
+		}
+		rec.CanonicalURL = res.URL
+		rec.ID = record.ItemID(res.URL)
+		if rec.SourceType == "" {
+			rec.SourceType = res.SourceType
+		}
+	}
+	if rec.Error == nil {
+		hasBody := rec.Body != nil || rec.BodyBase64 != nil
+		notModified := rec.Fetch != nil && rec.Fetch.NotModified
+		switch {
+		case rec.Text == nil && len(rec.Chunks) == 0 && hasBody && !notModified:
+			parse.Run(rec, ix.adapters, ix.popts)
+		case rec.Text != nil && len(rec.Chunks) == 0:
+			parse.ChunkText(rec, ix.popts)
+		}
+	}
+	if rec.Error == nil && rec.Text == nil && len(rec.Chunks) == 0 && (rec.Fetch == nil || !rec.Fetch.NotModified) {
+		ix.diag.Debugf("%s: nothing to index (no body, text or error): passed through", rec.Ref())
+		return nil
+	}
+	res, err := ix.st.Index(ctx, rec, ix.iopts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		ix.diag.Printf("%s: %v", rec.Ref(), err)
+		if rec.Error == nil {
+			rec.Fail(record.StageIndex, record.CodeStore, err.Error(), store.IsBusy(err))
+		}
+		return nil
+	}
+	if rec.Error != nil {
+		ix.diag.Debugf("%s: stored failure: %s", rec.Ref(), rec.Error.Message)
+	}
+	rec.Index = res
+	if !ix.keep {
+		rec.Body, rec.BodyBase64, rec.Text, rec.Chunks = nil, nil, nil, nil
+	}
+	return nil
+}
