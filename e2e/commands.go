@@ -1,9 +1,14 @@
 package e2e
 
 import (
+	"os"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/cmd/llfetch"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
 	"github.com/linkledger/linkledger/lib/cmd/llindex"
+	"github.com/linkledger/linkledger/lib/cmd/llparse"
 	"github.com/linkledger/linkledger/lib/cmd/llsave"
 )
 
@@ -12,7 +17,11 @@ func commands() map[string]func() {
 	return map[string]func(){
 		"ll-save":  exitWith(llsave.Main),
 		"ll-fetch": exitWith(llfetch.Main),
+		"ll-parse": exitWith(llparse.Main),
 		"ll-index": exitWith(llindex.Main),
 		"ll-find":  exitWith(llfind.Main),
+		"linkledger": exitWith(func() int {
+			return linkledger.Main(linkledger.DefaultFilters(), cli.OSEnv(), os.Args)
+		}),
 	}
 }

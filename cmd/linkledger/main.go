@@ -1,0 +1,14 @@
+// Command linkledger is the front command: `linkledger VERB ...` forwards to
+// the ll-* filters and composes them (worker, retry). See lib/cmd/linkledger.
+package main
+
+import (
+	"os"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cmd/linkledger"
+)
+
+func main() {
+	os.Exit(linkledger.Main(linkledger.DefaultFilters(), cli.OSEnv(), os.Args))
+}
