@@ -4,8 +4,8 @@ import (
 	"errors"
 	"net/http"
 	nurl "net/url"
-	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	readability "codeberg.org/readeck/go-readability/v2"
@@ -147,7 +147,13 @@ func textLen(paras []string) int {
 	return n
 }
 
-var wordRE = regexp.MustCompile(`[\p{L}\p{N}_]+`)
+// words splits lower-cased text into its runs of letters, digits and
+// underscores (the \w+ words of the benchmark's scorer).
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	})
+}
 
 // agreeFilter keeps the paragraphs of primary that the check extractor also
 // found (a share of their word 3-grams appear in it). When less than keep of
@@ -156,7 +162,7 @@ var wordRE = regexp.MustCompile(`[\p{L}\p{N}_]+`)
 func agreeFilter(primary, check []string, share, keep float64) []string {
 	grams := map[string]bool{}
 	for _, p := range check {
-		w := wordRE.FindAllString(strings.ToLower(p), -1)
+		w := words(p)
 		for i := 0; i+3 <= len(w); i++ {
 			grams[strings.Join(w[i:i+3], " ")] = true
 		}
@@ -166,7 +172,7 @@ func agreeFilter(primary, check []string, share, keep float64) []string {
 	}
 	var kept []string
 	for _, p := range primary {
-		w := wordRE.FindAllString(strings.ToLower(p), -1)
+		w := words(p)
 		if len(w) < 3 {
 			if grams[strings.Join(w, " ")] || len(w) == 0 {
 				kept = append(kept, p)

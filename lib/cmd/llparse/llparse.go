@@ -186,8 +186,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			// Interrupted: what was written stays; the rest is not emitted.
 			return ctx.Err()
 		}
-		if j.rec.Error != nil && j.rec.Error.Stage == record.StageParse && j.rec.Error.Code != record.CodeBadJSON {
-			diag.Debugf("%s: %s", j.rec.Ref(), j.rec.Error.Message)
+		if e := j.rec.Error; e != nil && e.Stage == record.StageParse && e.Code != record.CodeBadJSON {
+			diag.Printf("%s: %s: %s", j.rec.Ref(), e.Code, e.Message)
 		}
 		if err := out.Emit(j.rec); err != nil {
 			cancel()
@@ -207,8 +207,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 }
 
 // parseOne parses rec in place: identity for bare records, the adapter
-// chain, then the body is dropped when asked.
+// chain, then the body is dropped when asked. Records that carry an error or
+// a not-modified fetch are left exactly as they came.
 func parseOne(rec *record.Record, adapters []parse.Adapter, opts parse.Options, drop bool) {
+	if rec.Error != nil || (rec.Fetch != nil && rec.Fetch.NotModified) {
+		return
+	}
 	if rec.ID == "" && rec.URL != "" {
 		if res, err := canon.Canonicalize(rec.URL); err == nil {
 			rec.CanonicalURL = res.URL
