@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	ucli "github.com/urfave/cli/v3"
+	"golang.org/x/term"
 
 	"github.com/linkledger/linkledger/lib/ndjson"
 )
@@ -181,14 +182,11 @@ func ResolveDB(flag string, env Env) (string, error) {
 	return filepath.Join(data, "linkledger", "linkledger.db"), nil
 }
 
-// IsTerminal reports whether w is a terminal (for progress output only).
+// IsTerminal reports whether w is a terminal (for progress output and the
+// body guard only; the output format never depends on it).
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // Diag prints diagnostics on stderr prefixed with the program name.

@@ -78,3 +78,14 @@ func TestReportCodes(t *testing.T) {
 		t.Errorf("fatal -> %d", c)
 	}
 }
+
+func TestIsTerminalDevNull(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if IsTerminal(f) {
+		t.Error("/dev/null reported as a terminal")
+	}
+}
