@@ -1,0 +1,65 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+var benchWords = strings.Fields(`memory agent link source retrieval index chunk token ranking evidence
+highlight note search query store database write ahead log reader writer lock page text article
+transcript video post thread author title summary claim budget pipeline filter record stream`)
+
+// benchItem makes an article-like record with n chunks of ~60 words.
+func benchItem(i, n int) *record.Record {
+	url := fmt.Sprintf("https://bench%d.example/post/%d", i%53, i)
+	r := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle,
+		Title: fmt.Sprintf("Post %d about %s and %s", i, benchWords[i%len(benchWords)], benchWords[(i*7)%len(benchWords)])}
+	var all []string
+	for c := 0; c < n; c++ {
+		var b strings.Builder
+		for w := 0; w < 60; w++ {
+			b.WriteString(benchWords[(i*31+c*17+w*w)%len(benchWords)])
+			b.WriteByte(' ')
+		}
+		t := b.String()
+		all = append(all, t)
+		r.Chunks = append(r.Chunks, record.Chunk{Index: c, Text: t, Tokens: 60})
+	}
+	text := strings.Join(all, "\n\n")
+	r.Text = &text
+	r.Checksum = fmt.Sprintf("sha256:%d", i)
+	return r
+}
+
+// BenchmarkIndex measures ll-index's store write of one 10-chunk item into
+// stores of growing size; chunks/s is reported. The time per item must not
+// grow with the store.
+func BenchmarkIndex(b *testing.B) {
+	for _, size := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("store=%d", size), func(b *testing.B) {
+			ctx := context.Background()
+			s, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			for i := 0; i < size; i++ {
+				if _, err := s.Index(ctx, benchItem(i, 10), IndexOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Index(ctx, benchItem(size+i, 10), IndexOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*10)/b.Elapsed().Seconds(), "chunks/s")
+		})
+	}
+}
