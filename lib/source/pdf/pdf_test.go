@@ -282,3 +282,20 @@ func joined(segs []parse.Segment) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// BenchmarkParse measures one small two-page PDF end to end: temporary
+// file, pdfinfo and pdftotext runs, segmenting.
+func BenchmarkParse(b *testing.B) {
+	for _, tool := range []string{"pdftotext", "pdfinfo"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			b.Skipf("%s not found", tool)
+		}
+	}
+	rec := pdfRecord(miniPDF(nil, textPage("First page."), textPage("Second page.")), "application/pdf")
+	a := Adapter(Options{})
+	for b.Loop() {
+		if _, err := a.Parse(rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -497,4 +498,23 @@ func TestSharedFixtures(t *testing.T) {
 			t.Errorf("published %q author %q duration %v", res.PublishedAt, res.Author, res.DurationS)
 		}
 	})
+}
+
+// BenchmarkHourTranscript parses and groups a one-hour timedtext track
+// (1,800 two-second cues).
+func BenchmarkHourTranscript(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`<?xml version="1.0" encoding="utf-8" ?><transcript>`)
+	for i := range 1800 {
+		fmt.Fprintf(&sb, `<text start="%d" dur="2">cue number %d says something &amp;amp; more.</text>`, i*2, i)
+	}
+	sb.WriteString(`</transcript>`)
+	body := sb.String()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		cues, err := ParseTranscript(body)
+		if err != nil || len(Segments(cues)) == 0 {
+			b.Fatal(err)
+		}
+	}
 }
