@@ -3,6 +3,7 @@ package parse
 import (
 	"errors"
 	"net/http"
+	"regexp"
 	nurl "net/url"
 	"strings"
 	"unicode"
@@ -37,7 +38,8 @@ func (a articleAdapter) Parse(rec *record.Record) (*Result, error) {
 		return nil, err
 	}
 	meta := extractMeta(doc)
-	paras, warn := a.x.mainText(doc, baseURL(rec))
+	paras, warn, tm := a.x.mainText(doc, baseURL(rec))
+	fillMeta(&meta, tm)
 	if textLen(paras) < minArticle {
 		return nil, errNoArticle
 	}
@@ -89,8 +91,31 @@ const minArticle = 200
 // defaultExtractor is the combination chosen on the extraction benchmark.
 var defaultExtractor = extractor{fallback: true, agree: true, share: 0.5, keep: 0.5, rescue: true}
 
-// mainText returns the paragraphs of the page's main text.
-func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string) {
+// fillMeta fills fields the page's own metadata lacks from what trafilatura
+// found (it also reads bylines and dates in the page body).
+func fillMeta(m *pageMeta, t pageMeta) {
+	setOnce(&m.Title, t.Title)
+	if plausibleByline(t.Author) {
+		setOnce(&m.Author, cleanAuthor(t.Author))
+	}
+	setOnce(&m.PublishedAt, t.PublishedAt)
+	setOnce(&m.SiteName, t.SiteName)
+	setOnce(&m.Description, t.Description)
+	setOnce(&m.Lang, langTag(t.Lang))
+}
+
+// bylineNoise marks author strings that ran into a date or a label.
+var bylineNoise = regexp.MustCompile(`(?i)\d|\b(published|updated|posted|january|february|march|april|may|june|july|august|september|october|november|december)\b`)
+
+// plausibleByline reports whether an author trafilatura read from the page
+// body looks like names only.
+func plausibleByline(s string) bool {
+	return s != "" && len(s) < 120 && !bylineNoise.MatchString(s)
+}
+
+// mainText returns the paragraphs of the page's main text, warnings, and
+// the metadata trafilatura found.
+func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pageMeta) {
 	var warn []string
 	var read []string
 	ra, rerr := readability.FromDocument(doc, u)
@@ -98,34 +123,43 @@ func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string) {
 		read = cleanBlocks(textBlocks(ra.Node, nil, false))
 	}
 	if x.readOnly {
-		return read, nil
+		return read, nil, pageMeta{}
 	}
 	opts := trafilatura.Options{
 		OriginalURL:     u,
 		EnableFallback:  x.fallback,
 		ExcludeComments: true,
-		HtmlDateMode:    trafilatura.Disabled,
+		HtmlDateMode:    trafilatura.Fast,
 	}
 	if x.fallback && ra.Node != nil {
 		opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: ra.Node}
 	}
 	var traf []string
-	if r, err := trafilatura.ExtractDocument(doc, opts); err == nil && r != nil && r.ContentNode != nil {
-		traf = cleanBlocks(textBlocks(r.ContentNode, nil, true))
+	var tm pageMeta
+	if r, err := trafilatura.ExtractDocument(doc, opts); err == nil && r != nil {
+		if r.ContentNode != nil {
+			traf = cleanBlocks(textBlocks(r.ContentNode, nil, true))
+		}
+		md := r.Metadata
+		tm = pageMeta{Title: cleanField(md.Title), Author: cleanField(md.Author), SiteName: cleanField(md.Sitename),
+			Description: cleanField(md.Description), Lang: md.Language}
+		if !md.Date.IsZero() {
+			tm.PublishedAt = record.FormatTime(md.Date)
+		}
 	}
 	switch {
 	case len(traf) == 0 && len(read) == 0:
-		return nil, nil
+		return nil, nil, tm
 	case len(traf) == 0:
-		return read, append(warn, "article: trafilatura found nothing, used readability")
+		return read, append(warn, "article: trafilatura found nothing, used readability"), tm
 	}
 	if x.rescue && len(read) > 0 && textLen(traf)*4 < textLen(read) {
-		return read, append(warn, "article: trafilatura text much shorter than readability's, used readability")
+		return read, append(warn, "article: trafilatura text much shorter than readability's, used readability"), tm
 	}
 	if x.agree && len(read) > 0 {
 		traf = agreeFilter(traf, read, x.share, x.keep)
 	}
-	return traf, warn
+	return traf, warn, tm
 }
 
 // cleanBlocks normalises each block and drops empty ones.

@@ -53,7 +53,7 @@ func extractMeta(doc *html.Node) pageMeta {
 				setOnce(&og.Author, val)
 			}
 		case "author", "dc.creator", "dc:creator", "sailthru.author", "parsely-author", "byl":
-			setOnce(&std.Author, strings.TrimPrefix(val, "By "))
+			setOnce(&std.Author, cleanAuthor(val))
 		case "description", "dc.description":
 			setOnce(&std.Description, val)
 		case "twitter:title", "dc.title", "citation_title":
@@ -114,7 +114,17 @@ func extractMeta(doc *html.Node) pageMeta {
 		setOnce(&m.Lang, src.Lang)
 	}
 	m.Title = trimSiteSuffix(m.Title, m.SiteName)
+	m.Author = cleanAuthor(m.Author)
 	return m
+}
+
+// cleanAuthor drops a leading "By " from a byline ("By Jo Park" → "Jo
+// Park").
+func cleanAuthor(s string) string {
+	if len(s) > 3 && strings.EqualFold(s[:3], "by ") {
+		return strings.TrimSpace(s[3:])
+	}
+	return s
 }
 
 // walkLD collects fields from JSON-LD objects, following arrays and @graph:

@@ -138,6 +138,9 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 	}
 	text := strings.Join(paras, "\n\n")
 	rec.Text = &text
+	if rec.Lang == "" {
+		rec.Lang = detectLang(text)
+	}
 	rec.Checksum = ""
 	if text != "" {
 		rec.Checksum = Checksum(text)

@@ -62,7 +62,7 @@ func TestExtractorStrategies(t *testing.T) {
 		u, _ := nurl.Parse(p.URL)
 		for name, x := range strategies {
 			doc, _ := html.Parse(strings.NewReader(string(raw)))
-			paras, _ := x.mainText(doc, u)
+			paras, _, _ := x.mainText(doc, u)
 			if preds[name] == nil {
 				preds[name] = map[string]map[string]string{}
 			}
