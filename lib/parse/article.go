@@ -3,8 +3,8 @@ package parse
 import (
 	"errors"
 	"net/http"
-	"regexp"
 	nurl "net/url"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
