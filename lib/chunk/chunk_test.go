@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 func TestSentences(t *testing.T) {
@@ -135,6 +137,36 @@ func TestSplitPrefersParagraphBoundary(t *testing.T) {
 	}
 	if len(chunks) != 3 {
 		t.Errorf("got %d chunks, want 3", len(chunks))
+	}
+}
+
+func TestSplitDefaultOverlap(t *testing.T) {
+	var pieces []Piece
+	for p := 0; p < 20; p++ {
+		pieces = append(pieces, Piece{Text: para(p, 6)})
+	}
+	overlapping := func(chunks []record.Chunk) int {
+		n := 0
+		for i := 1; i < len(chunks); i++ {
+			first := Sentences(strings.Split(chunks[i].Text, "\n\n")[0])[0].Text
+			if strings.Contains(chunks[i-1].Text, first) {
+				n++
+			}
+		}
+		return n
+	}
+	def := Split(pieces, Options{})
+	if len(def) < 3 || overlapping(def) != len(def)-1 {
+		t.Errorf("default options: %d chunks, %d with overlap; want overlap on all but the first", len(def), overlapping(def))
+	}
+	for i, c := range def {
+		if c.Tokens > DefaultMax {
+			t.Errorf("chunk %d: %d tokens", i, c.Tokens)
+		}
+	}
+	none := Split(pieces, Options{OverlapTokens: -1})
+	if overlapping(none) != 0 {
+		t.Errorf("negative overlap: %d chunks still overlap", overlapping(none))
 	}
 }
 

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"encoding/base64"
 	"errors"
 	"os"
 	"path/filepath"
@@ -331,6 +332,15 @@ func TestRunKeepsRecordMetadata(t *testing.T) {
 	Run(rec, generic(), Options{})
 	if rec.Title != "Saved title" {
 		t.Errorf("title %q", rec.Title)
+	}
+}
+
+func TestBase64TextBody(t *testing.T) {
+	b := base64.StdEncoding.EncodeToString([]byte("Caf\xe9 text in an unknown charset."))
+	rec := &record.Record{URL: "https://x.example/a.txt", Fetch: &record.FetchInfo{ContentType: "text/plain"}, BodyBase64: &b}
+	Run(rec, generic(), Options{})
+	if rec.Error != nil || rec.TextValue() != "Caf\ufffd text in an unknown charset." || rec.Body != nil || rec.BodyBase64 == nil {
+		t.Errorf("error %+v text %q body %v", rec.Error, rec.TextValue(), rec.Body)
 	}
 }
 

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,6 +50,15 @@ func Run(rec *record.Record, adapters []Adapter, opts Options) {
 		rec.Parse = &record.ParseInfo{Adapter: AdapterTextImport}
 		return
 	}
+	// A text body that arrived base64-encoded (an unknown charset, say) is
+	// decoded for the text adapters and put back afterwards.
+	if rec.Body == nil && isTextType(mediaType(rec)) {
+		if b, err := base64.StdEncoding.DecodeString(*rec.BodyBase64); err == nil {
+			s := strings.ToValidUTF8(string(b), "\uFFFD")
+			rec.Body = &s
+			defer func() { rec.Body = nil }()
+		}
+	}
 	var failed []string
 	var reasons []string
 	for _, a := range adapters {
@@ -85,6 +95,11 @@ func Run(rec *record.Record, adapters []Adapter, opts Options) {
 		return
 	}
 	rec.Fail(record.StageParse, record.CodeExtractFailed, strings.Join(reasons, "; "), false)
+}
+
+// isTextType reports media types whose body is text.
+func isTextType(mt string) bool {
+	return strings.HasPrefix(mt, "text/") || mt == "application/xhtml+xml"
 }
 
 // safeParse runs an adapter, turning a panic inside an extractor into an
