@@ -172,9 +172,10 @@ func excerpt(s string, n int) string {
 	return strings.TrimSpace(cut) + "…"
 }
 
-// sortThread keeps the main post and the same author's posts of the same
-// conversation, ordered by id (ids grow with time). Replies by others are
-// never kept.
+// sortThread keeps the main post and the self-thread around it: the same
+// author's posts of the same conversation that start it or answer the
+// author (not the author's answers to other people), ordered by id (ids
+// grow with time). Replies by others are never kept.
 func sortThread(posts []Post, mainID string) []Post {
 	var main *Post
 	for i := range posts {
@@ -191,8 +192,9 @@ func sortThread(posts []Post, mainID string) []Post {
 		if seen[p.ID] {
 			continue
 		}
-		same := strings.EqualFold(p.Handle, main.Handle) &&
-			(p.ID == mainID || main.ConversationID == "" || p.ConversationID == main.ConversationID)
+		same := p.ID == mainID || (strings.EqualFold(p.Handle, main.Handle) &&
+			(main.ConversationID == "" || p.ConversationID == main.ConversationID) &&
+			(p.ReplyToHandle == "" || strings.EqualFold(p.ReplyToHandle, main.Handle)))
 		if same {
 			seen[p.ID] = true
 			out = append(out, p)

@@ -96,6 +96,15 @@ func ParseBundle(b *Bundle) (*parse.Result, error) {
 			res.Warnings = append(res.Warnings, reason+": "+detail)
 		}
 		res.Segments = descriptionSegments(res.Description)
+		// The auto-generated track is in the spoken language.
+		if player.Captions != nil {
+			for _, t := range player.Captions.Renderer.CaptionTracks {
+				if t.Kind == "asr" {
+					res.Lang = t.LanguageCode
+					break
+				}
+			}
+		}
 	}
 	if res.Title == "" && len(res.Segments) == 0 {
 		return nil, &record.Error{Stage: record.StageParse, Code: record.CodeUpstream, Message: "youtube: " + first(reason, ReasonUnplayable) + ": no title, description or transcript"}

@@ -254,6 +254,9 @@ func TestLanguagePreference(t *testing.T) {
 				if b.Transcript != nil {
 					t.Errorf("transcript fetched: %+v", b.Transcript)
 				}
+				if res.Lang != "de" {
+					t.Errorf("lang = %q, want de (the auto track's language)", res.Lang)
+				}
 				if d := cmp.Diff([]seg{{nil, "Worum es geht."}}, segs(res.Segments)); d != "" {
 					t.Errorf("description segments (-want +got):\n%s", d)
 				}
