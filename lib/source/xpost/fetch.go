@@ -127,7 +127,7 @@ func fetchBundle(ctx context.Context, hc *http.Client, opts Options, rec *record
 		defer resp.Body.Close()
 		body, err := io.ReadAll(io.LimitReader(resp.Body, opts.MaxBytes))
 		if err != nil {
-			return nil, &attemptError{msg: err.Error(), retryable: true}
+			return nil, &attemptError{msg: err.Error(), retryable: !errors.Is(err, fetch.ErrTooLarge)}
 		}
 		if resp.StatusCode != http.StatusOK {
 			return nil, &attemptError{msg: fmt.Sprintf("http %d", resp.StatusCode),

@@ -198,6 +198,9 @@ func (f *fetcher) watchPage(b *Bundle) (string, error) {
 		req.Header.Set("Accept-Language", "en-US,en;q=0.8")
 		req.Header.Set("Cookie", cookie)
 		status, body, err := f.do(req)
+		if errors.Is(err, fetch.ErrTooLarge) {
+			return "", fmt.Errorf("watch page: %w", err)
+		}
 		if err != nil {
 			return "", transportError("watch page", err)
 		}
