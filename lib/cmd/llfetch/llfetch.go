@@ -101,11 +101,11 @@ func flags() []ucli.Flag {
 		&ucli.StringFlag{Name: "user-agent", Usage: "User-Agent header (default: linkledger/VERSION (+https://github.com/linkledger/linkledger))"},
 		&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` for bare URL input (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
 		// Source endpoints (docs/sources.md); tests point them at a local server.
-		&ucli.StringFlag{Name: "lang", Value: "en,orig", Usage: "YouTube transcript `LANGS`, best first, comma-separated; orig is the video's own language"},
-		&ucli.StringFlag{Name: "youtube-base", Value: youtube.DefaultBaseURL, Usage: "YouTube `URL` (watch page, player API, caption tracks)"},
-		&ucli.StringFlag{Name: "x-syndication-base", Value: xpost.DefaultSyndicationBase, Usage: "X syndication `URL` (tweet-result), tried first"},
-		&ucli.StringFlag{Name: "x-fx-base", Value: xpost.DefaultFxBase, Usage: "FxTwitter-style API `URL`, tried second"},
-		&ucli.StringFlag{Name: "x-oembed-base", Value: xpost.DefaultOEmbedBase, Usage: "X oEmbed `URL`, tried last"},
+		&ucli.StringFlag{Name: "lang", Value: "en,orig", Usage: "YouTube transcript `LANGS`, best first, comma-separated; orig is the video's own language", Sources: ucli.EnvVars("LINKLEDGER_LANG")},
+		&ucli.StringFlag{Name: "youtube-base", Value: youtube.DefaultBaseURL, Usage: "YouTube `URL` (watch page, player API, caption tracks)", Sources: ucli.EnvVars("LINKLEDGER_YOUTUBE_BASE")},
+		&ucli.StringFlag{Name: "x-syndication-base", Value: xpost.DefaultSyndicationBase, Usage: "X syndication `URL` (tweet-result), tried first", Sources: ucli.EnvVars("LINKLEDGER_X_SYNDICATION_BASE")},
+		&ucli.StringFlag{Name: "x-fx-base", Value: xpost.DefaultFxBase, Usage: "FxTwitter-style API `URL`, tried second", Sources: ucli.EnvVars("LINKLEDGER_X_FX_BASE")},
+		&ucli.StringFlag{Name: "x-oembed-base", Value: xpost.DefaultOEmbedBase, Usage: "X oEmbed `URL`, tried last", Sources: ucli.EnvVars("LINKLEDGER_X_OEMBED_BASE")},
 	}
 }
 
