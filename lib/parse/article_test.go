@@ -1,0 +1,83 @@
+package parse
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestAgreeFilter(t *testing.T) {
+	article := []string{
+		"The council voted on Tuesday to keep the harbour open through the winter months.",
+		"Fishermen had asked for the change after two seasons of storms closed the quay.",
+		"Sign up for our newsletter and never miss a story from the coast again today.",
+		"Ok.",
+	}
+	check := []string{
+		"The council voted on Tuesday to keep the harbour open through the winter months.",
+		"Fishermen had asked for the change after two seasons of storms closed the quay.",
+		"Ok.",
+	}
+	got := agreeFilter(article, check, 0.5, 0.5)
+	want := []string{article[0], article[1], article[3]}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("agreeFilter (-want +got):\n%s", diff)
+	}
+	// When the check extractor found something else entirely, the primary
+	// text is kept whole.
+	other := []string{"A completely different page about mountain railways and their tunnels."}
+	if got := agreeFilter(article, other, 0.5, 0.5); !cmp.Equal(got, article) {
+		t.Errorf("disagreeing extractors: got %q, want the primary text whole", got)
+	}
+}
+
+func TestTextBlocks(t *testing.T) {
+	tests := []struct {
+		name, html string
+		trimmed    bool
+		want       []string
+	}{
+		{"blocks and inline", `<div>One <b>bold</b> word</div><p>Two<br>lines</p><ul><li>a</li><li>b</li></ul>`, false, []string{"One bold word", "Two\nlines", "a", "b"}},
+		{"table cells", `<table><tr><td>x</td><td>y</td></tr></table>`, false, []string{"x y"}},
+		{"pre keeps lines", "<pre>a  b\n  c</pre>", false, []string{"a b\nc"}},
+		{"hidden content", `<p>seen<script>var x</script><style>p{}</style></p>`, false, []string{"seen"}},
+		{"nbsp edge keeps words apart", "<p>in\u00a0<a>our</a> town</p>", false, []string{"in our town"}},
+		{"trimmed nodes get spaces", `<p>in<a>our</a>town<b>,</b> (<i>x</i>)</p>`, true, []string{"in our town, (x)"}},
+	}
+	for _, tt := range tests {
+		doc := mustParse(t, tt.html)
+		var got []string
+		for _, b := range textBlocks(doc, nil, tt.trimmed) {
+			got = append(got, Normalize(b))
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+func TestRunConcurrent(t *testing.T) {
+	page := readFixture(t, "article.html")
+	want := ""
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rec := fetched("https://coastline.example/2024/bridge", "text/html", page)
+			Run(rec, generic(), Options{})
+			mu.Lock()
+			defer mu.Unlock()
+			if want == "" {
+				want = rec.Checksum
+			}
+			if rec.Checksum != want || !strings.HasPrefix(want, "sha256:") {
+				t.Errorf("concurrent runs disagree: %q vs %q", rec.Checksum, want)
+			}
+		}()
+	}
+	wg.Wait()
+}
