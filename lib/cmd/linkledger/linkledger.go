@@ -45,6 +45,8 @@ VERBS:
    related ID [--max-items N]                    items related to an item (ll-find --related)
    worker [--limit N --max-attempts N --base-backoff-ms N]
                                                  ingest pending items: ll-find --pending | ll-fetch | ll-parse | ll-index
+                                                 (also takes ll-fetch's --concurrency, --timeout, --lang, --*-base, ...
+                                                 and ll-parse's --pdf-password, --chunk-tokens, --chunk-overlap)
    stale [--older-than 30d --limit N]            re-ingest stale items: ll-find --stale | ll-fetch | ll-parse | ll-index
    status ID                                     one item's full status (ll-find --id)
    retry ID                                      make a failed item due now and ingest it again
@@ -287,7 +289,7 @@ func rank(code int) int {
 // worker splits its flags between the stages that own them.
 func worker(ctx context.Context, filters Filters, env cli.Env, args []string, view string) int {
 	findArgs := []string{view}
-	var fetchArgs, common []string
+	var fetchArgs, parseArgs, common []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, val, hasVal := strings.Cut(a, "=")
@@ -308,8 +310,11 @@ func worker(ctx context.Context, filters Filters, env cli.Env, args []string, vi
 			v := takeVal()
 			fetchArgs = append(fetchArgs, name, v)
 			findArgs = append(findArgs, name, v)
-		case "--base-backoff-ms", "--concurrency", "--timeout", "--max-bytes", "--user-agent":
+		case "--base-backoff-ms", "--concurrency", "--per-host", "--host-interval", "--timeout", "--connect-timeout",
+			"--max-bytes", "--user-agent", "--rules", "--lang", "--youtube-base", "--x-syndication-base", "--x-fx-base", "--x-oembed-base":
 			fetchArgs = append(fetchArgs, name, takeVal())
+		case "--pdf-password", "--chunk-tokens", "--chunk-overlap":
+			parseArgs = append(parseArgs, name, takeVal())
 		case "--db":
 			common = append(common, name, takeVal())
 		case "-q", "--quiet", "-v", "--verbose":
@@ -322,7 +327,7 @@ func worker(ctx context.Context, filters Filters, env cli.Env, args []string, vi
 	return pipeline(ctx, filters, env, []stage{
 		{"ll-find", append(findArgs, common...)},
 		{"ll-fetch", append(fetchArgs, quietOnly(common)...)},
-		{"ll-parse", quietOnly(common)},
+		{"ll-parse", append(parseArgs, quietOnly(common)...)},
 		{"ll-index", common},
 	})
 }
