@@ -325,6 +325,23 @@ func TestRunPassThroughAndTextImport(t *testing.T) {
 	}
 }
 
+func TestTextImportDetectsLanguage(t *testing.T) {
+	text := "Die Fähre legt jeden Morgen um sieben Uhr ab und bringt die Pendler über den Fluss. " +
+		"Im Winter fährt sie seltener, weil der Wind auf dem Wasser oft zu stark ist und die Strömung zunimmt. " +
+		"Trotzdem ist sie für viele Menschen in der Stadt die schnellste Verbindung zur Arbeit."
+	rec := &record.Record{URL: "https://notes.local/de", Text: &text}
+	Run(rec, generic(), Options{})
+	if rec.Lang != "de" {
+		t.Errorf("lang %q, want de", rec.Lang)
+	}
+	declared := "en"
+	rec = &record.Record{URL: "https://notes.local/de2", Text: &text, Lang: declared}
+	Run(rec, generic(), Options{})
+	if rec.Lang != declared {
+		t.Errorf("declared lang replaced by %q", rec.Lang)
+	}
+}
+
 func TestRunKeepsRecordMetadata(t *testing.T) {
 	// A title given at save time survives a plain-text parse that has none.
 	rec := fetched("https://x.example/n.txt", "text/plain", "Body text.")

@@ -184,8 +184,8 @@ func setOnceRev(dst *string, val string) {
 }
 
 // ChunkText normalises a record's existing text and fills its checksum and
-// chunks (for records that arrive with text rather than a body). It does not
-// touch rec.Parse.
+// chunks (for records that arrive with text rather than a body), and its
+// excerpt and language when missing. It does not touch rec.Parse.
 func ChunkText(rec *record.Record, opts Options) {
 	text := Normalize(rec.TextValue())
 	rec.Text = &text
@@ -195,6 +195,9 @@ func ChunkText(rec *record.Record, opts Options) {
 		return
 	}
 	rec.Checksum = Checksum(text)
+	if rec.Lang == "" {
+		rec.Lang = detectLang(text)
+	}
 	var pieces []chunk.Piece
 	for _, p := range Paragraphs(text) {
 		pieces = append(pieces, chunk.Piece{Text: p})
