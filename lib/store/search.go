@@ -46,13 +46,13 @@ type Weights struct {
 
 // DefaultWeights are the documented defaults.
 var DefaultWeights = Weights{
-	Title:                3,
+	Title:                2,
 	Body:                 1,
 	Annotations:          2,
 	PinnedBoost:          2,
 	LowConfidencePenalty: 2,
 	LowConfidenceBelow:   0.5,
-	SumBonus:             0.1,
+	SumBonus:             0,
 }
 
 // Filter restricts search results and queue views.
@@ -419,6 +419,20 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 	}
 	annHits := map[string]bool{}
 	for _, it := range items {
+		// An item row that matched by its title only repeats what the
+		// item's chunk rows (which carry the title too) say; as a short
+		// row it would outscore them. Keep it only when it is all there is.
+		if len(it.rows) > 1 {
+			kept := it.rows[:0]
+			for _, r := range it.rows {
+				if r.rowid > 0 || r.annHit || r.cjk {
+					kept = append(kept, r)
+				}
+			}
+			if len(kept) > 0 {
+				it.rows = kept
+			}
+		}
 		sort.Slice(it.rows, func(i, j int) bool {
 			if it.rows[i].rel != it.rows[j].rel {
 				return it.rows[i].rel > it.rows[j].rel

@@ -30,6 +30,7 @@ func SearchFlags() []ucli.Flag {
 		&ucli.FloatFlag{Name: "pinned-boost", Value: w.PinnedBoost, Usage: "added to the score of items with a pinned highlight"},
 		&ucli.FloatFlag{Name: "low-confidence-penalty", Value: w.LowConfidencePenalty, Usage: "subtracted (times their share) when low-confidence agent annotations matched"},
 		&ucli.FloatFlag{Name: "low-confidence-below", Value: w.LowConfidenceBelow, Usage: "agent annotations below this confidence are low-confidence"},
+		&ucli.FloatFlag{Name: "w-chunk-sum", Value: w.SumBonus, Usage: "share of an item's other matching chunks added to its best chunk"},
 		&ucli.IntFlag{Name: "snippets", Value: 2, Usage: "snippets per item (0 for none)"},
 		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
@@ -50,7 +51,7 @@ func SearchOptions(c *ucli.Command, now time.Time) (store.SearchOptions, error) 
 	o.Weights = store.Weights{
 		Title: c.Float("w-title"), Body: c.Float("w-body"), Annotations: c.Float("w-annotations"),
 		PinnedBoost: c.Float("pinned-boost"), LowConfidencePenalty: c.Float("low-confidence-penalty"),
-		LowConfidenceBelow: c.Float("low-confidence-below"), SumBonus: store.DefaultWeights.SumBonus,
+		LowConfidenceBelow: c.Float("low-confidence-below"), SumBonus: c.Float("w-chunk-sum"),
 	}
 	for _, f := range []string{"w-title", "w-body", "w-annotations"} {
 		if c.Float(f) < 0 {

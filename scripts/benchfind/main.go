@@ -1,0 +1,248 @@
+// Command benchfind builds test stores for retrieval benchmarks and
+// evaluation (scripts/bench-find.sh, scripts/eval-retrieval.sh).
+//
+//	benchfind gen -db FILE -items N      synthetic article-like items (Zipf vocabulary)
+//	benchfind load -db FILE < records    records {url, title, text}, chunked like ll-index
+//	benchfind queries -n N               varied queries, one per line
+//
+// gen and load write through store.Index (one transaction per item), the
+// same code ll-index uses; they skip the pipeline's process and JSON
+// overhead so a 100k-item store builds in minutes.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"strings"
+
+	"github.com/linkledger/linkledger/lib/chunk"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "benchfind: usage: benchfind gen|load|queries [flags]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "gen":
+		err = gen(os.Args[2:])
+	case "load":
+		err = load(os.Args[2:])
+	case "queries":
+		err = queries(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "benchfind: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// vocab is a deterministic pseudo-English vocabulary: real function words
+// first (so they are the most frequent under Zipf), then made-up words.
+func vocab(n int, rng *rand.Rand) []string {
+	words := strings.Fields(`the of and to a in is that for it as was with be by on not he this are or his from at which but have an they
+		you were her she there been one all we their has would when if so no will more about can out up what said some into them than
+		other time only new could these two may first then do any like my now over such our man me even most made after also did many
+		before must through back years where much your way well down should because each just those people how too little state good
+		very make world still own see men work long get here between both life being under never day same another know while last
+		might us great old year off come since against go came right used take three system data model memory search agent network`)
+	syll := []string{"ka", "lo", "mi", "ren", "tu", "sa", "vel", "dor", "pi", "qua", "ne", "zo", "bar", "lin", "ex", "tra", "mon", "fi", "gra", "ust"}
+	seen := map[string]bool{}
+	for _, w := range words {
+		seen[w] = true
+	}
+	for len(words) < n {
+		k := 2 + rng.Intn(3)
+		var b strings.Builder
+		for i := 0; i < k; i++ {
+			b.WriteString(syll[rng.Intn(len(syll))])
+		}
+		if w := b.String(); !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
+// text generates sentences of Zipf-distributed words.
+type textGen struct {
+	rng   *rand.Rand
+	zipf  *rand.Zipf
+	words []string
+}
+
+func newTextGen(seed int64) *textGen {
+	rng := rand.New(rand.NewSource(seed))
+	words := vocab(50000, rng)
+	return &textGen{rng: rng, zipf: rand.NewZipf(rng, 1.07, 2, uint64(len(words)-1)), words: words}
+}
+
+func (g *textGen) sentence() string {
+	n := 8 + g.rng.Intn(16)
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		w := g.words[g.zipf.Uint64()]
+		if i == 0 {
+			w = strings.ToUpper(w[:1]) + w[1:]
+		} else {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	b.WriteString(". ")
+	return b.String()
+}
+
+func (g *textGen) phrase(n int) string {
+	var b []string
+	for i := 0; i < n; i++ {
+		b = append(b, g.words[g.zipf.Uint64()])
+	}
+	return strings.Join(b, " ")
+}
+
+func gen(args []string) error {
+	fs := flag.NewFlagSet("gen", flag.ExitOnError)
+	db := fs.String("db", "", "database file")
+	items := fs.Int("items", 10000, "items")
+	chunks := fs.Int("chunks", 10, "chunks per item (average)")
+	seed := fs.Int64("seed", 1, "random seed")
+	fs.Parse(args)
+	ctx := context.Background()
+	st, err := store.Open(ctx, *db, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	g := newTextGen(*seed)
+	types := []string{"article", "article", "article", "pdf", "youtube", "x", "text"}
+	for i := 0; i < *items; i++ {
+		url := fmt.Sprintf("https://bench%d.example/post/%d", i%211, i)
+		rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: types[i%len(types)]}
+		rec.Title = strings.TrimSuffix(strings.TrimSpace(g.sentence()), ".")
+		n := 1 + g.rng.Intn(2**chunks-1)
+		var all strings.Builder
+		for c := 0; c < n; c++ {
+			var b strings.Builder
+			for b.Len() < 1200 {
+				b.WriteString(g.sentence())
+			}
+			t := strings.TrimSpace(b.String())
+			all.WriteString(t + "\n\n")
+			rec.Chunks = append(rec.Chunks, record.Chunk{Index: c, Text: t, Tokens: len(t) / 5})
+		}
+		text := all.String()
+		rec.Text = &text
+		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+			return fmt.Errorf("item %d: %w", i, err)
+		}
+		// A few items carry tags and annotations, as a real library does.
+		if i%10 == 0 {
+			in := &record.Record{ID: rec.ID, CanonicalURL: url, Tags: []string{fmt.Sprintf("topic%d", i%23)}}
+			c := 0.3 + 0.6*g.rng.Float64()
+			in.Annotations = []record.Annotation{
+				{Type: "highlight", Text: g.sentence(), Actor: "human", Pinned: i%30 == 0},
+				{Type: "highlight", Text: g.sentence(), Actor: "agent:bench", Confidence: &c},
+				{Type: "note", Text: g.sentence(), Actor: "human"},
+			}
+			if _, err := st.Save(ctx, in, store.SaveOptions{}); err != nil {
+				return fmt.Errorf("item %d: %w", i, err)
+			}
+		}
+		if (i+1)%5000 == 0 {
+			fmt.Fprintf(os.Stderr, "benchfind: %d items\n", i+1)
+		}
+	}
+	return nil
+}
+
+func load(args []string) error {
+	fs := flag.NewFlagSet("load", flag.ExitOnError)
+	db := fs.String("db", "", "database file")
+	fs.Parse(args)
+	ctx := context.Background()
+	st, err := store.Open(ctx, *db, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	br := bufio.NewReaderSize(os.Stdin, 1<<20)
+	n := 0
+	for {
+		line, rerr := br.ReadBytes('\n')
+		if len(line) > 0 {
+			var rec record.Record
+			if err := json.Unmarshal(line, &rec); err != nil {
+				return fmt.Errorf("line %d: %w", n+1, err)
+			}
+			rec.CanonicalURL = rec.URL
+			rec.ID = record.ItemID(rec.URL)
+			if rec.SourceType == "" {
+				rec.SourceType = record.SourceText
+			}
+			var pieces []chunk.Piece
+			for _, p := range strings.Split(rec.TextValue(), "\n\n") {
+				if p = strings.TrimSpace(p); p != "" {
+					pieces = append(pieces, chunk.Piece{Text: p})
+				}
+			}
+			rec.Chunks = chunk.Split(pieces, chunk.Options{})
+			if _, err := st.Index(ctx, &rec, store.IndexOptions{}); err != nil {
+				return fmt.Errorf("line %d: %w", n+1, err)
+			}
+			n++
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return rerr
+		}
+	}
+	fmt.Fprintf(os.Stderr, "benchfind: loaded %d records\n", n)
+	return nil
+}
+
+// queries prints n varied queries over the generator's vocabulary: short
+// keyword queries of rare, mid and common words, and long natural-language
+// ones (20-60 words).
+func queries(args []string) error {
+	fs := flag.NewFlagSet("queries", flag.ExitOnError)
+	n := fs.Int("n", 60, "queries")
+	seed := fs.Int64("seed", 7, "random seed")
+	fs.Parse(args)
+	g := newTextGen(1) // same vocabulary as gen
+	rng := rand.New(rand.NewSource(*seed))
+	pick := func(lo, hi int) string { return g.words[lo+rng.Intn(hi-lo)] }
+	for i := 0; i < *n; i++ {
+		var q string
+		switch i % 6 {
+		case 0:
+			q = pick(200, 5000) // one mid-frequency word
+		case 1:
+			q = pick(2, 50) + " " + pick(500, 20000) // a common and a rarer word
+		case 2:
+			q = pick(1000, 40000) + " " + pick(1000, 40000) + " " + pick(100, 1000)
+		case 3:
+			q = "the " + pick(0, 30) // stopword-heavy, common words only
+		case 4:
+			q = strings.TrimSpace(g.phrase(20 + rng.Intn(20)))
+		default:
+			q = strings.TrimSpace(g.phrase(40+rng.Intn(20))) + "?"
+		}
+		fmt.Println(q)
+	}
+	return nil
+}
