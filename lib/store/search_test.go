@@ -85,7 +85,7 @@ func TestSearchRanksTitleAboveBody(t *testing.T) {
 	s := openTest(t)
 	addFiller(t, s, 12)
 	addDocs(t, s,
-		doc{url: "https://t.test/body", title: "Gardening notes", chunks: []string{"Tomatoes need sun. Compost helps tomatoes grow."}},
+		doc{url: "https://t.test/body", title: "Gardening notes", chunks: []string{"Plants need sun. Compost helps tomatoes grow."}},
 		doc{url: "https://t.test/title", title: "Tomatoes", chunks: []string{"A plant that needs sun and water in summer."}},
 		doc{url: "https://t.test/none", title: "Databases", chunks: []string{"SQLite stores data in one file."}},
 	)
