@@ -20,13 +20,22 @@ func TestSentences(t *testing.T) {
 		{"Dr. Smith met Mr. J. Doe at 5 p.m. today. Then he left.", []string{"Dr. Smith met Mr. J. Doe at 5 p.m. today.", "Then he left."}},
 		{`He said "Stop." Then silence.`, []string{`He said "Stop."`, "Then silence."}},
 		{"Version 1.2.3 is out. So is 1.2.4. but not lower case.", []string{"Version 1.2.3 is out.", "So is 1.2.4. but not lower case."}},
-		{"line one\nline two. Next", []string{"line one", "line two.", "Next"}},
+		{"a sentence wrapped\nover lines. Next\nOne. 2nd", []string{"a sentence wrapped\nover lines.", "Next\nOne.", "2nd"}},
 		{"", nil},
+		{"End of line.\nNew line starts. 東京。次", []string{"End of line.", "New line starts.", "東京。", "次"}},
 	}
 	for _, tt := range tests {
 		var got []string
 		for _, s := range Sentences(tt.in) {
 			got = append(got, s.Text)
+		}
+		// Joined with their separators the sentences give the input back.
+		var b strings.Builder
+		for _, s := range Sentences(tt.in) {
+			b.WriteString(s.Sep + s.Text)
+		}
+		if b.String() != strings.TrimSpace(tt.in) {
+			t.Errorf("Sentences(%q) joined back is %q", tt.in, b.String())
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("Sentences(%q) (-want +got):\n%s", tt.in, diff)

@@ -24,62 +24,64 @@ var abbreviations = map[string]bool{
 	"z.b": true, "usw": true, "bzw": true, "ggf": true, "vgl": true, "nr": true,
 }
 
-// Sentences splits a paragraph into lines and each line into sentences. A
-// sentence ends at . ! ? or … (with any closing quotes or brackets) followed
-// by a space and a character that can start a sentence; common
-// abbreviations and single initials do not end one.
+// Sentences splits a paragraph into sentences. A sentence ends at . ! ? or
+// … (with any closing quotes or brackets) followed by whitespace and a
+// character that can start a sentence; common abbreviations and single
+// initials do not end one. A line break inside a paragraph is whitespace:
+// hard-wrapped lines (PDF text) do not cut sentences, and the break is kept
+// as the separator when it falls between two sentences.
 func Sentences(text string) []Sentence {
 	var out []Sentence
-	for li, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		sep := "\n"
-		if li == 0 || len(out) == 0 {
-			sep = ""
-		}
-		for _, s := range splitLine(line) {
-			out = append(out, Sentence{Text: s, Sep: sep})
-			sep = " "
-		}
-	}
-	return out
-}
-
-// splitLine splits one line into sentences.
-func splitLine(line string) []string {
-	var out []string
 	start := 0
-	for i := 0; i < len(line); {
-		r, size := utf8.DecodeRuneInString(line[i:])
+	sepBefore := func(ws string) string {
+		if len(out) == 0 || ws == "" {
+			return ""
+		}
+		if strings.Contains(ws, "\n") {
+			return "\n"
+		}
+		return " "
+	}
+	// Skip leading whitespace.
+	trimmed := strings.TrimLeft(text, " \t\n")
+	start = len(text) - len(trimmed)
+	pendingWS := ""
+	emit := func(end, next int) {
+		if s := strings.TrimSpace(text[start:end]); s != "" {
+			out = append(out, Sentence{Text: s, Sep: sepBefore(pendingWS)})
+		}
+		pendingWS = text[end:next]
+		start = next
+	}
+	for i := start; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
 		i += size
 		if r != '.' && r != '!' && r != '?' && r != '…' && r != '。' {
 			continue
 		}
 		// Take closing punctuation and repeated terminators.
 		end := i
-		for end < len(line) {
-			r2, s2 := utf8.DecodeRuneInString(line[end:])
+		for end < len(text) {
+			r2, s2 := utf8.DecodeRuneInString(text[end:])
 			if !strings.ContainsRune(`.!?…"'”’)]»`, r2) {
 				break
 			}
 			end += s2
 		}
-		if end >= len(line) {
+		if end >= len(text) {
 			break
 		}
 		if r == '。' {
-			out = append(out, strings.TrimSpace(line[start:end]))
-			start, i = end, end
+			next := end + len(text[end:]) - len(strings.TrimLeft(text[end:], " \t\n"))
+			emit(end, next)
+			i = next
 			continue
 		}
-		next, _ := utf8.DecodeRuneInString(line[end:])
-		if next != ' ' {
+		if c := text[end]; c != ' ' && c != '\n' && c != '\t' {
 			i = end
 			continue
 		}
-		after := strings.TrimLeft(line[end:], " ")
+		after := strings.TrimLeft(text[end:], " \t\n")
 		if after == "" {
 			break
 		}
@@ -88,16 +90,16 @@ func splitLine(line string) []string {
 			i = end
 			continue
 		}
-		if r == '.' && isAbbreviation(line[start:i-1]) {
+		if r == '.' && isAbbreviation(text[start:i-1]) {
 			i = end
 			continue
 		}
-		out = append(out, strings.TrimSpace(line[start:end]))
-		start = len(line) - len(after)
-		i = start
+		next := len(text) - len(after)
+		emit(end, next)
+		i = next
 	}
-	if rest := strings.TrimSpace(line[start:]); rest != "" {
-		out = append(out, rest)
+	if start < len(text) {
+		emit(len(text), len(text))
 	}
 	return out
 }
@@ -105,7 +107,7 @@ func splitLine(line string) []string {
 // isAbbreviation reports whether the word before a period is a known
 // abbreviation or a single letter (an initial).
 func isAbbreviation(before string) bool {
-	k := strings.LastIndexAny(before, " (\"'“")
+	k := strings.LastIndexAny(before, " \n(\"'“")
 	word := before[k+1:]
 	if word == "" {
 		return false
