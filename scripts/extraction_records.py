@@ -14,7 +14,27 @@ an extra key, bench_id, which ll-parse passes through untouched.
 import gzip
 import json
 import os
+import re
 import sys
+
+
+CHARSET = re.compile(rb"""<meta[^>]+charset=["']?([A-Za-z0-9_.:-]+)""", re.I)
+
+
+def decode(raw):
+    """Decode a page as ll-fetch does: UTF-8 when valid, else the charset
+    the page declares, else windows-1252."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    m = CHARSET.search(raw[:8192])
+    for name in ([m.group(1).decode("ascii")] if m else []) + ["windows-1252"]:
+        try:
+            return raw.decode(name, errors="replace")
+        except LookupError:
+            continue
+    return raw.decode("utf-8", errors="replace")
 
 
 def records(directory):
@@ -23,7 +43,7 @@ def records(directory):
     for page_id in sorted(truth):
         path = os.path.join(directory, "html", page_id + ".html.gz")
         with gzip.open(path, "rb") as f:
-            body = f.read().decode("utf-8", errors="replace")
+            body = decode(f.read())
         url = truth[page_id].get("url", "")
         rec = {
             "url": url,
