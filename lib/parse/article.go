@@ -101,7 +101,9 @@ func fillMeta(m *pageMeta, t pageMeta) {
 	setOnce(&m.PublishedAt, t.PublishedAt)
 	setOnce(&m.SiteName, t.SiteName)
 	setOnce(&m.Description, t.Description)
-	setOnce(&m.Lang, langTag(t.Lang))
+	// t.Lang is not used: trafilatura always sets it from an unchecked
+	// guess on the text; Run detects the language itself, with a
+	// reliability check, when the page declares none.
 }
 
 // bylineNoise marks author strings that ran into a date or a label.
@@ -142,7 +144,7 @@ func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pa
 		}
 		md := r.Metadata
 		tm = pageMeta{Title: cleanField(md.Title), Author: cleanField(md.Author), SiteName: cleanField(md.Sitename),
-			Description: cleanField(md.Description), Lang: md.Language}
+			Description: cleanField(md.Description)}
 		if !md.Date.IsZero() {
 			tm.PublishedAt = record.FormatTime(md.Date)
 		}
