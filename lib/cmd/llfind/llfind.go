@@ -65,7 +65,7 @@ EXAMPLES:
 // Command returns the ll-find command.
 func Command(env cli.Env) *ucli.Command {
 	flags := []ucli.Flag{cli.DBFlag()}
-	flags = append(flags, SearchFlags()...)
+	flags = append(flags, SearchFlags(true)...)
 	flags = append(flags,
 		&ucli.BoolFlag{Name: "exit-status", Aliases: []string{"e"}, Usage: "exit 4 when nothing matched"},
 		&ucli.StringFlag{Name: "related", Usage: "items related to item `ID` (or canonical URL)"},
@@ -133,7 +133,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	opts, err := SearchOptions(c, time.Now())
+	opts, err := SearchOptions(c, time.Now(), 10)
 	if err != nil {
 		return err
 	}

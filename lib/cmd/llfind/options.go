@@ -12,18 +12,17 @@ import (
 	"github.com/linkledger/linkledger/lib/store"
 )
 
-// SearchFlags are the ranking and filter flags ll-find and ll-brief share.
-func SearchFlags() []ucli.Flag {
+// SearchFlags are the ranking and filter flags ll-find and ll-brief share
+// (ll-brief has --max-items instead of --limit and --offset).
+func SearchFlags(paging bool) []ucli.Flag {
 	w := store.DefaultWeights
-	return []ucli.Flag{
+	flags := []ucli.Flag{
 		&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "only items with all of these tags (comma-separated, repeatable)"},
 		&ucli.StringFlag{Name: "type", Usage: "only items of source `TYPE` (article, x, youtube, pdf, text)"},
 		&ucli.StringFlag{Name: "since", Usage: "only items saved at or after `WHEN` (RFC 3339, YYYY-MM-DD, or a duration ago: 30d, 12h)"},
 		&ucli.StringFlag{Name: "until", Usage: "only items saved before `WHEN` (same forms as --since)"},
 		&ucli.StringFlag{Name: "actor", Usage: "only items with annotations by `ACTOR` (human or agent:<name>)"},
 		&ucli.StringFlag{Name: "status", Usage: "only items in ingest `STATE` (saved, fetched, parsed, enriched, failed)"},
-		&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 10, Usage: "at most `N` items"},
-		&ucli.IntFlag{Name: "offset", Usage: "skip the first `N` items"},
 		&ucli.FloatFlag{Name: "w-title", Value: w.Title, Usage: "bm25 weight of the title field"},
 		&ucli.FloatFlag{Name: "w-body", Value: w.Body, Usage: "bm25 weight of the body (chunk text) field"},
 		&ucli.FloatFlag{Name: "w-annotations", Value: w.Annotations, Usage: "bm25 weight of the annotations (highlights, notes) field"},
@@ -35,12 +34,22 @@ func SearchFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
 	}
+	if paging {
+		flags = append(flags,
+			&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 10, Usage: "at most `N` items"},
+			&ucli.IntFlag{Name: "offset", Usage: "skip the first `N` items"})
+	}
+	return flags
 }
 
-// SearchOptions reads the shared flags.
-func SearchOptions(c *ucli.Command, now time.Time) (store.SearchOptions, error) {
+// SearchOptions reads the shared flags. limit is used when the command has
+// no --limit.
+func SearchOptions(c *ucli.Command, now time.Time, limit int) (store.SearchOptions, error) {
 	var o store.SearchOptions
-	o.Limit = c.Int("limit")
+	o.Limit = limit
+	if c.IsSet("limit") || c.Int("limit") > 0 {
+		o.Limit = c.Int("limit")
+	}
 	if o.Limit < 1 {
 		return o, cli.Usage("--limit %d: want 1 or more", o.Limit)
 	}

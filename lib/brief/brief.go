@@ -1,0 +1,282 @@
+// Package brief builds evidence packs: the best items of a search, with
+// their highlights, lowlights, notes, summaries and snippets, cut to a token
+// budget counted with the real tokenizer (cl100k_base).
+//
+// When the pack is over budget, evidence is dropped lowest value first:
+// snippets (lowest-ranked items first), then lowlights, then low-confidence
+// agent highlights, then whole items from the bottom. The pack says what
+// was dropped. The budget counts the pack exactly as written: the one JSON
+// line (format json) or the Markdown text (format md).
+package brief
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/linkledger/linkledger/lib/chunk"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// Formats.
+const (
+	FormatJSON = "json"
+	FormatMD   = "md"
+)
+
+// Defaults.
+const (
+	DefaultMaxTokens = 2000
+	DefaultMaxItems  = 8
+	MaxItems         = 20
+	// DefaultLowConfidence: agent highlights below it are dropped before
+	// whole items.
+	DefaultLowConfidence = 0.5
+)
+
+// Options are the settings of Build.
+type Options struct {
+	Query         string
+	MaxTokens     int
+	MaxItems      int
+	Format        string
+	LowConfidence float64
+	// Count counts tokens (default chunk.CountTokens).
+	Count func(string) int
+}
+
+// Pack is the evidence pack (one JSON document).
+type Pack struct {
+	Query     string    `json:"query,omitempty"`
+	Items     []Item    `json:"items"`
+	Tokens    int       `json:"tokens"`
+	MaxTokens int       `json:"max_tokens"`
+	Dropped   []Dropped `json:"dropped,omitempty"`
+}
+
+// Item is one item's evidence.
+type Item struct {
+	Rank        int                  `json:"rank"`
+	ID          string               `json:"id"`
+	URL         string               `json:"url"`
+	Title       string               `json:"title,omitempty"`
+	SourceType  string               `json:"source_type,omitempty"`
+	Author      string               `json:"author,omitempty"`
+	SiteName    string               `json:"site_name,omitempty"`
+	PublishedAt string               `json:"published_at,omitempty"`
+	SavedAt     string               `json:"saved_at,omitempty"`
+	Tags        []string             `json:"tags,omitempty"`
+	Score       float64              `json:"score"`
+	WhyRanked   *record.WhyRanked    `json:"why_ranked,omitempty"`
+	Summary     string               `json:"summary,omitempty"`
+	KeyClaims   []string             `json:"key_claims,omitempty"`
+	Highlights  []Evidence           `json:"highlights,omitempty"`
+	Lowlights   []Evidence           `json:"lowlights,omitempty"`
+	Notes       []Evidence           `json:"notes,omitempty"`
+	Snippets    []record.Snippet     `json:"snippets,omitempty"`
+	Revalidate  *record.Revalidation `json:"revalidate,omitempty"`
+	FetchedAt   string               `json:"fetched_at,omitempty"`
+}
+
+// Evidence is an annotation as the pack shows it.
+type Evidence struct {
+	Text       string   `json:"text"`
+	Actor      string   `json:"actor,omitempty"`
+	Confidence *float64 `json:"confidence,omitempty"`
+	Pinned     bool     `json:"pinned,omitempty"`
+}
+
+// Dropped says how much of one kind of evidence was left out.
+type Dropped struct {
+	What  string `json:"what"` // snippets, lowlights, low_confidence_highlights, items
+	Count int    `json:"count"`
+}
+
+// ErrBudget is returned when even an empty pack is over the budget.
+var ErrBudget = errors.New("token budget too small")
+
+func evidence(as []record.Annotation) []Evidence {
+	var out []Evidence
+	for _, a := range as {
+		out = append(out, Evidence{Text: a.Text, Actor: a.Actor, Confidence: a.Confidence, Pinned: a.Pinned})
+	}
+	return out
+}
+
+// FromRecord makes a pack item of an ll-find record.
+func FromRecord(r *record.Record) Item {
+	it := Item{ID: r.ID, URL: r.CanonicalURL, Title: r.Title, SourceType: r.SourceType, Author: r.Author,
+		SiteName: r.SiteName, PublishedAt: r.PublishedAt, Tags: r.Tags, Revalidate: r.Revalidate}
+	if it.URL == "" {
+		it.URL = r.URL
+	}
+	if h := r.Hit; h != nil {
+		it.Rank, it.Score, it.WhyRanked, it.SavedAt, it.FetchedAt = h.Rank, h.Score, h.WhyRanked, h.SavedAt, h.FetchedAt
+		it.Highlights = evidence(h.Highlights)
+		it.Lowlights = evidence(h.Lowlights)
+		it.Notes = evidence(h.Notes)
+		it.Snippets = h.Snippets
+		if a := h.Artifact; a != nil {
+			it.Summary, it.KeyClaims = a.Summary, a.KeyClaims
+		}
+	}
+	return it
+}
+
+// unit is one removable piece of evidence.
+type unit struct {
+	kind string
+	item int // index in the items
+	idx  int // index within its list (removed from the end)
+}
+
+// Build makes the pack of items (best first) within the budget and
+// returns it rendered in the format (without a trailing newline).
+func Build(items []Item, opts Options) (*Pack, string, error) {
+	if opts.MaxTokens <= 0 {
+		opts.MaxTokens = DefaultMaxTokens
+	}
+	if opts.MaxItems <= 0 {
+		opts.MaxItems = DefaultMaxItems
+	}
+	if opts.Format == "" {
+		opts.Format = FormatJSON
+	}
+	if opts.LowConfidence == 0 {
+		opts.LowConfidence = DefaultLowConfidence
+	}
+	if opts.Count == nil {
+		opts.Count = chunk.CountTokens
+	}
+	if len(items) > opts.MaxItems {
+		items = items[:opts.MaxItems]
+	}
+	for i := range items {
+		if items[i].Rank == 0 {
+			items[i].Rank = i + 1
+		}
+	}
+	units := removable(items, opts.LowConfidence)
+	// The smallest number of removals (in value order) that fits: output
+	// size only shrinks as removals grow, so binary search on counts. The
+	// search counts the JSON pack with max_tokens standing in for its own
+	// size; the final render counts exactly and steps on if a digit more
+	// tipped it over.
+	fits := func(k int) bool {
+		_, _, n := render(items, units[:k], opts, false)
+		return n <= opts.MaxTokens
+	}
+	k := 0
+	if !fits(0) {
+		k = sort.Search(len(units)+1, fits)
+	}
+	for ; k <= len(units); k++ {
+		p, text, n := render(items, units[:k], opts, true)
+		if n <= opts.MaxTokens {
+			return p, text, nil
+		}
+	}
+	_, _, n := render(nil, nil, opts, true)
+	return nil, "", fmt.Errorf("%w: an empty pack takes %d tokens, over --max-tokens %d", ErrBudget, n, opts.MaxTokens)
+}
+
+// removable lists the removable units, lowest value first.
+func removable(items []Item, low float64) []unit {
+	var us []unit
+	for i := len(items) - 1; i >= 0; i-- {
+		for j := len(items[i].Snippets) - 1; j >= 0; j-- {
+			us = append(us, unit{"snippets", i, j})
+		}
+	}
+	for i := len(items) - 1; i >= 0; i-- {
+		for j := len(items[i].Lowlights) - 1; j >= 0; j-- {
+			us = append(us, unit{"lowlights", i, j})
+		}
+	}
+	for i := len(items) - 1; i >= 0; i-- {
+		for j := len(items[i].Highlights) - 1; j >= 0; j-- {
+			h := items[i].Highlights[j]
+			if strings.HasPrefix(h.Actor, "agent:") && !h.Pinned && h.Confidence != nil && *h.Confidence < low {
+				us = append(us, unit{"low_confidence_highlights", i, j})
+			}
+		}
+	}
+	for i := len(items) - 1; i >= 0; i-- {
+		us = append(us, unit{"items", i, 0})
+	}
+	return us
+}
+
+var kinds = []string{"snippets", "lowlights", "low_confidence_highlights", "items"}
+
+// render applies the removals, renders the pack and counts its tokens.
+func render(items []Item, removed []unit, opts Options, exact bool) (*Pack, string, int) {
+	gone := map[unit]bool{}
+	counts := map[string]int{}
+	for _, u := range removed {
+		gone[u] = true
+		counts[u.kind]++
+	}
+	p := &Pack{Query: opts.Query, MaxTokens: opts.MaxTokens, Items: []Item{}}
+	for i, it := range items {
+		if gone[unit{"items", i, 0}] {
+			continue
+		}
+		it.Snippets = keep(it.Snippets, func(j int) bool { return !gone[unit{"snippets", i, j}] })
+		it.Lowlights = keep(it.Lowlights, func(j int) bool { return !gone[unit{"lowlights", i, j}] })
+		it.Highlights = keep(it.Highlights, func(j int) bool { return !gone[unit{"low_confidence_highlights", i, j}] })
+		p.Items = append(p.Items, it)
+	}
+	for _, k := range kinds {
+		if counts[k] > 0 {
+			p.Dropped = append(p.Dropped, Dropped{What: k, Count: counts[k]})
+		}
+	}
+	if opts.Format == FormatMD {
+		text := Markdown(p)
+		n := opts.Count(text)
+		p.Tokens = n
+		return p, text, n
+	}
+	// The JSON pack states its own size: iterate until the number written
+	// equals the count (it settles in a step or two).
+	var text string
+	if !exact {
+		p.Tokens = opts.MaxTokens
+		b, _ := marshal(p)
+		text = string(b)
+		return p, text, opts.Count(text)
+	}
+	for i := 0; i < 5; i++ {
+		b, _ := marshal(p)
+		text = string(b)
+		n := opts.Count(text)
+		if n == p.Tokens {
+			break
+		}
+		p.Tokens = n
+	}
+	return p, text, opts.Count(text)
+}
+
+func keep[T any](xs []T, ok func(int) bool) []T {
+	var out []T
+	for j, x := range xs {
+		if ok(j) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func marshal(v any) ([]byte, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return []byte(strings.TrimRight(b.String(), "\n")), nil
+}

@@ -1,0 +1,136 @@
+package brief
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Markdown renders the pack as Markdown ready to paste into a prompt.
+func Markdown(p *Pack) string {
+	var b strings.Builder
+	if p.Query != "" {
+		fmt.Fprintf(&b, "# Evidence: %s\n", oneLine(p.Query))
+	} else {
+		b.WriteString("# Evidence\n")
+	}
+	if len(p.Items) == 0 {
+		b.WriteString("\nNo matching items.\n")
+	}
+	for _, it := range p.Items {
+		title := it.Title
+		if title == "" {
+			title = it.URL
+		}
+		fmt.Fprintf(&b, "\n## %d. %s\n", it.Rank, oneLine(title))
+		meta := []string{it.URL}
+		if it.SourceType != "" {
+			meta = append(meta, it.SourceType)
+		}
+		if it.SiteName != "" {
+			meta = append(meta, oneLine(it.SiteName))
+		}
+		if it.Author != "" {
+			meta = append(meta, "by "+oneLine(it.Author))
+		}
+		if it.PublishedAt != "" {
+			meta = append(meta, "published "+day(it.PublishedAt))
+		}
+		if it.SavedAt != "" {
+			meta = append(meta, "saved "+day(it.SavedAt))
+		}
+		if len(it.Tags) > 0 {
+			meta = append(meta, "tags: "+strings.Join(it.Tags, ", "))
+		}
+		b.WriteString(strings.Join(meta, " · ") + "\n")
+		if w := it.WhyRanked; w != nil {
+			fmt.Fprintf(&b, "Why: score %s = bm25 %s + pinned %s - low-confidence %s", num(w.RankingScore), num(w.BM25), num(w.PinnedBoost), num(w.LowConfidencePenalty))
+			if len(w.MatchedFields) > 0 {
+				fmt.Fprintf(&b, "; fields: %s", strings.Join(w.MatchedFields, ", "))
+			}
+			if len(w.MatchedTerms) > 0 {
+				fmt.Fprintf(&b, "; terms: %s", strings.Join(w.MatchedTerms, ", "))
+			}
+			b.WriteString("\n")
+		}
+		if it.Revalidate != nil && it.Revalidate.Due {
+			fmt.Fprintf(&b, "Content fetched %s; may be out of date.\n", day(it.Revalidate.FetchedAt))
+		}
+		if it.Summary != "" {
+			fmt.Fprintf(&b, "Summary: %s\n", oneLine(it.Summary))
+		}
+		list(&b, "Key claims", func(add func(string)) {
+			for _, c := range it.KeyClaims {
+				add(oneLine(c))
+			}
+		})
+		evidenceList(&b, "Highlights", it.Highlights)
+		evidenceList(&b, "Lowlights (flagged as weak or wrong)", it.Lowlights)
+		evidenceList(&b, "Notes", it.Notes)
+		list(&b, "Snippets", func(add func(string)) {
+			for _, s := range it.Snippets {
+				line := "\"" + oneLine(s.Text) + "\""
+				var where []string
+				if s.Page > 0 {
+					where = append(where, "p. "+strconv.Itoa(s.Page))
+				}
+				if s.URL != "" {
+					where = append(where, s.URL)
+				}
+				if len(where) > 0 {
+					line += " (" + strings.Join(where, ", ") + ")"
+				}
+				add(line)
+			}
+		})
+	}
+	if len(p.Dropped) > 0 {
+		var parts []string
+		for _, d := range p.Dropped {
+			parts = append(parts, fmt.Sprintf("%d %s", d.Count, strings.ReplaceAll(d.What, "_", " ")))
+		}
+		fmt.Fprintf(&b, "\nLeft out to fit %d tokens: %s.\n", p.MaxTokens, strings.Join(parts, ", "))
+	}
+	return b.String()
+}
+
+func evidenceList(b *strings.Builder, head string, es []Evidence) {
+	list(b, head, func(add func(string)) {
+		for _, e := range es {
+			who := e.Actor
+			if e.Confidence != nil {
+				who += ", confidence " + num(*e.Confidence)
+			}
+			if e.Pinned {
+				who += ", pinned"
+			}
+			line := "\"" + oneLine(e.Text) + "\""
+			if who != "" {
+				line += " (" + strings.TrimPrefix(who, ", ") + ")"
+			}
+			add(line)
+		}
+	})
+}
+
+func list(b *strings.Builder, head string, fill func(add func(string))) {
+	first := true
+	fill(func(s string) {
+		if first {
+			b.WriteString(head + ":\n")
+			first = false
+		}
+		b.WriteString("- " + s + "\n")
+	})
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func day(t string) string {
+	if len(t) >= 10 {
+		return t[:10]
+	}
+	return t
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,0 +1,187 @@
+// Package llbrief is the ll-brief command: it turns search results into an
+// evidence pack under a token budget.
+//
+// Reads: ll-find records on stdin, or with --query (or arguments) runs the
+// search itself. Writes: one pack, as one JSON document (--format json:
+// {query, items, tokens, max_tokens, dropped}) or Markdown (--format md).
+// Touches: reads the store when it searches; sets revalidate_due on stale
+// items it returns (a short write, skipped when the database is busy).
+package llbrief
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cmd/llfind"
+	"github.com/linkledger/linkledger/lib/ndjson"
+)
+
+const description = `ll-brief builds an evidence pack for a topic or task: the best saved items
+with their URL, source, highlights and lowlights (with actor and confidence),
+notes, why they ranked, summary and key claims when an enrichment exists, and
+the best snippets, cut to --max-tokens counted with the cl100k_base tokenizer.
+
+Over the budget, evidence is dropped lowest value first: snippets of the
+lowest-ranked items, then lowlights, then low-confidence agent highlights
+(below --low-confidence-below), then whole items from the bottom. The pack
+lists what was dropped. tokens counts the pack exactly as written (without
+--jq or --json).
+
+Input: ll-find records on stdin, or a query (--query or arguments) that
+ll-brief searches itself with ll-find's ranking and filter flags.
+
+EXAMPLES:
+   ll-brief --query "agent memory design" --max-tokens 1500
+   ll-brief --format md sqlite full text search
+   ll-find --tags ai "retrieval" | ll-brief --max-items 5
+   ll-brief --query "vector databases" --jq '.items[].url'`
+
+// Command returns the ll-brief command.
+func Command(env cli.Env) *ucli.Command {
+	flags := []ucli.Flag{
+		cli.DBFlag(),
+		&ucli.StringFlag{Name: "query", Usage: "search for `TEXT` instead of reading ll-find records"},
+		&ucli.IntFlag{Name: "max-tokens", Value: brief.DefaultMaxTokens, Usage: "token budget of the pack (cl100k_base)"},
+		&ucli.IntFlag{Name: "max-items", Value: brief.DefaultMaxItems, Usage: fmt.Sprintf("at most `N` candidate items (1..%d)", brief.MaxItems)},
+		&ucli.StringFlag{Name: "format", Value: brief.FormatJSON, Usage: "json (one document) or md (Markdown for a prompt)"},
+		&ucli.BoolFlag{Name: "exit-status", Aliases: []string{"e"}, Usage: "exit 4 when the pack has no items"},
+	}
+	flags = append(flags, llfind.SearchFlags(false)...)
+	cmd := &ucli.Command{
+		Name:        "ll-brief",
+		Usage:       "build an evidence pack under a token budget",
+		UsageText:   "ll-brief [options] [--query TEXT | TEXT ...] [< ll-find records]",
+		Description: description,
+		Flags:       flags,
+	}
+	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
+	cli.Prepare(cmd, env)
+	return cmd
+}
+
+// Main runs ll-brief as a process.
+func Main() int {
+	env := cli.OSEnv()
+	return cli.Main(Command(env), env, os.Args)
+}
+
+func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
+	diag := cli.Diag{Prog: "ll-brief", W: env.Stderr, Verbose: c.Bool("verbose")}
+	q := strings.TrimSpace(c.String("query"))
+	if args := strings.TrimSpace(strings.Join(c.Args().Slice(), " ")); args != "" {
+		if q != "" {
+			return cli.Usage("give the query either with --query or as arguments, not both")
+		}
+		q = args
+	}
+	maxItems := c.Int("max-items")
+	if maxItems < 1 || maxItems > brief.MaxItems {
+		return cli.Usage("--max-items %d: want 1..%d", maxItems, brief.MaxItems)
+	}
+	if c.Int("max-tokens") < 1 {
+		return cli.Usage("--max-tokens %d: want 1 or more", c.Int("max-tokens"))
+	}
+	format := c.String("format")
+	switch format {
+	case brief.FormatJSON, brief.FormatMD:
+	default:
+		return cli.Usage("--format %q: want json or md", format)
+	}
+	if format == brief.FormatMD && (c.String("jq") != "" || c.Bool("json")) {
+		return cli.Usage("--jq and --json apply to --format json only")
+	}
+	opts, err := llfind.SearchOptions(c, time.Now(), maxItems)
+	if err != nil {
+		return err
+	}
+	low := c.Float("low-confidence-below")
+
+	var items []brief.Item
+	if q != "" {
+		st, err := llfind.OpenStore(ctx, c, env)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		opts.Text = q
+		res, err := st.Search(ctx, opts)
+		if err != nil {
+			return err
+		}
+		llfind.MarkStale(ctx, st, res.StaleIDs, diag)
+		for _, h := range res.Hits {
+			items = append(items, brief.FromRecord(h))
+		}
+	} else {
+		rd := ndjson.NewReader(env.Stdin)
+		for len(items) < maxItems {
+			rec, _, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			var le *ndjson.LineError
+			if errors.As(err, &le) {
+				diag.Printf("line %d: %v", le.Line, le.Err)
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("read stdin: %w", err)
+			}
+			if rec.Error != nil {
+				diag.Printf("%s: skipping a record with an error: %s", rec.Ref(), rec.Error.Message)
+				continue
+			}
+			if rec.ID == "" && rec.CanonicalURL == "" && rec.URL == "" {
+				continue
+			}
+			items = append(items, brief.FromRecord(rec))
+		}
+	}
+	pack, text, err := brief.Build(items, brief.Options{Query: q, MaxTokens: c.Int("max-tokens"), MaxItems: maxItems, Format: format, LowConfidence: low})
+	if errors.Is(err, brief.ErrBudget) {
+		return cli.Usage("%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	for _, d := range pack.Dropped {
+		diag.Debugf("dropped %d %s to fit %d tokens", d.Count, d.What, pack.MaxTokens)
+	}
+	if format == brief.FormatMD {
+		if _, err := io.WriteString(env.Stdout, text+"\n"); err != nil && !ndjson.IsClosedPipe(err) {
+			return err
+		}
+	} else {
+		out, err := cli.OutputFor(c, env.Stdout)
+		if err != nil {
+			return err
+		}
+		if err := out.EmitValue(rawJSON(text)); err != nil {
+			if ndjson.IsClosedPipe(err) {
+				return nil
+			}
+			return err
+		}
+		if err := out.Finish(); err != nil {
+			return err
+		}
+	}
+	if len(pack.Items) == 0 && c.Bool("exit-status") {
+		return cli.NoMatch
+	}
+	return nil
+}
+
+// rawJSON writes the pack exactly as counted.
+type rawJSON string
+
+func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
