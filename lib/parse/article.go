@@ -2,6 +2,7 @@ package parse
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	nurl "net/url"
 	"regexp"
@@ -38,7 +39,16 @@ func (a articleAdapter) Parse(rec *record.Record) (*Result, error) {
 		return nil, err
 	}
 	meta := extractMeta(doc)
-	paras, warn, tm := a.x.mainText(doc, baseURL(rec))
+	x := a.x
+	var big []string
+	if len(*body) > maxTrafilaturaBytes {
+		// trafilatura's time grows with the square of the text on very
+		// large pages (a whole book on one page takes minutes).
+		x.readOnly = true
+		big = []string{fmt.Sprintf("article: page over %d MiB, extracted with readability only", maxTrafilaturaBytes>>20)}
+	}
+	paras, warn, tm := x.mainText(doc, baseURL(rec))
+	warn = append(big, warn...)
 	fillMeta(&meta, tm)
 	if textLen(paras) < minArticle {
 		return nil, errNoArticle
@@ -81,6 +91,9 @@ type extractor struct {
 	// readOnly uses readability alone (for comparison).
 	readOnly bool
 }
+
+// maxTrafilaturaBytes is the largest body trafilatura is run on.
+const maxTrafilaturaBytes = 2 << 20
 
 // minArticle is the least main text, in characters, the article adapter
 // accepts. On pages with less (link lists, stubs) the extractors return

@@ -81,3 +81,20 @@ func TestRunConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestHugePageSkipsTrafilatura(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<html><body><article>")
+	for i := 0; b.Len() <= maxTrafilaturaBytes; i++ {
+		b.WriteString("<p>A long book page, paragraph " + strings.Repeat("x", i%7) + " with enough words to be read as text.</p>")
+	}
+	b.WriteString("</article></body></html>")
+	rec := fetched("https://big.example/book", "text/html", b.String())
+	Run(rec, generic(), Options{})
+	if rec.Error != nil || rec.Parse.Adapter != "article" || len(rec.Parse.Warnings) == 0 || !strings.Contains(rec.Parse.Warnings[0], "readability only") {
+		t.Fatalf("error %+v parse %+v", rec.Error, rec.Parse)
+	}
+	if n := len(Paragraphs(rec.TextValue())); n < 10000 {
+		t.Errorf("%d paragraphs extracted", n)
+	}
+}
