@@ -245,30 +245,33 @@ func splitWords(s string, max int) []string {
 	return parts
 }
 
-// splitRunes cuts a word with no spaces into parts of at most max tokens,
-// each the longest prefix that fits (found by binary search on rune
-// boundaries).
+// splitRunes cuts a word with no spaces into parts of at most max tokens:
+// each part is the first max tokens of what is left (only a window of it is
+// tokenised, at most 32 bytes a token), shortened a rune at a time in the
+// rare case the part alone tokenises into more.
 func splitRunes(w string, max int) []string {
 	var parts []string
 	for w != "" {
-		// lo always fits (one rune at least), hi may not.
-		lo, hi := firstRuneEnd(w), len(w)
-		if CountTokens(w) <= max {
-			lo = len(w)
-		}
-		for lo < hi {
-			mid := boundary(w, (lo+hi+1)/2)
-			if mid <= lo {
+		// Tokenise a window of about four bytes a token, doubling it while
+		// it holds fewer than max tokens.
+		size := max * 4
+		var end int
+		for {
+			window := w[:boundary(w, size)]
+			end = boundary(window, prefixBytes(window, max))
+			if end < len(window) || len(window) == len(w) || size >= max*32 {
 				break
 			}
-			if CountTokens(w[:mid]) <= max {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
+			size *= 2
 		}
-		parts = append(parts, w[:lo])
-		w = w[lo:]
+		if end == 0 {
+			end = firstRuneEnd(w)
+		}
+		for end > firstRuneEnd(w) && CountTokens(w[:end]) > max {
+			end = boundary(w, end-1)
+		}
+		parts = append(parts, w[:end])
+		w = w[end:]
 	}
 	return parts
 }

@@ -31,3 +31,17 @@ func CountTokens(s string) int {
 	}
 	return n
 }
+
+// prefixBytes returns the length in bytes of the first n tokens of s (all
+// of s when it has n tokens or fewer).
+func prefixBytes(s string, n int) int {
+	_, toks, err := cl100k().Encode(s)
+	if err != nil || len(toks) <= n {
+		return len(s)
+	}
+	b := 0
+	for _, t := range toks[:n] {
+		b += len(t)
+	}
+	return b
+}
