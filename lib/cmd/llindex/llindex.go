@@ -62,7 +62,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.BoolFlag{Name: "keep-content", Usage: "keep body, text and chunks in the output records"},
 			&ucli.DurationFlag{Name: "retry-base", Value: time.Minute, Usage: "wait before the first retry of a failed item"},
 			&ucli.IntFlag{Name: "chunk-tokens", Value: 0, Usage: "target chunk size in tokens when chunking here (0: ll-parse's default)"},
-			&ucli.IntFlag{Name: "chunk-overlap", Value: -1, Usage: "chunk overlap in tokens when chunking here (-1: ll-parse's default)"},
+			&ucli.IntFlag{Name: "chunk-overlap", Usage: "chunk overlap in tokens when chunking here (0: none; default: ll-parse's)"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -88,8 +88,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if n := c.Int("chunk-tokens"); n > 0 {
 		popts.Chunk.TargetTokens = n
 	}
-	if n := c.Int("chunk-overlap"); n >= 0 && c.IsSet("chunk-overlap") {
-		popts.Chunk.OverlapTokens = n
+	if c.IsSet("chunk-overlap") {
+		switch n := c.Int("chunk-overlap"); {
+		case n < 0:
+			return cli.Usage("--chunk-overlap %d: must be 0 or more", n)
+		case n == 0:
+			popts.Chunk.OverlapTokens = -1 // chunk.Options: negative means none
+		default:
+			popts.Chunk.OverlapTokens = n
+		}
 	}
 	path, err := cli.ResolveDB(c.String("db"), env)
 	if err != nil {
