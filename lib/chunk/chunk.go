@@ -84,8 +84,27 @@ type unit struct {
 	sep    string // separator to put before this unit when it follows another of the same piece
 }
 
-// Split cuts pieces into chunks. Empty input gives no chunks.
+// Split cuts pieces into chunks. Empty input gives no chunks. A chunk never
+// spans two pages: pieces are chunked page by page (consecutive pieces with
+// the same Page), so a chunk's page is exact for citations.
 func Split(pieces []Piece, opts Options) []record.Chunk {
+	var chunks []record.Chunk
+	for start := 0; start < len(pieces); {
+		end := start + 1
+		for end < len(pieces) && pieces[end].Page == pieces[start].Page {
+			end++
+		}
+		for _, c := range splitRun(pieces[start:end], opts) {
+			c.Index = len(chunks)
+			chunks = append(chunks, c)
+		}
+		start = end
+	}
+	return chunks
+}
+
+// splitRun chunks pieces that share one page (or have none).
+func splitRun(pieces []Piece, opts Options) []record.Chunk {
 	o := opts.withDefaults()
 	if o.Max < o.Target {
 		o.Max = o.Target

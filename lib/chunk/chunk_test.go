@@ -280,3 +280,25 @@ func BenchmarkSplit(b *testing.B) {
 		Split(pieces, Options{})
 	}
 }
+
+func TestSplitNeverSpansPages(t *testing.T) {
+	pieces := []Piece{
+		{Text: "Page one has a short paragraph.", Page: 1},
+		{Text: "And a second one on the same page.", Page: 1},
+		{Text: "Page two starts here with its own text.", Page: 2},
+	}
+	got := Split(pieces, Options{})
+	var pages []int
+	for i, c := range got {
+		if c.Index != i {
+			t.Errorf("chunk %d has index %d", i, c.Index)
+		}
+		pages = append(pages, c.Page)
+	}
+	if diff := cmp.Diff([]int{1, 2}, pages); diff != "" {
+		t.Errorf("pages (-want +got):\n%s", diff)
+	}
+	if strings.Contains(got[0].Text, "Page two") {
+		t.Errorf("chunk on page 1 holds page 2 text: %q", got[0].Text)
+	}
+}
