@@ -5,6 +5,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/linkledger"
+	"github.com/linkledger/linkledger/lib/cmd/llbrief"
 	"github.com/linkledger/linkledger/lib/cmd/llfetch"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
 	"github.com/linkledger/linkledger/lib/cmd/llindex"
@@ -20,6 +21,7 @@ func commands() map[string]func() {
 		"ll-parse": exitWith(llparse.Main),
 		"ll-index": exitWith(llindex.Main),
 		"ll-find":  exitWith(llfind.Main),
+		"ll-brief": exitWith(llbrief.Main),
 		"linkledger": exitWith(func() int {
 			return linkledger.Main(linkledger.DefaultFilters(), cli.OSEnv(), os.Args)
 		}),

@@ -1,6 +1,7 @@
 package linkledger
 
 import (
+	"github.com/linkledger/linkledger/lib/cmd/llbrief"
 	"github.com/linkledger/linkledger/lib/cmd/llfetch"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
 	"github.com/linkledger/linkledger/lib/cmd/llindex"
@@ -16,5 +17,6 @@ func DefaultFilters() Filters {
 		"ll-parse": llparse.Command,
 		"ll-index": llindex.Command,
 		"ll-find":  llfind.Command,
+		"ll-brief": llbrief.Command,
 	}
 }
