@@ -31,8 +31,7 @@ step "save four more (plain lines on stdin)"
 printf '%s\n' "$base/sqlite-wal.html" "$base/tokenizers.html" "$base/reading-list.md" "$base/changelog.txt" \
   | "$bin/ll-save" --tags demo --jq '{id, canonical_url, source_type}' -q
 step "linkledger worker   # ll-find --pending | ll-fetch | ll-parse | ll-index"
-"$bin/linkledger" worker -q
-"$bin/ll-find" --jq '{title, status: .hit.ingest_status}' -q --limit 10 -- "sqlite OR memory OR tokens OR bookmark OR retrieval" || true
+"$bin/linkledger" worker -q --jq '{title, source_type, status, chunks: .index.chunks, adapter: .parse.adapter}'
 
 id=$("$bin/ll-find" -r --jq .id -q --limit 1 "agents forget sources")
 step "linkledger annotate $id --highlight '…' --confidence 0.82 --actor agent:researcher"

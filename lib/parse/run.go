@@ -161,6 +161,9 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 		rec.Checksum = Checksum(text)
 	}
 	rec.Chunks = chunk.Split(pieces, opts.Chunk)
+	if rec.Title == "" {
+		rec.Title = fallbackTitle(paras, rec)
+	}
 	if res.Excerpt != "" {
 		rec.Excerpt = res.Excerpt
 	} else if rec.Excerpt == "" {
@@ -232,4 +235,27 @@ func excerpt(paras []string) string {
 		s = s[:i]
 	}
 	return strings.TrimRight(s, " ,;:-") + "…"
+}
+
+// fallbackTitle names an item whose source gave no title: its first line
+// when that is short enough to be a heading, else the last segment of its
+// URL's path ("notes.txt").
+func fallbackTitle(paras []string, rec *record.Record) string {
+	if len(paras) > 0 {
+		first, _, _ := strings.Cut(paras[0], "\n")
+		first = strings.TrimSpace(first)
+		if n := utf8.RuneCountInString(first); n > 0 && n <= 100 {
+			return first
+		}
+	}
+	u := rec.CanonicalURL
+	if u == "" {
+		u = rec.URL
+	}
+	u, _, _ = strings.Cut(u, "?")
+	u = strings.TrimRight(u, "/")
+	if i := strings.LastIndexByte(u, '/'); i >= 0 && i+1 < len(u) && !strings.HasSuffix(u[:i], ":/") {
+		return u[i+1:]
+	}
+	return ""
 }

@@ -289,7 +289,7 @@ func rank(code int) int {
 // worker splits its flags between the stages that own them.
 func worker(ctx context.Context, filters Filters, env cli.Env, args []string, view string) int {
 	findArgs := []string{view}
-	var fetchArgs, parseArgs, common []string
+	var fetchArgs, parseArgs, outArgs, common []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, val, hasVal := strings.Cut(a, "=")
@@ -317,6 +317,10 @@ func worker(ctx context.Context, filters Filters, env cli.Env, args []string, vi
 			parseArgs = append(parseArgs, name, takeVal())
 		case "--db":
 			common = append(common, name, takeVal())
+		case "--jq":
+			outArgs = append(outArgs, name, takeVal())
+		case "--json", "-r", "--raw-output":
+			outArgs = append(outArgs, name)
 		case "-q", "--quiet", "-v", "--verbose":
 			common = append(common, name)
 		default:
@@ -328,7 +332,7 @@ func worker(ctx context.Context, filters Filters, env cli.Env, args []string, vi
 		{"ll-find", append(findArgs, common...)},
 		{"ll-fetch", append(fetchArgs, quietOnly(common)...)},
 		{"ll-parse", append(parseArgs, quietOnly(common)...)},
-		{"ll-index", common},
+		{"ll-index", append(outArgs, common...)},
 	})
 }
 

@@ -229,6 +229,7 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		ix.diag.Debugf("%s: stored failure: %s", rec.Ref(), rec.Error.Message)
 	}
 	rec.Index = res
+	rec.Status = res.Status
 	if !ix.keep {
 		rec.Body, rec.BodyBase64, rec.Text, rec.Chunks = nil, nil, nil, nil
 	}
