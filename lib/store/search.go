@@ -128,11 +128,15 @@ type SearchOptions struct {
 	// StaleAfter marks hits fetched longer ago than this as due for
 	// revalidation (0: never).
 	StaleAfter time.Duration
-	// CommonShare drops a term from a query of several terms when it
-	// matches more than this share of the indexed rows (0: default 0.25;
-	// negative: never). Such terms carry almost no bm25 weight but make
-	// a query cost grow with the size of the library.
-	CommonShare float64
+	// ScanRows bounds the rows bm25 ranks per query (default
+	// DefaultScanRows; negative: no bound). Terms are kept rarest first
+	// while the sum of their row counts fits; the others (the most common,
+	// with the least bm25 weight) are left out. When even the rarest term
+	// matches more rows, only the newest ScanRows matching rows are
+	// ranked. So a query's cost does not grow with the number of matches.
+	ScanRows int
+
+	newestOnly bool // set by Search: rank the newest ScanRows matches only
 }
 
 func (o SearchOptions) withDefaults() SearchOptions {
@@ -151,8 +155,8 @@ func (o SearchOptions) withDefaults() SearchOptions {
 	if o.Weights == (Weights{}) {
 		o.Weights = DefaultWeights
 	}
-	if o.CommonShare == 0 {
-		o.CommonShare = 0.25
+	if o.ScanRows == 0 {
+		o.ScanRows = DefaultScanRows
 	}
 	return o
 }
@@ -175,6 +179,9 @@ type candidate struct {
 	cjk    bool // matched in search_cjk (or by LIKE)
 	porter bool
 	annHit bool // the annotations column matched (item rows)
+	// hl are the title, body and annotations columns with matches marked
+	// by \x02...\x03 (from whichever index matched first).
+	hl [3]string
 }
 
 // scoredItem is an item with its matching rows.
@@ -201,11 +208,12 @@ func (s *Store) Search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		return nil, err
 	}
 	defer conn.Close()
-	terms, common, err := s.pruneCommon(ctx, conn, q.Terms, opts.CommonShare)
+	terms, common, newest, err := s.pruneCommon(ctx, conn, q.Terms, opts.ScanRows)
 	if err != nil {
 		return nil, err
 	}
 	q.Terms = terms
+	opts.newestOnly = newest
 	res.Terms = append(append([]string{}, q.Terms...), q.CJK...)
 	res.Dropped = append(res.Dropped, common...)
 	items, err := s.rank(ctx, conn, q, opts, "")
@@ -236,39 +244,49 @@ func (s *Store) finish(ctx context.Context, conn *sqlx.Conn, res *SearchResult, 
 	return res, nil
 }
 
-// pruneCommon drops terms that match more than share of the rows, as long
-// as one term is left. The probe reads at most the threshold number of
-// rows per term.
-func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string, share float64) ([]string, []string, error) {
-	if share < 0 || len(terms) < 2 {
-		return terms, nil, nil
+// DefaultScanRows is the default of SearchOptions.ScanRows.
+const DefaultScanRows = 3000
+
+// pruneCommon keeps terms rarest first while their summed row counts fit
+// in scan rows (at least one term). newest is true when even the rarest
+// term matches more rows: ranking then looks at the newest rows only. The
+// probe reads at most scan+1 rows per term.
+func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string, scan int) (keep, drop []string, newest bool, err error) {
+	if scan < 0 || len(terms) == 0 {
+		return terms, nil, false, nil
 	}
-	var total int64
-	if err := conn.GetContext(ctx, &total, `SELECT coalesce(max(id), 0) FROM content_chunks`); err != nil {
-		return nil, nil, err
-	}
-	limit := int64(float64(total) * share)
-	if limit < 1000 {
-		return terms, nil, nil // small library: every term is cheap
-	}
-	var keep, drop []string
+	df := make(map[string]int64, len(terms))
 	for _, t := range terms {
 		var n int64
-		err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Quote(t), limit)
-		if err != nil {
-			return nil, nil, err
+		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Quote(t), scan+1); err != nil {
+			return nil, nil, false, err
 		}
-		if n >= limit {
-			drop = append(drop, t)
-		} else {
+		df[t] = n
+	}
+	byDF := append([]string{}, terms...)
+	sort.SliceStable(byDF, func(i, j int) bool { return df[byDF[i]] < df[byDF[j]] })
+	if df[byDF[0]] > int64(scan) {
+		// Every term is common: rank the newest matches of a few of them.
+		n := min(len(byDF), 8)
+		return byDF[:n], byDF[n:], true, nil
+	}
+	var sum int64
+	kept := map[string]bool{}
+	for _, t := range byDF {
+		if sum+df[t] > int64(scan) {
+			break
+		}
+		sum += df[t]
+		kept[t] = true
+	}
+	for _, t := range terms { // query order
+		if kept[t] {
 			keep = append(keep, t)
+		} else {
+			drop = append(drop, t)
 		}
 	}
-	if len(keep) == 0 {
-		// Every term is common: keep the first one only.
-		return terms[:1], terms[1:], nil
-	}
-	return keep, drop, nil
+	return keep, drop, false, nil
 }
 
 func rankExpr(w Weights) string {
@@ -288,6 +306,9 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		}
 		r.rel += c.rel
 		r.annHit = r.annHit || c.annHit
+		if r.hl == ([3]string{}) {
+			r.hl = c.hl
+		}
 		if porter {
 			r.porter = true
 		} else {
@@ -307,30 +328,41 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		if src.match == "" {
 			continue
 		}
-		var sqlText string
-		args := []any{src.match, rankMatch}
-		annHit := `CASE WHEN s.rowid < 0 THEN instr(highlight(` + src.table + `, 2, char(2), char(3)), char(2)) > 0 ELSE 0 END`
-		if !filtered {
-			sqlText = `SELECT s.rowid, -s.rank, ` + annHit + ` FROM ` + src.table + ` s WHERE ` + src.table + ` MATCH ? AND rank MATCH ? ORDER BY rank LIMIT ?`
-			args = append(args, opts.Candidates)
-		} else {
-			sqlText = `SELECT s.rowid, -s.rank, ` + annHit + ` FROM ` + src.table + ` s JOIN items it ON it.id =
-				CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END
-				WHERE ` + src.table + ` MATCH ? AND rank MATCH ? AND ` + fcond + ` ORDER BY s.rank LIMIT ?`
+		t := src.table
+		cols := `s.rowid, -s.rank, highlight(` + t + `, 0, char(2), char(3)), highlight(` + t + `, 1, char(2), char(3)), highlight(` + t + `, 2, char(2), char(3))`
+		join := ""
+		cond := "1"
+		var args []any
+		args = append(args, src.match, rankMatch)
+		if filtered {
+			join = ` JOIN items it ON it.id = CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END`
+			cond = fcond
 			args = append(args, fargs...)
-			args = append(args, opts.Candidates)
 		}
+		if opts.newestOnly && t == "search" {
+			// Rank only the newest ScanRows matches: rowids from the
+			// ScanRows-th newest match up (FTS5 walks rowid ranges cheaply).
+			var floor sql.NullInt64
+			if err := conn.GetContext(ctx, &floor, `SELECT min(rowid) FROM (SELECT rowid FROM `+t+` WHERE `+t+` MATCH ? ORDER BY rowid DESC LIMIT ?)`, src.match, opts.ScanRows); err != nil {
+				return nil, fmt.Errorf("search %s: %w", t, err)
+			}
+			cond += " AND s.rowid >= ?"
+			args = append(args, floor.Int64)
+		}
+		sqlText := `SELECT ` + cols + ` FROM ` + t + ` s` + join + ` WHERE ` + t + ` MATCH ? AND rank MATCH ? AND ` + cond + ` ORDER BY s.rank LIMIT ?`
+		args = append(args, opts.Candidates)
 		r, err := conn.QueryxContext(ctx, sqlText, args...)
 		if err != nil {
-			return nil, fmt.Errorf("search %s: %w", src.table, err)
+			return nil, fmt.Errorf("search %s: %w", t, err)
 		}
 		for r.Next() {
 			var c candidate
-			if err := r.Scan(&c.rowid, &c.rel, &c.annHit); err != nil {
+			if err := r.Scan(&c.rowid, &c.rel, &c.hl[0], &c.hl[1], &c.hl[2]); err != nil {
 				r.Close()
 				return nil, err
 			}
-			add(c, src.table == "search")
+			c.annHit = c.rowid < 0 && strings.IndexByte(c.hl[2], 2) >= 0
+			add(c, t == "search")
 		}
 		r.Close()
 		if err := r.Err(); err != nil {
@@ -630,6 +662,16 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 	if err != nil {
 		return nil, nil, err
 	}
+	var chunkIDs []int64
+	for _, it := range items {
+		for _, c := range chunkRowsFor(it, opts) {
+			chunkIDs = append(chunkIDs, c.rowid)
+		}
+	}
+	chunks, err := loadChunks(ctx, conn, chunkIDs)
+	if err != nil {
+		return nil, nil, err
+	}
 	now := s.Now()
 	var stale []string
 	var recs []*record.Record
@@ -653,8 +695,8 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 			}
 		}
 		hit.Artifact = arts[it.id]
-		if err := s.explain(ctx, conn, it, hit, h, q, opts); err != nil {
-			return nil, nil, err
+		if hit.WhyRanked != nil {
+			explain(it, hit, h, chunks, q, opts)
 		}
 		rec.Hit = hit
 		if opts.StaleAfter > 0 && h.FetchedAt.Valid {
@@ -718,73 +760,86 @@ func loadArtifacts(ctx context.Context, conn *sqlx.Conn, ids []string) (map[stri
 	return out, nil
 }
 
+// chunkRowsFor lists the chunk rows whose snippets or text a hit shows.
+func chunkRowsFor(it *scoredItem, opts SearchOptions) []*candidate {
+	var out []*candidate
+	for _, c := range it.rows {
+		if c.rowid <= 0 {
+			continue
+		}
+		if len(out) >= max(opts.Snippets, 1) && !opts.ExpandChunks {
+			break
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// loadChunks reads chunk rows by id.
+func loadChunks(ctx context.Context, conn *sqlx.Conn, ids []int64) (map[int64]chunkRow, error) {
+	out := map[int64]chunkRow{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	qs, args, err := sqlx.In(`SELECT id, chunk_index, text, tokens, start_s, page FROM content_chunks WHERE id IN (?)`, ids)
+	if err != nil {
+		return nil, err
+	}
+	var rows []chunkRow
+	if err := conn.SelectContext(ctx, &rows, qs, args...); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		out[r.ID] = r
+	}
+	return out, nil
+}
+
+// snippetTokens is about how many words a snippet shows.
+const snippetTokens = 24
+
 // explain fills snippets, chunks, matched fields and matched terms from the
-// item's best rows.
-func (s *Store) explain(ctx context.Context, conn *sqlx.Conn, it *scoredItem, hit *record.Hit, h hitRow, q query.Query, opts SearchOptions) error {
+// highlighted columns of the item's best rows.
+func explain(it *scoredItem, hit *record.Hit, h hitRow, chunks map[int64]chunkRow, q query.Query, opts SearchOptions) {
 	fields := map[string]bool{}
 	terms := map[string]bool{}
 	var termOrder []string
-	addTerms := func(marked string) bool {
-		found := false
-		for _, t := range markedSpans(marked) {
-			found = true
-			if !terms[t] {
-				terms[t] = true
-				termOrder = append(termOrder, t)
-			}
+	addTerm := func(t string) {
+		if !terms[t] {
+			terms[t] = true
+			termOrder = append(termOrder, t)
 		}
-		return found
 	}
 	colNames := []string{"title", "body", "annotations"}
-	nChunks := 0
 	for _, c := range it.rows {
-		isChunk := c.rowid > 0
-		if isChunk && nChunks >= max(opts.Snippets, 1) && !opts.ExpandChunks {
-			continue
-		}
-		table, match := "search", q.Match()
-		if !c.porter {
-			table, match = "search_cjk", q.TrigramMatch()
-		}
-		var cols [3]sql.NullString
-		var snip sql.NullString
-		if match != "" {
-			err := conn.QueryRowxContext(ctx, `SELECT highlight(`+table+`, 0, char(2), char(3)), highlight(`+table+`, 1, char(2), char(3)),
-				highlight(`+table+`, 2, char(2), char(3)), snippet(`+table+`, 1, '', '', '…', 24) FROM `+table+` WHERE `+table+` MATCH ? AND rowid = ?`,
-				match, c.rowid).Scan(&cols[0], &cols[1], &cols[2], &snip)
-			if err != nil && err != sql.ErrNoRows {
-				return err
-			}
-		}
-		for i, col := range cols {
-			if addTerms(col.String) {
+		for i, col := range c.hl {
+			spans := markedSpans(col)
+			if len(spans) > 0 {
 				fields[colNames[i]] = true
 			}
+			for _, t := range spans {
+				addTerm(t)
+			}
 		}
-		if !isChunk {
+	}
+	nSnip := 0
+	for _, c := range chunkRowsFor(it, opts) {
+		ch, ok := chunks[c.rowid]
+		if !ok {
 			continue
 		}
-		var ch chunkRow
-		if err := conn.GetContext(ctx, &ch, `SELECT id, chunk_index, text, tokens, start_s, page FROM content_chunks WHERE id = ?`, c.rowid); err != nil {
-			if err == sql.ErrNoRows {
-				continue
-			}
-			return err
-		}
-		text := snip.String
+		text := markedSnippet(c.hl[1], snippetTokens)
 		if text == "" {
-			text = likeSnippet(ch.Text, q.CJK, 24)
-			if text != "" {
-				fields["body"] = true
-			}
+			// matched by LIKE (short CJK runs): cut around the run
+			text = likeSnippet(ch.Text, q.CJK, snippetTokens)
 			for _, r := range q.CJK {
-				if strings.Contains(ch.Text, r) && !terms[r] {
-					terms[r] = true
-					termOrder = append(termOrder, r)
+				if strings.Contains(ch.Text, r) {
+					fields["body"] = true
+					addTerm(r)
 				}
 			}
 		}
-		if nChunks < opts.Snippets && text != "" {
+		if nSnip < opts.Snippets && text != "" {
 			sn := record.Snippet{ChunkIndex: ch.Index, Text: text}
 			if ch.StartS.Valid {
 				v := ch.StartS.Float64
@@ -797,6 +852,7 @@ func (s *Store) explain(ctx context.Context, conn *sqlx.Conn, it *scoredItem, hi
 				sn.Page = int(ch.Page.Int64)
 			}
 			hit.Snippets = append(hit.Snippets, sn)
+			nSnip++
 		}
 		if opts.ExpandChunks {
 			rc := record.Chunk{ID: ch.ID, Index: ch.Index, Text: ch.Text, Tokens: ch.Tokens}
@@ -809,7 +865,6 @@ func (s *Store) explain(ctx context.Context, conn *sqlx.Conn, it *scoredItem, hi
 			}
 			hit.Chunks = append(hit.Chunks, rc)
 		}
-		nChunks++
 	}
 	for _, f := range colNames {
 		if fields[f] {
@@ -817,7 +872,49 @@ func (s *Store) explain(ctx context.Context, conn *sqlx.Conn, it *scoredItem, hi
 		}
 	}
 	hit.WhyRanked.MatchedTerms = termOrder
-	return nil
+}
+
+// markedSnippet cuts about n words of a highlighted text around the window
+// with the most marked matches and strips the markers. "" when nothing is
+// marked.
+func markedSnippet(marked string, n int) string {
+	if strings.IndexByte(marked, 2) < 0 {
+		return ""
+	}
+	words := strings.Fields(marked)
+	best, bestAt := -1, 0
+	// count marks in each window of n words (sliding)
+	in := make([]int, len(words)+1)
+	for i, w := range words {
+		in[i+1] = in[i]
+		if strings.IndexByte(w, 2) >= 0 || strings.IndexByte(w, 3) >= 0 {
+			in[i+1]++
+		}
+	}
+	for i := 0; i < len(words); i++ {
+		j := min(len(words), i+n)
+		if c := in[j] - in[i]; c > best {
+			best, bestAt = c, i
+		}
+	}
+	// start a few words before the first match of the window
+	from := bestAt
+	for k := bestAt; k < min(len(words), bestAt+n); k++ {
+		if strings.IndexByte(words[k], 2) >= 0 {
+			from = max(0, k-n/4)
+			break
+		}
+	}
+	to := min(len(words), from+n)
+	out := strings.Join(words[from:to], " ")
+	out = strings.NewReplacer("\x02", "", "\x03", "").Replace(out)
+	if from > 0 {
+		out = "…" + out
+	}
+	if to < len(words) {
+		out += "…"
+	}
+	return out
 }
 
 // markedSpans returns the lower-cased text between \x02 and \x03 markers.

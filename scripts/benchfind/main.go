@@ -4,6 +4,8 @@
 //	benchfind gen -db FILE -items N      synthetic article-like items (Zipf vocabulary)
 //	benchfind load -db FILE < records    records {url, title, text}, chunked like ll-index
 //	benchfind queries -n N               varied queries, one per line
+//	benchfind time -queries FILE -n RUNS -label L -- CMD ARGS  whole-process timings;
+//	                                     "{q}" in an argument is the next query of FILE
 //
 // gen and load write through store.Index (one transaction per item), the
 // same code ll-index uses; they skip the pipeline's process and JSON
@@ -19,7 +21,10 @@ import (
 	"io"
 	"math/rand"
 	"os"
+	"os/exec"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/linkledger/linkledger/lib/chunk"
 	"github.com/linkledger/linkledger/lib/record"
@@ -39,6 +44,8 @@ func main() {
 		err = load(os.Args[2:])
 	case "queries":
 		err = queries(os.Args[2:])
+	case "time":
+		err = timeRuns(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
 	}
@@ -244,5 +251,61 @@ func queries(args []string) error {
 		}
 		fmt.Println(q)
 	}
+	return nil
+}
+
+// timeRuns runs a command once per run (after a warm-up), each run with the
+// next query, and prints the median and p95 wall time of the whole process.
+func timeRuns(args []string) error {
+	fs := flag.NewFlagSet("time", flag.ExitOnError)
+	qfile := fs.String("queries", "", "queries file, one per line")
+	n := fs.Int("n", 200, "timed runs")
+	label := fs.String("label", "", "name printed with the result")
+	fs.Parse(args)
+	cmdArgs := fs.Args()
+	b, err := os.ReadFile(*qfile)
+	if err != nil {
+		return err
+	}
+	var qs []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			qs = append(qs, l)
+		}
+	}
+	if len(qs) == 0 || len(cmdArgs) == 0 {
+		return fmt.Errorf("time: need -queries FILE and a command")
+	}
+	run := func(i int) (time.Duration, error) {
+		a := make([]string, len(cmdArgs))
+		for j, s := range cmdArgs {
+			a[j] = strings.ReplaceAll(s, "{q}", qs[i%len(qs)])
+		}
+		cmd := exec.Command(a[0], a[1:]...)
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		d := time.Since(start)
+		if err != nil {
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 4 {
+				return 0, fmt.Errorf("run %d: %v\n%s", i, err, out)
+			}
+		}
+		return d, nil
+	}
+	for i := 0; i < 5; i++ {
+		if _, err := run(i); err != nil {
+			return err
+		}
+	}
+	ds := make([]time.Duration, *n)
+	for i := range ds {
+		if ds[i], err = run(i); err != nil {
+			return err
+		}
+	}
+	sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
+	q := func(p float64) time.Duration { return ds[int(p*float64(len(ds)-1)+0.5)] }
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+	fmt.Printf("%-44s runs=%d queries=%d  p50=%s  p95=%s  min=%s  max=%s\n", *label, *n, len(qs), ms(q(0.5)), ms(q(0.95)), ms(ds[0]), ms(ds[len(ds)-1]))
 	return nil
 }

@@ -30,6 +30,7 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.FloatFlag{Name: "low-confidence-penalty", Value: w.LowConfidencePenalty, Usage: "subtracted (times their share) when low-confidence agent annotations matched"},
 		&ucli.FloatFlag{Name: "low-confidence-below", Value: w.LowConfidenceBelow, Usage: "agent annotations below this confidence are low-confidence"},
 		&ucli.FloatFlag{Name: "w-chunk-sum", Value: w.SumBonus, Usage: "share of an item's other matching chunks added to its best chunk"},
+		&ucli.IntFlag{Name: "scan-rows", Value: store.DefaultScanRows, Usage: "rank at most about `N` matching rows per query, leaving out the most common words first (-1: no bound)"},
 		&ucli.IntFlag{Name: "snippets", Value: 2, Usage: "snippets per item (0 for none)"},
 		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
@@ -72,6 +73,10 @@ func SearchOptions(c *ucli.Command, now time.Time, limit int) (store.SearchOptio
 		o.Snippets = -1
 	}
 	o.ExpandChunks = c.Bool("expand-chunks")
+	o.ScanRows = c.Int("scan-rows")
+	if o.ScanRows == 0 || o.ScanRows < -1 {
+		return o, cli.Usage("--scan-rows %d: want 1 or more, or -1", o.ScanRows)
+	}
 	d, err := ParseDuration(c.String("stale-after"))
 	if err != nil {
 		return o, cli.Usage("--stale-after: %v", err)

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# bench-find.sh: whole-process ll-find and ll-brief timings (make bench).
+#
+# Builds a store of BENCH_FIND_ITEMS (default 10000) synthetic article-like
+# items (about 10 chunks each, pseudo-English with a Zipf vocabulary so
+# common words match most chunks) with scripts/benchfind, then times 60
+# varied queries (one-word, two- and three-word, stopword-heavy, and long
+# natural-language ones of 20-60 words), each run a new process, and prints
+# p50 and p95. BENCH_FIND_LARGE=1 also builds and times a 100k-item store
+# (about a million chunks; it takes a long while to build).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$root"
+bin="$root/bin"
+if [ ! -x "$bin/ll-find" ] || [ ! -x "$bin/ll-brief" ]; then
+  bin="$work"
+  go build -tags sqlite_fts5 -o "$bin/" ./cmd/ll-find ./cmd/ll-brief
+fi
+go build -tags sqlite_fts5 -o "$work/" ./scripts/benchfind
+bf="$work/benchfind"
+runs=${BENCH_FIND_RUNS:-300}
+
+"$bf" queries -n 60 > "$work/queries.txt"
+awk 'NF <= 3' "$work/queries.txt" > "$work/short.txt"
+awk 'NF > 3' "$work/queries.txt" > "$work/long.txt"
+
+bench() { # items
+  local items=$1 db="$work/find-$1.db" start
+  start=$(date +%s)
+  "$bf" gen -db "$db" -items "$items" 2> /dev/null
+  echo "built a ${items}-item store in $(( $(date +%s) - start ))s" \
+    "($(sqlite3 "$db" 'SELECT count(*) FROM content_chunks' 2>/dev/null || echo '?') chunks)"
+  "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-find, all queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
+  "$bf" time -n "$runs" -queries "$work/short.txt" -label "ll-find, short queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
+  "$bf" time -n "$runs" -queries "$work/long.txt" -label "ll-find, long queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
+  "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-brief, 20 candidates (${items})" -- "$bin/ll-brief" --db "$db" -q --max-items 20 --query "{q}"
+  rm -f "$db" "$db-wal" "$db-shm"
+}
+
+bench "${BENCH_FIND_ITEMS:-10000}"
+if [ "${BENCH_FIND_LARGE:-0}" = 1 ]; then
+  bench 100000
+else
+  echo "100k-item store skipped (BENCH_FIND_LARGE=1 builds it; about 10 minutes here)"
+fi
