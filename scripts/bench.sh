@@ -10,6 +10,10 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/benchproc" "$root/scripts/benchproc"
 items=${BENCH_ITEMS:-10000}
 
+echo "== process floors on this machine (what any process / any linkledger binary costs)"
+"$work/benchproc" -n 200 -label "/bin/true" -- /bin/true
+"$work/benchproc" -n 200 -label "ll-save --version (startup only)" -- "$bin/ll-save" --version
+echo
 echo "== ll-save: whole process, one new URL, into a ${items}-item database"
 db="$work/save.db"
 awk -v n="$items" 'BEGIN { for (i = 0; i < n; i++) printf "https://site%d.example/post/%d?utm_source=x\n", i % 97, i }' \
