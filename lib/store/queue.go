@@ -40,7 +40,7 @@ const (
 )
 
 // IngestInfo is an item's ingest status, carried under the record key
-// "ingest" by queue views and --id.
+// "ingest" by the failed view and Status.
 type IngestInfo struct {
 	Status        string        `json:"status"`
 	Attempts      int           `json:"attempts"`
@@ -73,7 +73,6 @@ const queueCols = hitCols + `, updated_at, parsed_at, error_json, attempts, next
 func (q queueRow) record() *record.Record {
 	rec := q.hitRow.record()
 	rec.URL = q.OriginalURL
-	rec.Status = q.IngestStatus
 	if q.ETag.Valid || q.LastModified.Valid {
 		rec.Fetch = &record.FetchInfo{ETag: q.ETag.String, LastModified: q.LastModified.String, FetchedAt: q.FetchedAt.String}
 	}
@@ -139,6 +138,11 @@ func (s *Store) Queue(ctx context.Context, opts QueueOptions) ([]*record.Record,
 	out := make([]*record.Record, len(rows))
 	for i, r := range rows {
 		out[i] = r.record()
+		if opts.Queue != QueueFailed {
+			// pending and stale records feed ll-fetch: keep them lean, so
+			// no stale status travels down the pipeline
+			delete(out[i].Extra, "ingest")
+		}
 	}
 	return out, nil
 }
