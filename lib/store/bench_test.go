@@ -63,3 +63,28 @@ func BenchmarkIndex(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSave measures ll-save's store work for one new URL (with a tag)
+// in a 10k-item store: the part of a whole-process save that is not
+// process start-up.
+func BenchmarkSave(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for i := 0; i < 10000; i++ {
+		if _, err := s.Save(ctx, item(fmt.Sprintf("https://seed.example/%d", i)), SaveOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := item(fmt.Sprintf("https://new.example/%d", i))
+		r.Tags = []string{"bench"}
+		if _, err := s.Save(ctx, r, SaveOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
