@@ -180,7 +180,7 @@ type candidate struct {
 	porter bool
 	annHit bool // the annotations column matched (item rows)
 	// hl are the title, body and annotations columns with matches marked
-	// by \x02...\x03 (from whichever index matched first).
+	// by \x02...\x03 (filled by highlightRows for the rows a hit shows).
 	hl [3]string
 }
 
@@ -306,9 +306,7 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		}
 		r.rel += c.rel
 		r.annHit = r.annHit || c.annHit
-		if r.hl == ([3]string{}) {
-			r.hl = c.hl
-		}
+
 		if porter {
 			r.porter = true
 		} else {
@@ -329,7 +327,10 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 			continue
 		}
 		t := src.table
-		cols := `s.rowid, -s.rank, highlight(` + t + `, 0, char(2), char(3)), highlight(` + t + `, 1, char(2), char(3)), highlight(` + t + `, 2, char(2), char(3))`
+		// Only item rows' annotation column is highlighted here (to know
+		// whether annotations matched); the hits' rows are highlighted
+		// later, once the page is known (see highlightRows).
+		cols := `s.rowid, -s.rank, CASE WHEN s.rowid < 0 THEN highlight(` + t + `, 2, char(2), char(3)) ELSE '' END`
 		join := ""
 		cond := "1"
 		var args []any
@@ -357,7 +358,7 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		}
 		for r.Next() {
 			var c candidate
-			if err := r.Scan(&c.rowid, &c.rel, &c.hl[0], &c.hl[1], &c.hl[2]); err != nil {
+			if err := r.Scan(&c.rowid, &c.rel, &c.hl[2]); err != nil {
 				r.Close()
 				return nil, err
 			}
@@ -668,6 +669,9 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 			chunkIDs = append(chunkIDs, c.rowid)
 		}
 	}
+	if err := highlightRows(ctx, conn, items, q, opts); err != nil {
+		return nil, nil, err
+	}
 	chunks, err := loadChunks(ctx, conn, chunkIDs)
 	if err != nil {
 		return nil, nil, err
@@ -775,6 +779,68 @@ func chunkRowsFor(it *scoredItem, opts SearchOptions) []*candidate {
 	return out
 }
 
+// explainRows is how many of an item's best rows explain its hit
+// (matched fields and terms) besides the rows its snippets come from.
+const explainRows = 3
+
+// highlightRows fills the highlighted columns of the rows the hits show:
+// one query per index with rowid IN (...), which FTS5 answers by seeking.
+func highlightRows(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, q query.Query, opts SearchOptions) error {
+	byTable := map[string]map[int64]*candidate{}
+	for _, it := range items {
+		rows := chunkRowsFor(it, opts)
+		rows = append(rows, it.rows[:min(len(it.rows), explainRows)]...)
+		for _, c := range rows {
+			t := "search"
+			if !c.porter {
+				t = "search_cjk"
+			}
+			if byTable[t] == nil {
+				byTable[t] = map[int64]*candidate{}
+			}
+			byTable[t][c.rowid] = c
+		}
+	}
+	for t, rows := range byTable {
+		match := q.Match()
+		if t == "search_cjk" {
+			match = q.TrigramMatch()
+		}
+		if match == "" || len(rows) == 0 {
+			continue // LIKE matches: no highlights
+		}
+		ids := make([]int64, 0, len(rows))
+		for id := range rows {
+			ids = append(ids, id)
+		}
+		qs, args, err := sqlx.In(`SELECT rowid, highlight(`+t+`, 0, char(2), char(3)), highlight(`+t+`, 1, char(2), char(3)), highlight(`+t+`, 2, char(2), char(3))
+			FROM `+t+` WHERE `+t+` MATCH ? AND rowid IN (?)`, match, ids)
+		if err != nil {
+			return err
+		}
+		r, err := conn.QueryxContext(ctx, qs, args...)
+		if err != nil {
+			return err
+		}
+		for r.Next() {
+			var id int64
+			var hl [3]string
+			if err := r.Scan(&id, &hl[0], &hl[1], &hl[2]); err != nil {
+				r.Close()
+				return err
+			}
+			if c := rows[id]; c != nil {
+				c.hl = hl
+			}
+		}
+		r.Close()
+		if err := r.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // loadChunks reads chunk rows by id.
 func loadChunks(ctx context.Context, conn *sqlx.Conn, ids []int64) (map[int64]chunkRow, error) {
 	out := map[int64]chunkRow{}
@@ -812,6 +878,9 @@ func explain(it *scoredItem, hit *record.Hit, h hitRow, chunks map[int64]chunkRo
 	}
 	colNames := []string{"title", "body", "annotations"}
 	for _, c := range it.rows {
+		if c.hl == ([3]string{}) {
+			continue // not highlighted: beyond the rows that explain the hit
+		}
 		for i, col := range c.hl {
 			spans := markedSpans(col)
 			if len(spans) > 0 {
