@@ -14,9 +14,7 @@ package llindex
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -24,7 +22,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
-	"github.com/linkledger/linkledger/lib/ndjson"
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/source"
@@ -117,34 +114,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		progress: !c.Bool("quiet") && cli.IsTerminal(env.Stderr),
 		started:  time.Now(),
 	}
-	rd := ndjson.NewReader(env.Stdin)
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rec, _, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		var le *ndjson.LineError
-		if errors.As(err, &le) {
-			ix.diag.Printf("line %d: %v", le.Line, le.Err)
-			bad := &record.Record{Error: &record.Error{Stage: record.StageIndex, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}
-			if err := out.Emit(bad); err != nil {
-				return err
-			}
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
-		}
+	err = cli.EachRecord(ctx, env.Stdin, out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {
 		if err := ix.one(ctx, rec); err != nil {
 			return err
 		}
 		ix.tick(rec)
-		if err := out.Emit(rec); err != nil {
-			return err
-		}
+		return out.Emit(rec)
+	})
+	if err != nil {
+		return err
 	}
 	if ix.progress {
 		fmt.Fprintln(env.Stderr)

@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -22,7 +21,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
-	"github.com/linkledger/linkledger/lib/ndjson"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -196,30 +194,11 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 		return out.Finish()
 	}
-	rd := ndjson.NewReader(env.Stdin)
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rec, line, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		var le *ndjson.LineError
-		if errors.As(err, &le) {
-			diag.Printf("line %d: %v", le.Line, le.Err)
-			bad := &record.Record{Error: &record.Error{Stage: record.StageSave, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}
-			if err := out.Emit(bad); err != nil {
-				return err
-			}
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
-		}
-		if err := s.one(ctx, rec, line, "line"); err != nil {
-			return err
-		}
+	err = cli.EachRecord(ctx, env.Stdin, out, diag, record.StageSave, func(rec *record.Record, line int) error {
+		return s.one(ctx, rec, line, "line")
+	})
+	if err != nil {
+		return err
 	}
 	return out.Finish()
 }
