@@ -89,3 +89,22 @@ func TestIsTerminalDevNull(t *testing.T) {
 		t.Error("/dev/null reported as a terminal")
 	}
 }
+
+func TestProgress(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress("ll-x", &b, true)
+	p.Tick(false)
+	p.Tick(true)
+	p.Tick(false)
+	p.Done()
+	if !bytes.Contains(b.Bytes(), []byte("ll-x: 3 done, 1 failed,")) || !bytes.HasSuffix(b.Bytes(), []byte("\n")) {
+		t.Errorf("progress output %q", b.String())
+	}
+	b.Reset()
+	off := NewProgress("ll-x", &b, false)
+	off.Tick(false)
+	off.Done()
+	if b.Len() != 0 {
+		t.Errorf("disabled progress wrote %q", b.String())
+	}
+}

@@ -111,22 +111,19 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base")},
 		keep:     c.Bool("keep-content"),
 		diag:     cli.Diag{Prog: "ll-index", W: env.Stderr, Verbose: c.Bool("verbose")},
-		progress: !c.Bool("quiet") && cli.IsTerminal(env.Stderr),
-		started:  time.Now(),
+		progress: cli.NewProgress("ll-index", env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr)),
 	}
 	err = cli.EachRecord(ctx, env.Stdin, out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {
 		if err := ix.one(ctx, rec); err != nil {
 			return err
 		}
-		ix.tick(rec)
+		ix.progress.Tick(rec.Error != nil)
 		return out.Emit(rec)
 	})
 	if err != nil {
 		return err
 	}
-	if ix.progress {
-		fmt.Fprintln(env.Stderr)
-	}
+	ix.progress.Done()
 	return out.Finish()
 }
 
@@ -137,21 +134,7 @@ type indexer struct {
 	iopts    store.IndexOptions
 	keep     bool
 	diag     cli.Diag
-	progress bool
-	done     int
-	failed   int
-	started  time.Time
-}
-
-func (ix *indexer) tick(rec *record.Record) {
-	ix.done++
-	if rec.Error != nil {
-		ix.failed++
-	}
-	if ix.progress {
-		rate := float64(ix.done) / time.Since(ix.started).Seconds()
-		fmt.Fprintf(ix.diag.W, "\rll-index: %d done, %d failed, %.1f/s", ix.done, ix.failed, rate)
-	}
+	progress *cli.Progress
 }
 
 // one indexes rec in place. It returns an error only when the stream must

@@ -125,6 +125,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	diag := cli.Diag{Prog: prog, W: env.Stderr, Verbose: c.Bool("verbose")}
+	progress := cli.NewProgress(prog, env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr))
+	defer progress.Done()
 	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password")})
 	popts := parse.Options{Chunk: copts}
 
@@ -189,6 +191,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		if e := j.rec.Error; e != nil && e.Stage == record.StageParse && e.Code != record.CodeBadJSON {
 			diag.Printf("%s: %s: %s", j.rec.Ref(), e.Code, e.Message)
 		}
+		progress.Tick(j.rec.Error != nil)
 		if err := out.Emit(j.rec); err != nil {
 			cancel()
 			if ndjson.IsClosedPipe(err) {
