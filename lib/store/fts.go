@@ -4,14 +4,19 @@ import (
 	"context"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 )
 
 // The full-text index has one row per chunk (rowid = chunk id: title and
-// chunk text) and one row per item (rowid = -items.seq: title plus the text
-// of its annotations and notes). search_cjk holds the same rows, but only
-// those containing CJK text, under the trigram tokenizer.
+// chunk text) and one row per item (rowid = -items.seq: title, the item's
+// whole text (its chunks in order, at most docBodyBytes) and the text of
+// its annotations and notes). Search ranks an item by its best chunk (the
+// passage) plus a share of its item row (the whole document): passage and
+// document evidence together rank better than either (docs/retrieval.md).
+// search_cjk holds chunk rows and item rows (title and annotations only),
+// but only those containing CJK text, under the trigram tokenizer.
 //
 // Every write that changes an item's title, chunks or annotations calls
 // deleteFTS/insertFTS (or refreshFTS) in the same transaction.
@@ -40,13 +45,15 @@ func insertFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error
 	if err != nil {
 		return err
 	}
-	type row struct {
+	var chunks []struct {
 		id   int64
 		text string
 	}
-	var chunks []row
 	for rows.Next() {
-		var r row
+		var r struct {
+			id   int64
+			text string
+		}
 		if err := rows.Scan(&r.id, &r.text); err != nil {
 			rows.Close()
 			return err
@@ -72,7 +79,7 @@ func insertFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error
 		return err
 	}
 	annText := strings.Join(ann, "\n")
-	if _, err := tx.ExecContext(ctx, `INSERT INTO search(rowid, title, body, annotations) VALUES (?, ?, '', ?)`, -seq, title, annText); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO search(rowid, title, body, annotations) VALUES (?, ?, ?, ?)`, -seq, title, docBody(chunks), annText); err != nil {
 		return err
 	}
 	if titleCJK || hasCJK(annText) {
@@ -81,6 +88,35 @@ func insertFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error
 		}
 	}
 	return nil
+}
+
+// docBodyBytes caps the whole-text body of an item row: enough for an
+// article or a paper's first pages; a 500-page PDF still ranks by its
+// chunks.
+const docBodyBytes = 64 << 10
+
+// docBody joins the chunk texts (they overlap by a few sentences, which
+// barely moves bm25) up to docBodyBytes, cut on a rune boundary.
+func docBody(chunks []struct {
+	id   int64
+	text string
+}) string {
+	var b strings.Builder
+	for _, c := range chunks {
+		if b.Len()+len(c.text)+1 > docBodyBytes {
+			rest := docBodyBytes - b.Len()
+			for rest > 0 && rest < len(c.text) && !utf8.RuneStart(c.text[rest]) {
+				rest--
+			}
+			if rest > 0 {
+				b.WriteString(c.text[:min(rest, len(c.text))])
+			}
+			break
+		}
+		b.WriteString(c.text)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // refreshFTS rebuilds an item's rows.

@@ -42,6 +42,9 @@ type Weights struct {
 	// SumBonus is the share of an item's other matching rows added to its
 	// best row.
 	SumBonus float64
+	// Doc is the share of the item row's relevance (title, whole text,
+	// annotations) added to the best chunk row's.
+	Doc float64
 }
 
 // DefaultWeights are the documented defaults.
@@ -53,6 +56,7 @@ var DefaultWeights = Weights{
 	LowConfidencePenalty: 2,
 	LowConfidenceBelow:   0.5,
 	SumBonus:             0,
+	Doc:                  0.3,
 }
 
 // Filter restricts search results and queue views.
@@ -452,34 +456,35 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 	}
 	annHits := map[string]bool{}
 	for _, it := range items {
-		// An item row that matched by its title only repeats what the
-		// item's chunk rows (which carry the title too) say; as a short
-		// row it would outscore them. Keep it only when it is all there is.
-		if len(it.rows) > 1 {
-			kept := it.rows[:0]
-			for _, r := range it.rows {
-				if r.rowid > 0 || r.annHit || r.cjk {
-					kept = append(kept, r)
-				}
-			}
-			if len(kept) > 0 {
-				it.rows = kept
-			}
-		}
 		sort.Slice(it.rows, func(i, j int) bool {
 			if it.rows[i].rel != it.rows[j].rel {
 				return it.rows[i].rel > it.rows[j].rel
 			}
 			return it.rows[i].rowid < it.rows[j].rowid
 		})
-		it.rel = it.rows[0].rel
-		for _, r := range it.rows[1:] {
-			it.rel += w.SumBonus * r.rel
-		}
+		// best chunk (the passage) + Doc × item row (the whole document)
+		// + SumBonus × the other matching chunks
+		var best, doc, others float64
+		chunks := 0
 		for _, r := range it.rows {
+			switch {
+			case r.rowid < 0:
+				doc = max(doc, r.rel)
+			case chunks == 0:
+				best = r.rel
+				chunks++
+			default:
+				others += r.rel
+				chunks++
+			}
 			if r.annHit {
 				annHits[it.id] = true
 			}
+		}
+		if chunks == 0 {
+			it.rel = doc // found through its title or annotations only
+		} else {
+			it.rel = best + w.Doc*doc + w.SumBonus*others
 		}
 	}
 	if err := s.adjust(ctx, conn, items, annHits, w); err != nil {
@@ -813,7 +818,9 @@ func highlightRows(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, q 
 		for id := range rows {
 			ids = append(ids, id)
 		}
-		qs, args, err := sqlx.In(`SELECT rowid, highlight(`+t+`, 0, char(2), char(3)), highlight(`+t+`, 1, char(2), char(3)), highlight(`+t+`, 2, char(2), char(3))
+		// an item row's body is the whole text: its chunk rows explain it
+		qs, args, err := sqlx.In(`SELECT rowid, highlight(`+t+`, 0, char(2), char(3)),
+			CASE WHEN rowid < 0 THEN '' ELSE highlight(`+t+`, 1, char(2), char(3)) END, highlight(`+t+`, 2, char(2), char(3))
 			FROM `+t+` WHERE `+t+` MATCH ? AND rowid IN (?)`, match, ids)
 		if err != nil {
 			return err

@@ -31,6 +31,7 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.FloatFlag{Name: "low-confidence-below", Value: w.LowConfidenceBelow, Usage: "agent annotations below this confidence are low-confidence"},
 		&ucli.FloatFlag{Name: "w-chunk-sum", Value: w.SumBonus, Usage: "share of an item's other matching chunks added to its best chunk"},
 		&ucli.IntFlag{Name: "scan-rows", Value: store.DefaultScanRows, Usage: "rank at most about `N` matching rows per query, leaving out the most common words first (-1: no bound)"},
+		&ucli.FloatFlag{Name: "w-doc", Value: w.Doc, Usage: "share of the item's whole-text row added to its best chunk"},
 		&ucli.IntFlag{Name: "snippets", Value: 2, Usage: "snippets per item (0 for none)"},
 		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
@@ -61,7 +62,7 @@ func SearchOptions(c *ucli.Command, now time.Time, limit int) (store.SearchOptio
 	o.Weights = store.Weights{
 		Title: c.Float("w-title"), Body: c.Float("w-body"), Annotations: c.Float("w-annotations"),
 		PinnedBoost: c.Float("pinned-boost"), LowConfidencePenalty: c.Float("low-confidence-penalty"),
-		LowConfidenceBelow: c.Float("low-confidence-below"), SumBonus: c.Float("w-chunk-sum"),
+		LowConfidenceBelow: c.Float("low-confidence-below"), SumBonus: c.Float("w-chunk-sum"), Doc: c.Float("w-doc"),
 	}
 	for _, f := range []string{"w-title", "w-body", "w-annotations"} {
 		if c.Float(f) < 0 {
