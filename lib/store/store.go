@@ -11,7 +11,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
@@ -29,22 +28,6 @@ import (
 
 //go:embed migrations/*.sql
 var migrationFS embed.FS
-
-// driverName is the go-sqlite3 driver registered with linkledger's
-// connection hook.
-const driverName = "sqlite3_linkledger"
-
-func init() {
-	sql.Register(driverName, &sqlite3.SQLiteDriver{
-		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			// Keep the WAL file when the last connection closes. Every
-			// ll-* process is short-lived: without this each one would
-			// delete the WAL on exit and the next would create it again,
-			// paying a header write and two fsyncs (file and directory).
-			return c.SetFileControlInt("main", sqlite3.SQLITE_FCNTL_PERSIST_WAL, 1)
-		},
-	})
-}
 
 // Options are the store's settings.
 type Options struct {
@@ -109,7 +92,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 			}
 		}
 	}
-	db, err := sqlx.Open(driverName, DSN(path, opts))
+	db, err := sqlx.Open("sqlite3", DSN(path, opts))
 	if err != nil {
 		return nil, err
 	}
