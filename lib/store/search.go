@@ -140,7 +140,8 @@ type SearchOptions struct {
 	// ranked. So a query's cost does not grow with the number of matches.
 	ScanRows int
 
-	newestOnly bool // set by Search: rank the newest ScanRows matches only
+	newestOnly bool     // set by Search: rank the newest ScanRows matches only
+	rest       []string // set by Search: terms scored on the candidates only
 }
 
 func (o SearchOptions) withDefaults() SearchOptions {
@@ -212,13 +213,14 @@ func (s *Store) Search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		return nil, err
 	}
 	defer conn.Close()
-	terms, common, newest, err := s.pruneCommon(ctx, conn, q.Terms, opts.ScanRows)
+	terms, rest, common, newest, err := s.pruneCommon(ctx, conn, q.Terms, opts.ScanRows)
 	if err != nil {
 		return nil, err
 	}
 	q.Terms = terms
 	opts.newestOnly = newest
-	res.Terms = append(append([]string{}, q.Terms...), q.CJK...)
+	opts.rest = rest
+	res.Terms = append(append(append([]string{}, q.Terms...), rest...), q.CJK...)
 	res.Dropped = append(res.Dropped, common...)
 	items, err := s.rank(ctx, conn, q, opts, "")
 	if err != nil {
@@ -251,19 +253,24 @@ func (s *Store) finish(ctx context.Context, conn *sqlx.Conn, res *SearchResult, 
 // DefaultScanRows is the default of SearchOptions.ScanRows.
 const DefaultScanRows = 3000
 
-// pruneCommon keeps terms rarest first while their summed row counts fit
-// in scan rows (at least one term). newest is true when even the rarest
+// pruneCommon keeps terms rarest first while the rows they match together
+// fit in scan rows (at least one term). newest is true when even the rarest
 // term matches more rows: ranking then looks at the newest rows only. The
 // probe reads at most scan+1 rows per term.
-func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string, scan int) (keep, drop []string, newest bool, err error) {
+//
+// The other terms matching at most rescoreFactor × scan rows are returned
+// as rest: they do not find candidates but are scored on them (see
+// rescore); the commoner ones are dropped.
+func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string, scan int) (keep, rest, drop []string, newest bool, err error) {
 	if scan < 0 || len(terms) == 0 {
-		return terms, nil, false, nil
+		return terms, nil, nil, false, nil
 	}
+	capRows := int64(scan) * rescoreFactor
 	df := make(map[string]int64, len(terms))
 	for _, t := range terms {
 		var n int64
-		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Quote(t), scan+1); err != nil {
-			return nil, nil, false, err
+		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Quote(t), capRows+1); err != nil {
+			return nil, nil, nil, false, err
 		}
 		df[t] = n
 	}
@@ -272,25 +279,95 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 	if df[byDF[0]] > int64(scan) {
 		// Every term is common: rank the newest matches of a few of them.
 		n := min(len(byDF), 8)
-		return byDF[:n], byDF[n:], true, nil
+		return byDF[:n], nil, byDF[n:], true, nil
 	}
-	var sum int64
-	kept := map[string]bool{}
-	for _, t := range byDF {
-		if sum+df[t] > int64(scan) {
-			break
+	// The largest rarest-first prefix whose matches (the union, probed
+	// with a bounded count) fit: terms that co-occur cost little extra.
+	union := func(n int) (int64, error) {
+		var c int64
+		err := conn.GetContext(ctx, &c, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Or(byDF[:n]), scan+1)
+		return c, err
+	}
+	lo, hi := 1, len(byDF) // prefix lo fits (the rarest term alone fits)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		c, err := union(mid)
+		if err != nil {
+			return nil, nil, nil, false, err
 		}
-		sum += df[t]
+		if c <= int64(scan) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	kept := map[string]bool{}
+	for _, t := range byDF[:lo] {
 		kept[t] = true
 	}
 	for _, t := range terms { // query order
-		if kept[t] {
+		switch {
+		case kept[t]:
 			keep = append(keep, t)
-		} else {
+		case df[t] <= capRows:
+			rest = append(rest, t)
+		default:
 			drop = append(drop, t)
 		}
 	}
-	return keep, drop, false, nil
+	return keep, rest, drop, false, nil
+}
+
+// rescoreFactor bounds the terms rescore adds: those matching at most
+// rescoreFactor × ScanRows rows. FTS5's bm25 reads each phrase's whole
+// doclist once per query to count its rows (a fast scan, not scoring).
+const rescoreFactor = 10
+
+// rescore adds the rest terms' bm25 to candidates found by the kept terms
+// P: FTS5 scores "(P) AND (P OR R)" on the candidate rows only (rowid IN,
+// a seek per row); P's phrases count twice there, so the row's score is
+// that minus its P-only score.
+func (s *Store) rescore(ctx context.Context, conn *sqlx.Conn, rows map[int64]*candidate, keep, rest []string, w Weights) error {
+	var ids []int64
+	for id, c := range rows {
+		if c.porter {
+			ids = append(ids, id)
+		}
+	}
+	if len(rest) == 0 || len(ids) == 0 {
+		return nil
+	}
+	p := query.Or(keep)
+	expr := "(" + p + ") AND (" + p + " OR " + query.Or(rest) + ")"
+	lo, hi := ids[0], ids[0]
+	for _, id := range ids {
+		lo, hi = min(lo, id), max(hi, id)
+	}
+	// One FTS5 scan over the candidates' rowid range (it matches only rows
+	// of P, so at most ScanRows); "+rowid IN" is filtered by SQLite, not
+	// handed to FTS5, which would restart the query, phrase counts and
+	// all, once per id.
+	qs, args, err := sqlx.In(`SELECT rowid, -bm25(search, `+strconv.FormatFloat(w.Title, 'f', -1, 64)+`, `+strconv.FormatFloat(w.Body, 'f', -1, 64)+`, `+
+		strconv.FormatFloat(w.Annotations, 'f', -1, 64)+`) FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (?)`, expr, lo, hi, ids)
+	if err != nil {
+		return err
+	}
+	r, err := conn.QueryxContext(ctx, qs, args...)
+	if err != nil {
+		return fmt.Errorf("search rescore: %w", err)
+	}
+	defer r.Close()
+	for r.Next() {
+		var id int64
+		var both float64
+		if err := r.Scan(&id, &both); err != nil {
+			return err
+		}
+		if c := rows[id]; c != nil {
+			c.rel = both - c.rel
+		}
+	}
+	return r.Err()
 }
 
 func rankExpr(w Weights) string {
@@ -394,6 +471,9 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		for _, id := range ids {
 			add(candidate{rowid: id, rel: 1}, false)
 		}
+	}
+	if err := s.rescore(ctx, conn, rows, q.Terms, opts.rest, opts.Weights); err != nil {
+		return nil, err
 	}
 	return s.group(ctx, conn, rows, opts.Weights)
 }
