@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -240,5 +241,35 @@ func TestSearchLimitOffsetAndStale(t *testing.T) {
 	s.DB().Get(&n, `SELECT count(*) FROM items WHERE revalidate_due = 1`)
 	if n != 3 {
 		t.Errorf("revalidate_due on %d items, want 3", n)
+	}
+}
+
+func TestSearchBoundedScoresLikeUnbounded(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 30) // "lorem" and "ipsum" in every filler row
+	addDocs(t, s,
+		doc{url: "https://t.test/k1", title: "Kiwi lorem", chunks: []string{"kiwi lorem ipsum kiwi"}},
+		doc{url: "https://t.test/k2", title: "Kiwi", chunks: []string{"kiwi and lorem"}},
+		doc{url: "https://t.test/k3", title: "Fruit", chunks: []string{"a kiwi"}},
+	)
+	full := search(t, s, SearchOptions{Text: "kiwi lorem ipsum", ScanRows: -1})
+	bounded := search(t, s, SearchOptions{Text: "kiwi lorem ipsum", ScanRows: 8})
+	if diff := cmp.Diff([]string{"lorem", "ipsum"}, bounded.Terms[1:]); diff != "" {
+		t.Errorf("bounded terms (-want +got):\n%s", diff)
+	}
+	score := map[string]float64{}
+	for _, h := range full.Hits {
+		score[h.ID] = h.Hit.WhyRanked.BM25
+	}
+	if len(bounded.Hits) != 3 {
+		t.Fatalf("bounded hits %v", urls(bounded))
+	}
+	for _, h := range bounded.Hits {
+		if got, want := h.Hit.WhyRanked.BM25, score[h.ID]; math.Abs(got-want) > 1e-4 {
+			t.Errorf("%s: bounded bm25 %v, unbounded %v", h.CanonicalURL, got, want)
+		}
+	}
+	if diff := cmp.Diff(urls(full)[:3], urls(bounded)); diff != "" {
+		t.Errorf("order (-unbounded +bounded):\n%s", diff)
 	}
 }
