@@ -36,11 +36,14 @@ Any text is a query: words are OR-ed (an item need not contain every word),
 stemmed and accent-folded; quotes, AND, -, : and emoji are plain text. CJK
 text is matched by substring. Put "--" before a query that starts with "-".
 
-Ranking: ranking_score = bm25 (title, body and annotation fields weighted by
---w-title, --w-body, --w-annotations) + --pinned-boost when the item has a
-pinned highlight - --low-confidence-penalty × the share of low-confidence
-agent annotations when annotation text matched. hit.why_ranked shows each
-term of the sum, the matched fields and the matched terms.
+Ranking: ranking_score = bm25 + --pinned-boost when the item has a pinned
+highlight - --low-confidence-penalty × the share of low-confidence agent
+annotations when annotation text matched. bm25 weighs the title, body and
+annotation fields by --w-title, --w-body, --w-annotations; an item scores
+its best chunk plus --w-doc × its whole text. hit.why_ranked shows each
+term of the sum, the matched fields and the matched terms. Terms too common
+to rank within --scan-rows rows are scored on the candidates only, or left
+out (-v lists them). See docs/retrieval.md.
 
 With no query, lists items newest first (filters apply). Other modes:
   --related ID        items related to ID by content and shared tags
