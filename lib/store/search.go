@@ -253,8 +253,8 @@ func (s *Store) finish(ctx context.Context, conn *sqlx.Conn, res *SearchResult, 
 // DefaultScanRows is the default of SearchOptions.ScanRows.
 const DefaultScanRows = 3000
 
-// pruneCommon keeps terms rarest first while the rows they match together
-// fit in scan rows (at least one term). newest is true when even the rarest
+// pruneCommon keeps terms rarest first while the rows they match add up to
+// at most scan rows (at least one term). newest is true when even the rarest
 // term matches more rows: ranking then looks at the newest rows only. The
 // probe reads at most scan+1 rows per term.
 //
@@ -267,9 +267,17 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 	}
 	capRows := int64(scan) * rescoreFactor
 	df := make(map[string]int64, len(terms))
-	for _, t := range terms {
+	probe := func(t string, limit int64) (int64, error) {
 		var n int64
-		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Quote(t), capRows+1); err != nil {
+		err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Quote(t), limit)
+		return n, err
+	}
+	for _, t := range terms {
+		n, err := probe(t, int64(scan)+1)
+		if err == nil && n > int64(scan) {
+			n, err = probe(t, capRows+1) // rescored or dropped?
+		}
+		if err != nil {
 			return nil, nil, nil, false, err
 		}
 		df[t] = n
@@ -281,25 +289,12 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 		n := min(len(byDF), 8)
 		return byDF[:n], nil, byDF[n:], true, nil
 	}
-	// The largest rarest-first prefix whose matches (the union, probed
-	// with a bounded count) fit: terms that co-occur cost little extra.
-	union := func(n int) (int64, error) {
-		var c int64
-		err := conn.GetContext(ctx, &c, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Or(byDF[:n]), scan+1)
-		return c, err
-	}
-	lo, hi := 1, len(byDF) // prefix lo fits (the rarest term alone fits)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		c, err := union(mid)
-		if err != nil {
-			return nil, nil, nil, false, err
-		}
-		if c <= int64(scan) {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
+	// The rarest terms while their row counts add up to at most scan (the
+	// sum bounds their union): they find the candidates.
+	lo, sum := 0, int64(0)
+	for lo < len(byDF) && (lo == 0 || sum+df[byDF[lo]] <= int64(scan)) {
+		sum += df[byDF[lo]]
+		lo++
 	}
 	kept := map[string]bool{}
 	for _, t := range byDF[:lo] {
@@ -321,7 +316,7 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 // rescoreFactor bounds the terms rescore adds: those matching at most
 // rescoreFactor × ScanRows rows. FTS5's bm25 reads each phrase's whole
 // doclist once per query to count its rows (a fast scan, not scoring).
-const rescoreFactor = 10
+const rescoreFactor = 3
 
 // rescore adds the rest terms' bm25 to candidates found by the kept terms
 // P: FTS5 scores "(P) AND (P OR R)" on the candidate rows only (rowid IN,

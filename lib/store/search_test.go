@@ -246,7 +246,7 @@ func TestSearchLimitOffsetAndStale(t *testing.T) {
 
 func TestSearchBoundedScoresLikeUnbounded(t *testing.T) {
 	s := openTest(t)
-	addFiller(t, s, 30) // "lorem" and "ipsum" in every filler row
+	addFiller(t, s, 5) // "lorem" and "ipsum" in every filler row
 	addDocs(t, s,
 		doc{url: "https://t.test/k1", title: "Kiwi lorem", chunks: []string{"kiwi lorem ipsum kiwi"}},
 		doc{url: "https://t.test/k2", title: "Kiwi", chunks: []string{"kiwi and lorem"}},
