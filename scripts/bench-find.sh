@@ -13,12 +13,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$root"
-bin="$root/bin"
-if [ ! -x "$bin/ll-find" ] || [ ! -x "$bin/ll-brief" ]; then
-  bin="$work"
-  go build -tags sqlite_fts5 -o "$bin/" ./cmd/ll-find ./cmd/ll-brief
-fi
-go build -tags sqlite_fts5 -o "$work/" ./scripts/benchfind
+# Build from the working tree (not bin/, which may be older than the source).
+bin="$work"
+go build -tags sqlite_fts5 -o "$bin/" ./cmd/ll-find ./cmd/ll-brief ./scripts/benchfind
 bf="$work/benchfind"
 runs=${BENCH_FIND_RUNS:-300}
 
