@@ -170,7 +170,18 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 	}
 	k := 0
 	if !fits(0) {
-		k = sort.Search(len(units)+1, fits)
+		// Guess from each unit's own size, then confirm with exact counts:
+		// two counts when the guess is right, a binary search on the side
+		// it was wrong on otherwise.
+		k0 := estimate(items, units, opts)
+		switch {
+		case fits(k0) && (k0 == 0 || !fits(k0-1)):
+			k = k0
+		case fits(k0):
+			k = sort.Search(k0, fits)
+		default:
+			k = k0 + 1 + sort.Search(len(units)-k0, func(i int) bool { return fits(k0 + 1 + i) })
+		}
 	}
 	for ; k <= len(units); k++ {
 		p, text, n := render(items, units[:k], opts, true)
@@ -180,6 +191,34 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 	}
 	_, _, n := render(nil, nil, opts, true)
 	return nil, "", fmt.Errorf("%w: an empty pack takes %d tokens, over --max-tokens %d", ErrBudget, n, opts.MaxTokens)
+}
+
+// estimate returns the number of removals that should fit, from the size
+// of the whole pack and of each unit alone (sizes roughly add up).
+func estimate(items []Item, units []unit, opts Options) int {
+	_, _, over := render(items, nil, opts, false)
+	over -= opts.MaxTokens
+	for k, u := range units {
+		if over <= 0 {
+			return k
+		}
+		var frag any
+		it := items[u.item]
+		switch u.kind {
+		case "snippets":
+			frag = it.Snippets[u.idx]
+		case "lowlights":
+			frag = it.Lowlights[u.idx]
+		case "low_confidence_highlights":
+			frag = it.Highlights[u.idx]
+		default:
+			it.Snippets, it.Lowlights, it.Highlights = nil, nil, nil
+			frag = it
+		}
+		b, _ := marshal(frag)
+		over -= opts.Count(string(b)) + 1
+	}
+	return len(units)
 }
 
 // removable lists the removable units, lowest value first.
