@@ -36,10 +36,14 @@ func deleteFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error
 
 // insertFTS writes an item's rows from the current tables.
 func insertFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error {
-	var title string
-	if err := tx.GetContext(ctx, &title, `SELECT title FROM items WHERE seq = ?`, seq); err != nil {
+	var it struct {
+		Title       string `db:"title"`
+		Description string `db:"description"`
+	}
+	if err := tx.GetContext(ctx, &it, `SELECT title, description FROM items WHERE seq = ?`, seq); err != nil {
 		return err
 	}
+	title := it.Title
 	titleCJK := hasCJK(title)
 	rows, err := tx.QueryxContext(ctx, `SELECT id, text FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, itemID)
 	if err != nil {
@@ -79,7 +83,7 @@ func insertFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error
 		return err
 	}
 	annText := strings.Join(ann, "\n")
-	if _, err := tx.ExecContext(ctx, `INSERT INTO search(rowid, title, body, annotations) VALUES (?, ?, ?, ?)`, -seq, title, docBody(chunks), annText); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO search(rowid, title, body, annotations) VALUES (?, ?, ?, ?)`, -seq, title, withDescription(it.Description, docBody(chunks)), annText); err != nil {
 		return err
 	}
 	if titleCJK || hasCJK(annText) {
@@ -138,4 +142,16 @@ func hasCJK(s string) bool {
 		}
 	}
 	return false
+}
+
+// withDescription puts the item's description (a video's description, a
+// page's meta description) before its text in the item row, so it is
+// searchable even when the text does not contain it (a YouTube video with
+// a transcript).
+func withDescription(desc, body string) string {
+	desc = strings.TrimSpace(desc)
+	if desc == "" || strings.Contains(body, desc) {
+		return body
+	}
+	return desc + "\n" + body
 }

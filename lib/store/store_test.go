@@ -262,3 +262,24 @@ func TestIndexLifecycle(t *testing.T) {
 		t.Errorf("integrity %q", integrity)
 	}
 }
+
+func TestDescriptionIsSearchable(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	text := "Transcript about sailing boats and wind."
+	r := item("https://www.youtube.com/watch?v=abcdefghijk")
+	r.SourceType, r.Title, r.Description = record.SourceYouTube, "A video", "Sponsored by kumquats and marmalade"
+	r.Text, r.Checksum, r.Chunks = &text, "sha256:d", []record.Chunk{{Text: text, Tokens: 7}}
+	if _, err := s.Index(ctx, r, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var hits int
+	s.DB().Get(&hits, "SELECT count(*) FROM search WHERE search MATCH 'kumquats' AND rowid < 0")
+	if hits != 1 {
+		t.Errorf("description word found in %d item rows, want 1", hits)
+	}
+	// a description the text already holds is not added twice
+	if got := withDescription("wind.", text); got != text {
+		t.Errorf("withDescription duplicated: %q", got)
+	}
+}
