@@ -116,7 +116,7 @@ func Parse(text string, opts Options) Query {
 
 	dropStop := opts.StopwordsFrom > 0 && len(all) >= opts.StopwordsFrom
 	for _, w := range all {
-		if dropStop && stopwords[w] {
+		if dropStop && stopwordSet()[w] {
 			q.Dropped = append(q.Dropped, w)
 			continue
 		}
@@ -255,4 +255,4 @@ func Words(text string) []string {
 }
 
 // IsStopword reports whether w (lower-case) is an English stopword.
-func IsStopword(w string) bool { return stopwords[w] }
+func IsStopword(w string) bool { return stopwordSet()[w] }

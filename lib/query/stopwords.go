@@ -1,9 +1,13 @@
 package query
 
+import "sync"
+
 // stopwords are common English function words. They are dropped from
 // queries of DefaultStopwordsFrom words or more: in a long natural-language
 // query they match most documents and only add cost and noise to bm25.
-var stopwords = func() map[string]bool {
+// It is built on first use, so binaries that never parse a query (ll-save)
+// do not pay for it at start-up.
+var stopwordSet = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range []string{
 		"a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at",
@@ -19,4 +23,4 @@ var stopwords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -52,10 +51,25 @@ const (
 	ingestStateChangedEventPrefix = "state:"
 )
 
-var agentRe = regexp.MustCompile(`^agent:[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
-// ValidActor reports whether a is "human" or "agent:<name>".
-func ValidActor(a string) bool { return a == ActorHuman || agentRe.MatchString(a) }
+// ValidActor reports whether a is "human" or "agent:<name>", where the name
+// is 1 to 64 of A-Z a-z 0-9 . _ - and starts with a letter or digit.
+func ValidActor(a string) bool {
+	if a == ActorHuman {
+		return true
+	}
+	name, ok := strings.CutPrefix(a, actorAgentPrefix)
+	if !ok || len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 func isAgent(a string) bool { return strings.HasPrefix(a, actorAgentPrefix) }
 
