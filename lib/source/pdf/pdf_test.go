@@ -13,6 +13,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/sharedtest"
 )
 
 func needPoppler(t *testing.T) {
@@ -206,27 +207,7 @@ func TestSegments(t *testing.T) {
 
 // sharedFixtures returns the shared sample directory next to the repository
 // (../shared/fixtures/pdf from the repo root), or skips.
-func sharedFixtures(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "fixtures", "pdf")
-			if _, err := os.Stat(p); err != nil {
-				t.Skip("shared fixtures not present (../shared/fixtures/pdf from the repo root)")
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-}
+func sharedFixtures(t *testing.T) string { return sharedtest.Dir(t, "fixtures", "pdf") }
 
 // TestSharedSamples runs the adapter on the pdfminer sample set and compares
 // the text with poppler's reference dumps, modulo ligature folding.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/sharedtest"
 )
 
 // fakeX serves the three upstreams from files: a value is a testdata file
@@ -301,27 +302,7 @@ func TestBadURL(t *testing.T) {
 
 // sharedFixtures returns ../shared/fixtures/x from the repository root, or
 // skips.
-func sharedFixtures(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "fixtures", "x")
-			if _, err := os.Stat(p); err != nil {
-				t.Skip("shared fixtures not present (../shared/fixtures/x from the repo root)")
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-}
+func sharedFixtures(t *testing.T) string { return sharedtest.Dir(t, "fixtures", "x") }
 
 func TestSharedFixtures(t *testing.T) {
 	dir := sharedFixtures(t)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/sharedtest"
 )
 
 // fakeYouTube replays testdata files in the shapes of the watch page, the
@@ -411,27 +412,7 @@ func TestDeepLink(t *testing.T) {
 
 // sharedFixtures returns ../shared/fixtures/youtube from the repository
 // root, or skips.
-func sharedFixtures(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "fixtures", "youtube")
-			if _, err := os.Stat(p); err != nil {
-				t.Skip("shared fixtures not present (../shared/fixtures/youtube from the repo root)")
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-}
+func sharedFixtures(t *testing.T) string { return sharedtest.Dir(t, "fixtures", "youtube") }
 
 // TestSharedFixtures replays the captured real responses.
 func TestSharedFixtures(t *testing.T) {
