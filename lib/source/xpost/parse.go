@@ -34,23 +34,7 @@ type Post struct {
 }
 
 // Adapter returns the ll-parse adapter for X bundles.
-func Adapter() parse.Adapter { return adapter{} }
-
-type adapter struct{}
-
-func (adapter) Name() string { return AdapterName }
-
-func (adapter) Match(rec *record.Record) bool {
-	return rec.Body != nil && rec.Fetch != nil && strings.HasPrefix(rec.Fetch.ContentType, ContentType)
-}
-
-func (adapter) Parse(rec *record.Record) (*parse.Result, error) {
-	var b Bundle
-	if err := json.Unmarshal([]byte(*rec.Body), &b); err != nil {
-		return nil, &record.Error{Stage: record.StageParse, Code: record.CodeExtractFailed, Message: "x bundle is not valid json: " + err.Error()}
-	}
-	return ParseBundle(&b)
-}
+func Adapter() parse.Adapter { return parse.BundleAdapter(AdapterName, ContentType, ParseBundle) }
 
 // ParseBundle turns a bundle into the post text: the author's earlier and
 // later posts of the same conversation (self-thread) in order, the post, its

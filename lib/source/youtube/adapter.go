@@ -13,28 +13,10 @@ import (
 // AdapterName is recorded as parse.adapter.
 const AdapterName = "youtube"
 
-// Adapter returns the ll-parse adapter for YouTube bundles.
-func Adapter() parse.Adapter { return adapter{} }
-
-type adapter struct{}
-
-func (adapter) Name() string { return AdapterName }
-
-// Match accepts records whose body is a YouTube bundle.
-func (adapter) Match(rec *record.Record) bool {
-	return rec.Body != nil && rec.Fetch != nil && strings.HasPrefix(rec.Fetch.ContentType, ContentType)
-}
-
-// Parse turns the bundle into metadata and transcript segments. A missing
+// Adapter returns the ll-parse adapter for YouTube bundles. A missing
 // transcript is not an error: the result carries the reason and the
-// description as text so the item is still found by title and description.
-func (adapter) Parse(rec *record.Record) (*parse.Result, error) {
-	var b Bundle
-	if err := json.Unmarshal([]byte(*rec.Body), &b); err != nil {
-		return nil, &record.Error{Stage: record.StageParse, Code: record.CodeExtractFailed, Message: "youtube bundle is not valid json: " + err.Error()}
-	}
-	return ParseBundle(&b)
-}
+// description as text, so the item is still found.
+func Adapter() parse.Adapter { return parse.BundleAdapter(AdapterName, ContentType, ParseBundle) }
 
 // ParseBundle is the pure function behind the adapter.
 func ParseBundle(b *Bundle) (*parse.Result, error) {
