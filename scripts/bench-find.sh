@@ -15,13 +15,14 @@ trap 'rm -rf "$work"' EXIT
 cd "$root"
 # Build from the working tree (not bin/, which may be older than the source).
 bin="$work"
-go build -tags sqlite_fts5 -o "$bin/" ./cmd/ll-find ./cmd/ll-brief ./scripts/benchfind
+go build -tags sqlite_fts5 -o "$bin/" ./cmd/ll-find ./cmd/ll-brief ./scripts/benchfind ./scripts/benchfloor
 bf="$work/benchfind"
 runs=${BENCH_FIND_RUNS:-300}
 
 "$bf" queries -n 60 > "$work/queries.txt"
 awk 'NF <= 3' "$work/queries.txt" > "$work/short.txt"
 awk 'NF > 3' "$work/queries.txt" > "$work/long.txt"
+awk 'NF == 1' "$work/queries.txt" > "$work/one.txt"
 
 bench() { # items
   local items=$1 db="$work/find-$1.db" start
@@ -29,6 +30,10 @@ bench() { # items
   "$bf" gen -db "$db" -items "$items" 2> /dev/null
   echo "built a ${items}-item store in $(( $(date +%s) - start ))s" \
     "($(sqlite3 "$db" 'SELECT count(*) FROM content_chunks' 2>/dev/null || echo '?') chunks)"
+  # The floor: a minimal cgo+SQLite program running one ranked FTS5 query
+  # (ORDER BY rank LIMIT 10) for one word, next to ll-find on the same words.
+  "$bf" time -n "$runs" -queries "$work/one.txt" -label "floor: one FTS5 query, one word (${items})" -- "$bin/benchfloor" find "$db" "{q}"
+  "$bf" time -n "$runs" -queries "$work/one.txt" -label "ll-find, one-word queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
   "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-find, all queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
   "$bf" time -n "$runs" -queries "$work/short.txt" -label "ll-find, short queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
   "$bf" time -n "$runs" -queries "$work/long.txt" -label "ll-find, long queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"

@@ -8,11 +8,14 @@ bin="$root/bin"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/benchproc" "$root/scripts/benchproc"
+go build -tags sqlite_fts5 -o "$work/benchfloor" "$root/scripts/benchfloor"
 items=${BENCH_ITEMS:-10000}
 
 echo "== process floors on this machine (what any process / any linkledger binary costs)"
 "$work/benchproc" -n 200 -label "/bin/true" -- /bin/true
 "$work/benchproc" -n 200 -label "ll-save --version (startup only)" -- "$bin/ll-save" --version
+"$work/benchfloor" write "$work/floor.db" "$items"
+"$work/benchproc" -n 200 -label "floor: minimal cgo+SQLite program, one INSERT (${items} rows)" -- "$work/benchfloor" write "$work/floor.db" "$items"
 echo
 echo "== ll-save: whole process, one new URL, into a ${items}-item database"
 db="$work/save.db"
