@@ -126,6 +126,7 @@ func gen(args []string) error {
 	items := fs.Int("items", 10000, "items")
 	chunks := fs.Int("chunks", 10, "chunks per item (average)")
 	seed := fs.Int64("seed", 1, "random seed")
+	merge := fs.Bool("merge", true, "merge index segments at the end, as ll-index does")
 	fs.Parse(args)
 	ctx := context.Background()
 	st, err := store.Open(ctx, *db, store.Options{})
@@ -170,6 +171,13 @@ func gen(args []string) error {
 		}
 		if (i+1)%5000 == 0 {
 			fmt.Fprintf(os.Stderr, "benchfind: %d items\n", i+1)
+		}
+	}
+	// As ll-index does at the end of its input: merge index segments
+	// with a budget proportional to the items indexed.
+	if *merge {
+		if _, err := st.MergeIndex(ctx, *items*store.MergePagesPerItem); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -219,7 +227,8 @@ func load(args []string) error {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "benchfind: loaded %d records\n", n)
-	return nil
+	_, err = st.MergeIndex(ctx, n*store.MergePagesPerItem) // as ll-index does
+	return err
 }
 
 // queries prints n varied queries over the generator's vocabulary: short

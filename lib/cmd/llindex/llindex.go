@@ -60,6 +60,8 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.DurationFlag{Name: "retry-base", Value: time.Minute, Usage: "wait before the first retry of a failed item"},
 			&ucli.IntFlag{Name: "chunk-tokens", Value: 0, Usage: "target chunk size in tokens when chunking here (0: ll-parse's default)"},
 			&ucli.IntFlag{Name: "chunk-overlap", Usage: "chunk overlap in tokens when chunking here (0: none; default: ll-parse's)"},
+			&ucli.BoolFlag{Name: "optimize", Usage: "after the input, merge the whole full-text index into one segment (can take minutes on a large store)"},
+			&ucli.BoolFlag{Name: "no-merge", Usage: "skip the bounded index merge done after the input"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -113,9 +115,13 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		diag:     cli.Diag{Prog: "ll-index", W: env.Stderr, Verbose: c.Bool("verbose")},
 		progress: cli.NewProgress("ll-index", env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr)),
 	}
+	indexed := 0
 	err = cli.EachRecord(ctx, env.Stdin, out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {
 		if err := ix.one(ctx, rec); err != nil {
 			return err
+		}
+		if rec.Index != nil && rec.Index.Chunks > 0 && !rec.Index.Unchanged {
+			indexed++
 		}
 		ix.progress.Tick(rec.Error != nil)
 		return out.Emit(rec)
@@ -124,7 +130,30 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	ix.progress.Done()
-	return out.Finish()
+	if err := out.Finish(); err != nil {
+		return err
+	}
+	switch {
+	case c.Bool("optimize"):
+		ix.merge(ctx, -1)
+	case !c.Bool("no-merge") && indexed > 0:
+		ix.merge(ctx, indexed*store.MergePagesPerItem)
+	}
+	return nil
+}
+
+// merge merges full-text index segments after the input (see
+// store.MergeIndex). It is maintenance: a failure (another writer holding
+// the lock, an interrupt) is a -v diagnostic, never a failed run, and the
+// next run continues where it stopped.
+func (ix *indexer) merge(ctx context.Context, pages int) {
+	start := time.Now()
+	st, err := ix.st.MergeIndex(ctx, pages)
+	if err != nil {
+		ix.diag.Debugf("index merge stopped after %d steps: %v", st.Steps, err)
+		return
+	}
+	ix.diag.Debugf("index merge: %d steps in %v (complete: %v)", st.Steps, time.Since(start).Round(time.Millisecond), st.Complete)
 }
 
 type indexer struct {

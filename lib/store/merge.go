@@ -1,0 +1,94 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// FTS5 writes every committed transaction's index data as a new segment
+// and merges segments automatically only once several pile up on one
+// level, so an index built one item at a time carries a dozen or more
+// segments, and every term lookup reads each of them. Merging them into one
+// (FTS5's "merge" command with a negative page count: an incremental
+// 'optimize') makes cold queries read fewer pages; on the 10k-item
+// benchmark store it took ll-find from 16 segments to 1 (docs/benchmarks.md).
+//
+// MergeIndex does that work in steps of mergeStepPages pages, each in its
+// own short write transaction (a concurrent writer waits at most one step;
+// a killed process leaves a consistent, partly merged index that the next
+// call continues), until the index is fully merged or about maxPages pages
+// were written (maxPages < 0: no bound). ll-index calls it at the end of its
+// input with a budget proportional to what it indexed, so merging costs
+// each item a bounded multiple of its own size and a bulk load ends fully
+// merged; `ll-index --optimize` merges everything.
+
+// mergeStepPages is the work of one merge transaction (~1 MB of writes).
+const mergeStepPages = 256
+
+// MergePagesPerItem is the merge budget ll-index spends per indexed item.
+const MergePagesPerItem = 64
+
+// MergeStats reports what MergeIndex did.
+type MergeStats struct {
+	Steps    int  // merge transactions that did work
+	Complete bool // no merge work is left
+}
+
+// MergeIndex merges the full-text index segments (see above).
+func (s *Store) MergeIndex(ctx context.Context, maxPages int) (MergeStats, error) {
+	var st MergeStats
+	for _, table := range []string{"search", "search_cjk"} {
+		done := 0
+		for {
+			if maxPages >= 0 && done >= maxPages {
+				return st, nil
+			}
+			step := mergeStepPages
+			if maxPages >= 0 {
+				step = min(step, max(maxPages-done, 1))
+			}
+			worked, err := s.mergeStep(ctx, table, step)
+			if err != nil {
+				return st, fmt.Errorf("merge %s: %w", table, err)
+			}
+			if !worked {
+				break
+			}
+			st.Steps++
+			done += step
+		}
+	}
+	st.Complete = true
+	return st, nil
+}
+
+// mergeStep runs one merge command and reports whether it did any work:
+// FTS5 documents that a no-op merge changes total_changes() by less than 2.
+func (s *Store) mergeStep(ctx context.Context, table string, pages int) (bool, error) {
+	worked := false
+	err := s.tx(ctx, func(tx *sqlx.Tx) error {
+		var before, after int64
+		if err := tx.GetContext(ctx, &before, `SELECT total_changes()`); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO `+table+`(`+table+`, rank) VALUES ('merge', ?)`, -pages); err != nil {
+			return err
+		}
+		if err := tx.GetContext(ctx, &after, `SELECT total_changes()`); err != nil {
+			return err
+		}
+		worked = after-before >= 2
+		return nil
+	})
+	return worked, err
+}
+
+// IndexSegments returns the number of segments of the word index (for
+// tests and benchmarks).
+func (s *Store) IndexSegments(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.GetContext(ctx, &n, `SELECT count(DISTINCT segid) FROM search_idx`)
+	return n, err
+}

@@ -1,0 +1,83 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestMergeIndex: items indexed one transaction each leave several index
+// segments; a bounded merge does some work and reports it is not done; an
+// unbounded one leaves one segment; searches return the same hits, scores
+// and all, before and after.
+func TestMergeIndex(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	addFiller(t, s, 60)
+	for i := range 40 {
+		addDocs(t, s, doc{url: fmt.Sprintf("https://merge.example/%d", i), title: fmt.Sprintf("Merge note %d", i),
+			chunks: []string{fmt.Sprintf("segments of the full text index %d pile up", i), "bounded merges keep reads cheap"}})
+	}
+	segs := func() int {
+		t.Helper()
+		n, err := s.IndexSegments(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := segs()
+	if before < 3 {
+		t.Fatalf("want several segments after 100 one-item transactions, got %d", before)
+	}
+	queries := []string{"segments index", "bounded merges", "merge note 7", "filler"}
+	var want [][]string
+	var wantScores [][]float64
+	for _, q := range queries {
+		res := search(t, s, SearchOptions{Text: q, Limit: 20})
+		want = append(want, urls(res))
+		wantScores = append(wantScores, scores(res))
+	}
+
+	st, err := s.MergeIndex(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Steps != 1 || st.Complete {
+		t.Fatalf("budget of 1 page: %+v, want one step, not complete", st)
+	}
+	st, err = s.MergeIndex(ctx, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Complete || st.Steps == 0 {
+		t.Fatalf("unbounded merge: %+v", st)
+	}
+	if n := segs(); n != 1 {
+		t.Fatalf("segments after a full merge: %d, want 1", n)
+	}
+	for i, q := range queries {
+		res := search(t, s, SearchOptions{Text: q, Limit: 20})
+		if diff := cmp.Diff(want[i], urls(res)); diff != "" {
+			t.Errorf("%q: hits changed by the merge (-before +after):\n%s", q, diff)
+		}
+		if diff := cmp.Diff(wantScores[i], scores(res)); diff != "" {
+			t.Errorf("%q: scores changed by the merge (-before +after):\n%s", q, diff)
+		}
+	}
+	// A merged index is a no-op to merge again.
+	st, err = s.MergeIndex(ctx, -1)
+	if err != nil || st.Steps != 0 || !st.Complete {
+		t.Fatalf("merging a merged index: %+v, %v", st, err)
+	}
+}
+
+func scores(res *SearchResult) []float64 {
+	var out []float64
+	for _, h := range res.Hits {
+		out = append(out, h.Hit.Score)
+	}
+	return out
+}
