@@ -18,11 +18,13 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// Ranking: each matching FTS row (a chunk row or an item's title+annotations
-// row) gets relevance = -bm25(search, title, body, annotations weights).
-// Rows are grouped by item: an item's relevance is its best row plus
-// SumBonus times the sum of its other matching rows among the candidates.
-// Then
+// Ranking: each matching FTS row (a chunk row, or an item's row: title,
+// whole text, annotations) gets relevance = -bm25(search, title, body,
+// annotations weights). Candidates are the best chunk rows and the item
+// rows whose annotations match; every candidate item's row is then scored
+// too. Rows are grouped by item: an item's relevance is its best chunk plus
+// Doc times its item row plus SumBonus times its other candidate chunks
+// (its item row alone when no chunk matched). Then
 //
 //	ranking_score = relevance + pinned_boost - low_confidence_penalty
 //
@@ -365,6 +367,84 @@ func (s *Store) rescore(ctx context.Context, conn *sqlx.Conn, rows map[int64]*ca
 	return r.Err()
 }
 
+// annotationsOnly restricts an FTS5 expression to the annotations column.
+func annotationsOnly(match string) string {
+	if match == "" {
+		return ""
+	}
+	return "{annotations} : (" + match + ")"
+}
+
+// scoreItemRows gives the candidate items their item row's bm25 (title,
+// whole text, annotations) for the expression match, and notes whether the
+// annotations matched. One FTS5 scan over the rows' rowid range, the rows
+// filtered by SQLite ("+rowid IN"), as in rescore.
+func (s *Store) scoreItemRows(ctx context.Context, conn *sqlx.Conn, rows map[int64]*candidate, match string, w Weights) error {
+	if match == "" {
+		return nil
+	}
+	var chunkIDs []int64
+	seqs := map[int64]bool{}
+	for id, c := range rows {
+		switch {
+		case id > 0 && c.porter:
+			chunkIDs = append(chunkIDs, id)
+		case id < 0 && c.porter:
+			seqs[-id] = true
+		}
+	}
+	if len(chunkIDs) > 0 {
+		qs, args, err := sqlx.In(`SELECT DISTINCT i.seq FROM content_chunks c JOIN items i ON i.id = c.item_id WHERE c.id IN (?)`, chunkIDs)
+		if err != nil {
+			return err
+		}
+		var ss []int64
+		if err := conn.SelectContext(ctx, &ss, qs, args...); err != nil {
+			return err
+		}
+		for _, q := range ss {
+			seqs[q] = true
+		}
+	}
+	if len(seqs) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(seqs))
+	for q := range seqs {
+		ids = append(ids, -q)
+	}
+	lo, hi := ids[0], ids[0]
+	for _, id := range ids {
+		lo, hi = min(lo, id), max(hi, id)
+	}
+	qs, args, err := sqlx.In(`SELECT rowid, -bm25(search, `+strconv.FormatFloat(w.Title, 'f', -1, 64)+`, `+strconv.FormatFloat(w.Body, 'f', -1, 64)+`, `+
+		strconv.FormatFloat(w.Annotations, 'f', -1, 64)+`), highlight(search, 2, char(2), char(3)) FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (?)`, match, lo, hi, ids)
+	if err != nil {
+		return err
+	}
+	r, err := conn.QueryxContext(ctx, qs, args...)
+	if err != nil {
+		return fmt.Errorf("search item rows: %w", err)
+	}
+	defer r.Close()
+	for r.Next() {
+		var id int64
+		var rel float64
+		var hl string
+		if err := r.Scan(&id, &rel, &hl); err != nil {
+			return err
+		}
+		c := rows[id]
+		if c == nil {
+			c = &candidate{rowid: id, porter: true}
+			rows[id] = c
+		}
+		c.rel += rel
+		c.annHit = c.annHit || strings.IndexByte(hl, 2) >= 0
+	}
+	return r.Err()
+}
+
 func rankExpr(w Weights) string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 	return "bm25(" + f(w.Title) + ", " + f(w.Body) + ", " + f(w.Annotations) + ")"
@@ -396,35 +476,50 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		fargs = append(fargs, exclude)
 	}
 	filtered := !opts.Filter.empty() || exclude != ""
+	// The word index: chunk rows find the candidate passages, and item
+	// rows whose annotations match find items by their highlights and
+	// notes; item rows are then scored for the candidate items only
+	// (scoreItemRows), so the bm25 work per query is about the chunk
+	// matches, not twice that.
+	// The CJK index: chunk and item rows alike (it holds few rows).
 	for _, src := range []struct {
-		table, match string
-	}{{"search", q.Match()}, {"search_cjk", q.TrigramMatch()}} {
-		if src.match == "" {
+		table, match, rows string
+	}{
+		{"search", q.Match(), "s.rowid > 0"},
+		{"search", annotationsOnly(q.Match()), "s.rowid < 0"},
+		{"search_cjk", q.TrigramMatch(), "1"},
+	} {
+		if src.match == "" || (opts.newestOnly && src.rows == "s.rowid < 0") {
 			continue
 		}
 		t := src.table
+		itemRows := src.rows != "s.rowid > 0"
 		// Only item rows' annotation column is highlighted here (to know
 		// whether annotations matched); the hits' rows are highlighted
 		// later, once the page is known (see highlightRows).
-		cols := `s.rowid, -s.rank, CASE WHEN s.rowid < 0 THEN highlight(` + t + `, 2, char(2), char(3)) ELSE '' END`
-		join := ""
-		cond := "1"
-		var args []any
-		args = append(args, src.match, rankMatch)
-		if filtered {
-			join = ` JOIN items it ON it.id = CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END`
-			cond = fcond
-			args = append(args, fargs...)
+		cols := `s.rowid, -s.rank, ''`
+		if itemRows {
+			cols = `s.rowid, -s.rank, CASE WHEN s.rowid < 0 THEN highlight(` + t + `, 2, char(2), char(3)) ELSE '' END`
 		}
-		if opts.newestOnly && t == "search" {
+		cond := src.rows
+		args := []any{src.match, rankMatch}
+		if opts.newestOnly && t == "search" && !itemRows {
 			// Rank only the newest ScanRows matches: rowids from the
 			// ScanRows-th newest match up (FTS5 walks rowid ranges cheaply).
 			var floor sql.NullInt64
-			if err := conn.GetContext(ctx, &floor, `SELECT min(rowid) FROM (SELECT rowid FROM `+t+` WHERE `+t+` MATCH ? ORDER BY rowid DESC LIMIT ?)`, src.match, opts.ScanRows); err != nil {
+			if err := conn.GetContext(ctx, &floor, `SELECT min(rowid) FROM (SELECT rowid FROM `+t+` WHERE `+t+` MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT ?)`, src.match, opts.ScanRows); err != nil {
 				return nil, fmt.Errorf("search %s: %w", t, err)
 			}
-			cond += " AND s.rowid >= ?"
-			args = append(args, floor.Int64)
+			// This replaces "rowid > 0": FTS5 takes one lower bound, and
+			// a second would be checked only after ranking every match.
+			cond = "s.rowid >= ?"
+			args = append(args, max(floor.Int64, 1))
+		}
+		join := ""
+		if filtered {
+			join = ` JOIN items it ON it.id = CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END`
+			cond += " AND " + fcond
+			args = append(args, fargs...)
 		}
 		sqlText := `SELECT ` + cols + ` FROM ` + t + ` s` + join + ` WHERE ` + t + ` MATCH ? AND rank MATCH ? AND ` + cond + ` ORDER BY s.rank LIMIT ?`
 		args = append(args, opts.Candidates)
@@ -439,10 +534,21 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 				return nil, err
 			}
 			c.annHit = c.rowid < 0 && strings.IndexByte(c.hl[2], 2) >= 0
+			if t == "search" && c.rowid < 0 {
+				c.rel = 0 // scored in full by scoreItemRows
+			}
 			add(c, t == "search")
 		}
 		r.Close()
 		if err := r.Err(); err != nil {
+			return nil, err
+		}
+	}
+	// With only very common terms (newestOnly) P matches most rows, and
+	// scanning them for the item rows would cost what the bound avoids:
+	// items rank by their newest matching chunks alone.
+	if !opts.newestOnly {
+		if err := s.scoreItemRows(ctx, conn, rows, q.Match(), opts.Weights); err != nil {
 			return nil, err
 		}
 	}

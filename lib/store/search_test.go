@@ -273,3 +273,34 @@ func TestSearchBoundedScoresLikeUnbounded(t *testing.T) {
 		t.Errorf("order (-unbounded +bounded):\n%s", diff)
 	}
 }
+
+// TestSearchFindsByAnnotationsOnly: an item whose chunks lack the query
+// words is found through its highlight or note, ranked with the annotation
+// weight, and says the annotations matched; items matched in their text
+// keep their item row's share of the score.
+func TestSearchFindsByAnnotationsOnly(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 12)
+	addDocs(t, s,
+		doc{url: "https://t.test/noted", title: "Wind farms", chunks: []string{"Turbines turn in the wind."},
+			anns: []record.Annotation{{Type: "note", Text: "compare with geothermal plants", Actor: "human"}}},
+		doc{url: "https://t.test/text", title: "Energy", chunks: []string{"Geothermal plants tap heat underground.", "Other sources exist."}},
+	)
+	res := search(t, s, SearchOptions{Text: "geothermal"})
+	if diff := cmp.Diff([]string{"text", "noted"}, urls(res)); diff != "" {
+		t.Fatalf("hits (-want +got):\n%s", diff)
+	}
+	why := res.Hits[1].Hit.WhyRanked
+	if diff := cmp.Diff([]string{"annotations"}, why.MatchedFields); diff != "" {
+		t.Errorf("annotation-only hit: matched fields (-want +got):\n%s", diff)
+	}
+	if why.BM25 <= 0 {
+		t.Errorf("annotation-only hit has no bm25: %+v", why)
+	}
+	// The text hit's score is its best chunk plus Doc × its item row: more
+	// than the chunk alone.
+	alone := search(t, s, SearchOptions{Text: "geothermal", Weights: Weights{Title: 2, Body: 1, Annotations: 2, Doc: 1e-9}})
+	if got, chunkOnly := res.Hits[0].Hit.WhyRanked.BM25, alone.Hits[0].Hit.WhyRanked.BM25; got <= chunkOnly {
+		t.Errorf("text hit bm25 %v, want more than its chunk's %v (item row share missing)", got, chunkOnly)
+	}
+}
