@@ -1,0 +1,38 @@
+package store
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestPagePool runs in a child process, since only a process's first Open
+// can set the pool: the child opens a store with a pool, indexes and
+// searches, and checks that SQLite's page cache lives in the pool.
+func TestPagePool(t *testing.T) {
+	if os.Getenv("LL_TEST_PAGE_POOL_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPagePool$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "LL_TEST_PAGE_POOL_CHILD="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return
+	}
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(os.Getenv("LL_TEST_PAGE_POOL_CHILD"), "pool.db"), Options{PagePool: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	addFiller(t, s, 20)
+	res := search(t, s, SearchOptions{Text: "alpha lorem"})
+	if len(res.Hits) == 0 {
+		t.Fatal("no hits")
+	}
+	if n := pagePoolUsed(); n <= 0 || n > 64 {
+		t.Fatalf("page-cache pool slots in use = %d, want 1..64", n)
+	}
+}
