@@ -503,17 +503,17 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		}
 		cond := src.rows
 		args := []any{src.match, rankMatch}
+		rankPart, order := ` AND rank MATCH ?`, `s.rank`
 		if opts.newestOnly && t == "search" && !itemRows {
-			// Rank only the newest ScanRows matches: rowids from the
-			// ScanRows-th newest match up (FTS5 walks rowid ranges cheaply).
-			var floor sql.NullInt64
-			if err := conn.GetContext(ctx, &floor, `SELECT min(rowid) FROM (SELECT rowid FROM `+t+` WHERE `+t+` MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT ?)`, src.match, opts.ScanRows); err != nil {
-				return nil, fmt.Errorf("search %s: %w", t, err)
-			}
-			// This replaces "rowid > 0": FTS5 takes one lower bound, and
-			// a second would be checked only after ranking every match.
-			cond = "s.rowid >= ?"
-			args = append(args, max(floor.Int64, 1))
+			// Every term is very common: bm25 would read each term's whole
+			// doclist to count its rows (its idf), which is what the bound
+			// avoids, and would rank stopword-like matches anyway. Take the
+			// newest matching chunks instead (FTS5 walks the doclists
+			// backwards and stops at the limit), with relevance 0: the
+			// order is newest first (see sortItems).
+			cols = `s.rowid, 0.0, ''`
+			rankPart, order = "", "s.rowid DESC"
+			args = args[:1]
 		}
 		join := ""
 		if filtered {
@@ -521,7 +521,7 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 			cond += " AND " + fcond
 			args = append(args, fargs...)
 		}
-		sqlText := `SELECT ` + cols + ` FROM ` + t + ` s` + join + ` WHERE ` + t + ` MATCH ? AND rank MATCH ? AND ` + cond + ` ORDER BY s.rank LIMIT ?`
+		sqlText := `SELECT ` + cols + ` FROM ` + t + ` s` + join + ` WHERE ` + t + ` MATCH ?` + rankPart + ` AND ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
 		args = append(args, opts.Candidates)
 		r, err := conn.QueryxContext(ctx, sqlText, args...)
 		if err != nil {
@@ -675,11 +675,23 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 	return items, nil
 }
 
+// sortItems orders items by score, then (equal scores) newest matching
+// chunk first, then id.
 func sortItems(items []*scoredItem) {
+	newest := func(it *scoredItem) int64 {
+		var n int64
+		for _, r := range it.rows {
+			n = max(n, r.rowid)
+		}
+		return n
+	}
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := items[i].score, items[j].score
 		if a != b {
 			return a > b
+		}
+		if ni, nj := newest(items[i]), newest(items[j]); ni != nj {
+			return ni > nj
 		}
 		return items[i].id < items[j].id
 	})

@@ -304,3 +304,34 @@ func TestSearchFindsByAnnotationsOnly(t *testing.T) {
 		t.Errorf("text hit bm25 %v, want more than its chunk's %v (item row share missing)", got, chunkOnly)
 	}
 }
+
+// TestSearchAllCommonTermsNewestFirst: when every term matches more rows
+// than ScanRows, no bm25 is computed (it would read every doclist whole):
+// the newest matching chunks come first, with relevance 0, and the number
+// of hits is still bounded by the limit.
+func TestSearchAllCommonTermsNewestFirst(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 12) // "lorem ipsum" in every filler chunk, oldest first
+	res := search(t, s, SearchOptions{Text: "lorem ipsum", ScanRows: 4, Limit: 5})
+	if len(res.Hits) != 5 {
+		t.Fatalf("hits = %d, want 5", len(res.Hits))
+	}
+	for _, h := range res.Hits {
+		if h.Hit.WhyRanked.BM25 != 0 {
+			t.Errorf("%s: bm25 %v, want 0 (terms too common to rank)", h.CanonicalURL, h.Hit.WhyRanked.BM25)
+		}
+	}
+	// addFiller's i-th item has a URL ending in i x's: newest has the most.
+	var got []int
+	for _, h := range res.Hits {
+		got = append(got, strings.Count(h.CanonicalURL, "x"))
+	}
+	if diff := cmp.Diff([]int{11, 10, 9, 8, 7}, got); diff != "" {
+		t.Errorf("order, newest first (-want +got):\n%s", diff)
+	}
+	// With the bound lifted the same query is ranked by bm25.
+	full := search(t, s, SearchOptions{Text: "lorem ipsum", ScanRows: -1, Limit: 5})
+	if full.Hits[0].Hit.WhyRanked.BM25 == 0 {
+		t.Errorf("unbounded: bm25 0, want a bm25 score")
+	}
+}
