@@ -139,10 +139,13 @@ type SearchOptions struct {
 	// while the sum of their row counts fits; the others (the most common,
 	// with the least bm25 weight) are left out. When even the rarest term
 	// matches more rows, only the newest ScanRows matching rows are
-	// ranked. So a query's cost does not grow with the number of matches.
+	// ranked by bm25, or, when every term matches more than 3 × ScanRows
+	// rows (stopword-like), taken newest first without bm25. So a query's
+	// cost does not grow with the number of matches.
 	ScanRows int
 
 	newestOnly bool     // set by Search: rank the newest ScanRows matches only
+	unranked   bool     // set by Search: with newestOnly, no bm25 at all
 	rest       []string // set by Search: terms scored on the candidates only
 }
 
@@ -215,10 +218,11 @@ func (s *Store) Search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		return nil, err
 	}
 	defer conn.Close()
-	terms, rest, common, newest, err := s.pruneCommon(ctx, conn, q.Terms, opts.ScanRows)
+	terms, rest, common, newest, unranked, err := s.pruneCommon(ctx, conn, q.Terms, opts.ScanRows)
 	if err != nil {
 		return nil, err
 	}
+	opts.unranked = unranked
 	q.Terms = terms
 	opts.newestOnly = newest
 	opts.rest = rest
@@ -257,15 +261,17 @@ const DefaultScanRows = 3000
 
 // pruneCommon keeps terms rarest first while the rows they match add up to
 // at most scan rows (at least one term). newest is true when even the rarest
-// term matches more rows: ranking then looks at the newest rows only. The
-// probe reads at most scan+1 rows per term.
+// term matches more rows: ranking then looks at the newest rows only, and
+// unranked is true when every term matches more than rescoreFactor × scan
+// rows (no bm25 at all, see rank). The probe reads at most scan+1 rows per
+// term, and at most rescoreFactor × scan + 1 for the commoner ones.
 //
 // The other terms matching at most rescoreFactor × scan rows are returned
 // as rest: they do not find candidates but are scored on them (see
 // rescore); the commoner ones are dropped.
-func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string, scan int) (keep, rest, drop []string, newest bool, err error) {
+func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string, scan int) (keep, rest, drop []string, newest, unranked bool, err error) {
 	if scan < 0 || len(terms) == 0 {
-		return terms, nil, nil, false, nil
+		return terms, nil, nil, false, false, nil
 	}
 	capRows := int64(scan) * rescoreFactor
 	df := make(map[string]int64, len(terms))
@@ -280,16 +286,26 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 			n, err = probe(t, capRows+1) // rescored or dropped?
 		}
 		if err != nil {
-			return nil, nil, nil, false, err
+			return nil, nil, nil, false, false, err
 		}
 		df[t] = n
 	}
 	byDF := append([]string{}, terms...)
 	sort.SliceStable(byDF, func(i, j int) bool { return df[byDF[i]] < df[byDF[j]] })
 	if df[byDF[0]] > int64(scan) {
-		// Every term is common: rank the newest matches of a few of them.
-		n := min(len(byDF), 8)
-		return byDF[:n], nil, byDF[n:], true, nil
+		// Every term is common: rank the newest matches of a few of them,
+		// by bm25 when their row counts are known to be at most capRows
+		// (bm25 reads each term's whole doclist for its idf), else
+		// unranked (see rank).
+		n := 0
+		for n < len(byDF) && n < 8 && df[byDF[n]] <= capRows {
+			n++
+		}
+		if n == 0 {
+			n = min(len(byDF), 8)
+			unranked = true
+		}
+		return byDF[:n], nil, byDF[n:], true, unranked, nil
 	}
 	// The rarest terms while their row counts add up to at most scan (the
 	// sum bounds their union): they find the candidates.
@@ -312,7 +328,7 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 			drop = append(drop, t)
 		}
 	}
-	return keep, rest, drop, false, nil
+	return keep, rest, drop, false, false, nil
 }
 
 // rescoreFactor bounds the terms rescore adds: those matching at most
@@ -504,16 +520,29 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		cond := src.rows
 		args := []any{src.match, rankMatch}
 		rankPart, order := ` AND rank MATCH ?`, `s.rank`
-		if opts.newestOnly && t == "search" && !itemRows {
-			// Every term is very common: bm25 would read each term's whole
-			// doclist to count its rows (its idf), which is what the bound
-			// avoids, and would rank stopword-like matches anyway. Take the
-			// newest matching chunks instead (FTS5 walks the doclists
+		switch {
+		case opts.newestOnly && opts.unranked && t == "search" && !itemRows:
+			// Every term is stopword-like: bm25 would read each term's
+			// whole doclist to count its rows (its idf), which is what the
+			// bound avoids, and would rank stopword matches anyway. Take
+			// the newest matching chunks instead (FTS5 walks the doclists
 			// backwards and stops at the limit), with relevance 0: the
 			// order is newest first (see sortItems).
 			cols = `s.rowid, 0.0, ''`
 			rankPart, order = "", "s.rowid DESC"
 			args = args[:1]
+		case opts.newestOnly && t == "search" && !itemRows:
+			// Rank only the newest ScanRows matches: rowids from the
+			// ScanRows-th newest match up (FTS5 walks rowid ranges
+			// cheaply). This bound replaces "rowid > 0": FTS5 takes one
+			// lower bound, and a second would be checked only after
+			// ranking every match.
+			var floor sql.NullInt64
+			if err := conn.GetContext(ctx, &floor, `SELECT min(rowid) FROM (SELECT rowid FROM `+t+` WHERE `+t+` MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT ?)`, src.match, opts.ScanRows); err != nil {
+				return nil, fmt.Errorf("search %s: %w", t, err)
+			}
+			cond = "s.rowid >= ?"
+			args = append(args, max(floor.Int64, 1))
 		}
 		join := ""
 		if filtered {

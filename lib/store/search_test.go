@@ -305,10 +305,11 @@ func TestSearchFindsByAnnotationsOnly(t *testing.T) {
 	}
 }
 
-// TestSearchAllCommonTermsNewestFirst: when every term matches more rows
-// than ScanRows, no bm25 is computed (it would read every doclist whole):
-// the newest matching chunks come first, with relevance 0, and the number
-// of hits is still bounded by the limit.
+// TestSearchAllCommonTermsNewestFirst: when every term matches more than
+// 3 × ScanRows rows, no bm25 is computed (it would read every doclist
+// whole): the newest matching chunks come first, with relevance 0, and the
+// number of hits is still bounded by the limit. Between ScanRows and 3 ×
+// ScanRows, the newest rows are ranked by bm25.
 func TestSearchAllCommonTermsNewestFirst(t *testing.T) {
 	s := openTest(t)
 	addFiller(t, s, 12) // "lorem ipsum" in every filler chunk, oldest first
@@ -329,9 +330,13 @@ func TestSearchAllCommonTermsNewestFirst(t *testing.T) {
 	if diff := cmp.Diff([]int{11, 10, 9, 8, 7}, got); diff != "" {
 		t.Errorf("order, newest first (-want +got):\n%s", diff)
 	}
-	// With the bound lifted the same query is ranked by bm25.
-	full := search(t, s, SearchOptions{Text: "lorem ipsum", ScanRows: -1, Limit: 5})
-	if full.Hits[0].Hit.WhyRanked.BM25 == 0 {
-		t.Errorf("unbounded: bm25 0, want a bm25 score")
+	// 24 rows per term (12 chunk rows, 12 item rows): at ScanRows 10 the
+	// counts are bounded (≤ 30), so the newest rows are ranked by bm25; with
+	// the bound lifted, all rows are.
+	for _, scan := range []int{10, -1} {
+		res := search(t, s, SearchOptions{Text: "lorem ipsum", ScanRows: scan, Limit: 5})
+		if len(res.Hits) == 0 || res.Hits[0].Hit.WhyRanked.BM25 == 0 {
+			t.Errorf("scan rows %d: want hits ranked by bm25, got %+v", scan, res.Hits)
+		}
 	}
 }
