@@ -7,7 +7,7 @@
 # varied queries (one-word, two- and three-word, stopword-heavy, and long
 # natural-language ones of 20-60 words), each run a new process, and prints
 # p50 and p95. BENCH_FIND_LARGE=1 also builds and times a 100k-item store
-# (about a million chunks; it takes a long while to build).
+# (about a million chunks; about 15 minutes to build here).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -45,5 +45,5 @@ bench "${BENCH_FIND_ITEMS:-10000}"
 if [ "${BENCH_FIND_LARGE:-0}" = 1 ]; then
   bench 100000
 else
-  echo "100k-item store skipped (BENCH_FIND_LARGE=1 builds it; about 10 minutes here)"
+  echo "100k-item store skipped (BENCH_FIND_LARGE=1 builds it; about 15 minutes here)"
 fi
