@@ -144,9 +144,11 @@ type SearchOptions struct {
 	// cost does not grow with the number of matches.
 	ScanRows int
 
-	newestOnly bool     // set by Search: rank the newest ScanRows matches only
-	unranked   bool     // set by Search: with newestOnly, no bm25 at all
-	rest       []string // set by Search: terms scored on the candidates only
+	newestOnly bool // set by Search: rank the newest ScanRows matches only
+	unranked   bool // set by Search: with newestOnly, no bm25 at all
+	// exactCounts turns off sampled row counts (tests compare both).
+	exactCounts bool
+	rest        []string // set by Search: terms scored on the candidates only
 }
 
 func (o SearchOptions) withDefaults() SearchOptions {
@@ -218,7 +220,7 @@ func (s *Store) Search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		return nil, err
 	}
 	defer conn.Close()
-	terms, rest, common, newest, unranked, err := s.pruneCommon(ctx, conn, q.Terms, opts.ScanRows)
+	terms, rest, common, newest, unranked, err := s.pruneCommon(ctx, conn, q.Terms, opts.ScanRows, opts.exactCounts)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +271,7 @@ const DefaultScanRows = 3000
 // The other terms matching at most rescoreFactor × scan rows are returned
 // as rest: they do not find candidates but are scored on them (see
 // rescore); the commoner ones are dropped.
-func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string, scan int) (keep, rest, drop []string, newest, unranked bool, err error) {
+func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string, scan int, exactCounts bool) (keep, rest, drop []string, newest, unranked bool, err error) {
 	if scan < 0 || len(terms) == 0 {
 		return terms, nil, nil, false, false, nil
 	}
@@ -280,7 +282,36 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 		err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Quote(t), limit)
 		return n, err
 	}
+	// In a large index a common term's exact count reads up to capRows
+	// doclist entries, and a long query has dozens of terms. So first
+	// count each term in a window of the newest sampleRows chunk rows
+	// (FTS5 seeks to the window's start) and scale up; only terms that
+	// may be rare enough to find candidates are counted exactly.
+	// The window holds chunk rows only; the estimate scales by all rows
+	// (chunk and item rows), as if item rows matched in proportion.
+	var sampleLo, sampleTotal, allRows int64
+	if !exactCounts {
+		var maxID, maxSeq sql.NullInt64
+		if err := conn.QueryRowxContext(ctx, `SELECT (SELECT max(id) FROM content_chunks), (SELECT max(seq) FROM items)`).Scan(&maxID, &maxSeq); err != nil {
+			return nil, nil, nil, false, false, err
+		}
+		if w := int64(scan) * sampleFactor; maxID.Int64 > 4*w {
+			sampleTotal, sampleLo, allRows = maxID.Int64, maxID.Int64-w, maxID.Int64+maxSeq.Int64
+		}
+	}
 	for _, t := range terms {
+		if sampleTotal > 0 {
+			w := sampleTotal - sampleLo
+			capW := capRows*w/allRows + 1
+			var c int64
+			if err := conn.GetContext(ctx, &c, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? AND rowid > ? LIMIT ?)`, query.Quote(t), sampleLo, capW+1); err != nil {
+				return nil, nil, nil, false, false, err
+			}
+			if est := c * allRows / w; est > 2*int64(scan) {
+				df[t] = est
+				continue
+			}
+		}
 		n, err := probe(t, int64(scan)+1)
 		if err == nil && n > int64(scan) {
 			n, err = probe(t, capRows+1) // rescored or dropped?
@@ -330,6 +361,11 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 	}
 	return keep, rest, drop, false, false, nil
 }
+
+// sampleFactor sizes the window of newest chunk rows in which pruneCommon
+// counts terms first: sampleFactor × ScanRows rows, used once the index has
+// more than four windows' worth.
+const sampleFactor = 10
 
 // rescoreFactor bounds the terms rescore adds: those matching at most
 // rescoreFactor × ScanRows rows. FTS5's bm25 reads each phrase's whole

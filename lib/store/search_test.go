@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -338,5 +339,44 @@ func TestSearchAllCommonTermsNewestFirst(t *testing.T) {
 		if len(res.Hits) == 0 || res.Hits[0].Hit.WhyRanked.BM25 == 0 {
 			t.Errorf("scan rows %d: want hits ranked by bm25, got %+v", scan, res.Hits)
 		}
+	}
+}
+
+// TestSearchSampledCountsClassifyLikeExact: in a store big enough for
+// pruneCommon to count terms in a window of the newest rows first, a query
+// mixing a rare, a middling and a very common word keeps, rescores and
+// drops the same terms, and finds the same items, as exact counting.
+func TestSearchSampledCountsClassifyLikeExact(t *testing.T) {
+	s := openTest(t)
+	var docs []doc
+	for i := range 110 {
+		c1, c2 := "common words fill this chunk", "common words fill that chunk too"
+		if i < 2 {
+			c1 += " rare"
+		}
+		if i%20 == 5 {
+			c2 += " middle"
+		}
+		docs = append(docs, doc{url: fmt.Sprintf("https://t.test/s%03d", i), title: fmt.Sprintf("Doc %d", i), chunks: []string{c1, c2}})
+	}
+	addDocs(t, s, docs...)
+	opts := SearchOptions{Text: "rare middle common", ScanRows: 5, Limit: 5}
+	sampled := search(t, s, opts)
+	opts.exactCounts = true
+	exact := search(t, s, opts)
+	if diff := cmp.Diff(exact.Terms, sampled.Terms); diff != "" {
+		t.Errorf("terms (-exact +sampled):\n%s", diff)
+	}
+	if diff := cmp.Diff(exact.Dropped, sampled.Dropped); diff != "" {
+		t.Errorf("dropped (-exact +sampled):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"common"}, sampled.Dropped); diff != "" {
+		t.Errorf("dropped (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(urls(exact), urls(sampled)); diff != "" {
+		t.Errorf("hits (-exact +sampled):\n%s", diff)
+	}
+	if got := urls(sampled); len(got) < 2 || got[0] != "s000" && got[0] != "s001" {
+		t.Errorf("the rare word's items should come first: %v", got)
 	}
 }
