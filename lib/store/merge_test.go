@@ -81,3 +81,26 @@ func scores(res *SearchResult) []float64 {
 	}
 	return out
 }
+
+// TestIntegrityCheckSeesFullTextDamage: IntegrityCheck reports an index
+// that no longer agrees with its content (here: a content row deleted
+// behind FTS5's back), which PRAGMA integrity_check alone may not.
+func TestIntegrityCheckSeesFullTextDamage(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	addFiller(t, s, 5)
+	if res, err := s.IntegrityCheck(ctx); err != nil || res != "ok" {
+		t.Fatalf("fresh store: %q, %v", res, err)
+	}
+	if _, err := s.DB().Exec(`DELETE FROM search_content WHERE id = (SELECT max(id) FROM search_content)`); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.IntegrityCheck(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res == "ok" {
+		t.Fatal("damaged full-text index reported ok")
+	}
+	t.Logf("reported: %s", res)
+}
