@@ -22,8 +22,10 @@ func commands() map[string]func() {
 		"ll-index": exitWith(llindex.Main),
 		"ll-find":  exitWith(llfind.Main),
 		"ll-brief": exitWith(llbrief.Main),
+		// As the real binary: the verbs run the ll-* commands above as
+		// processes (testscript puts them on PATH).
 		"linkledger": exitWith(func() int {
-			return linkledger.Main(linkledger.DefaultFilters(), cli.OSEnv(), os.Args)
+			return linkledger.Main(linkledger.ExecFilters(""), cli.OSEnv(), os.Args)
 		}),
 	}
 }

@@ -1,5 +1,6 @@
 // Command linkledger is the front command: `linkledger VERB ...` forwards to
-// the ll-* filters and composes them (worker, retry). See lib/cmd/linkledger.
+// the ll-* binaries (git-style) and composes them (worker, retry). See
+// lib/cmd/linkledger.
 package main
 
 import (
@@ -10,5 +11,5 @@ import (
 )
 
 func main() {
-	os.Exit(linkledger.Main(linkledger.DefaultFilters(), cli.OSEnv(), os.Args))
+	os.Exit(linkledger.Main(linkledger.ExecFilters(linkledger.ExecutableDir()), cli.OSEnv(), os.Args))
 }

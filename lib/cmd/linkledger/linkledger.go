@@ -1,8 +1,10 @@
 // Package linkledger is the front command: `linkledger VERB ...` forwards to
 // the ll-* filters (git-style) and composes them for the verbs that are a
-// pipeline (worker, retry). Every verb runs the real filter code in this
-// process; pipeline stages are connected by pipes and run concurrently, so
-// records stream through exactly as in a shell pipeline.
+// pipeline (worker, stale, retry). The filters come as a Filters map: the
+// linkledger binary runs the installed ll-* binaries (ExecFilters), tests
+// may run them in process (package inprocess). Pipeline stages are
+// connected by pipes and run concurrently, so records stream through
+// exactly as in a shell pipeline.
 package linkledger
 
 import (
@@ -23,9 +25,9 @@ import (
 	"github.com/linkledger/linkledger/lib/store"
 )
 
-// Filters maps each filter's name to its command constructor. The cmd
-// packages register themselves here from the front command's main, so this
-// package does not import every filter (and tests can run it with fakes).
+// Filters maps each filter's name to its command constructor. This package
+// imports none of the filters: the front command's main picks them
+// (ExecFilters, or inprocess.Filters).
 type Filters map[string]func(cli.Env) *ucli.Command
 
 const usage = `linkledger — a local-first memory of links for people and their agents

@@ -1,6 +1,12 @@
-package linkledger
+// Package inprocess gives the front command the ll-* filters compiled in,
+// to run in its own process (tests, or a single binary). The linkledger
+// binary itself runs the installed ll-* binaries instead
+// (linkledger.ExecFilters): linking every filter would make each
+// `linkledger VERB` pay every filter's start-up.
+package inprocess
 
 import (
+	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/cmd/llbrief"
 	"github.com/linkledger/linkledger/lib/cmd/llfetch"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
@@ -9,9 +15,9 @@ import (
 	"github.com/linkledger/linkledger/lib/cmd/llsave"
 )
 
-// DefaultFilters are the ll-* filters the front command forwards to.
-func DefaultFilters() Filters {
-	return Filters{
+// Filters are the ll-* filters, in process.
+func Filters() linkledger.Filters {
+	return linkledger.Filters{
 		"ll-save":  llsave.Command,
 		"ll-fetch": llfetch.Command,
 		"ll-parse": llparse.Command,

@@ -1,0 +1,98 @@
+package linkledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/cli"
+)
+
+// FilterNames are the filters the front command forwards to.
+var FilterNames = []string{"ll-save", "ll-fetch", "ll-parse", "ll-index", "ll-find", "ll-brief"}
+
+// ExecFilters returns filters that run the ll-* binaries as processes,
+// git-style: from dir (the front command's own folder, so a build uses its
+// own filters) when they are there, else from PATH. Arguments, standard
+// input and output, and the exit code pass through unchanged; pipeline
+// stages are connected by pipes as in a shell. The front command links
+// none of the filters' code, so `linkledger save` starts as fast as
+// ll-save, not as slow as the slowest filter (the parse chain's
+// dependencies take ~0.25 s to initialise).
+func ExecFilters(dir string) Filters {
+	f := Filters{}
+	for _, name := range FilterNames {
+		f[name] = func(env cli.Env) *ucli.Command {
+			return &ucli.Command{
+				Name:            name,
+				SkipFlagParsing: true,
+				HideHelp:        true,
+				HideVersion:     true,
+				Action: func(ctx context.Context, c *ucli.Command) error {
+					return runFilter(ctx, dir, name, env, c.Args().Slice())
+				},
+			}
+		}
+	}
+	return f
+}
+
+// ExecutableDir is the folder of the running binary ("" when unknown).
+func ExecutableDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return filepath.Dir(exe)
+}
+
+func findFilter(dir, name string) (string, error) {
+	if dir != "" {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%s not found next to linkledger or on PATH: install all the binaries (make install, or go install -tags sqlite_fts5 ./cmd/...)", name)
+	}
+	return p, nil
+}
+
+func runFilter(ctx context.Context, dir, name string, env cli.Env, args []string) error {
+	path, err := findFilter(dir, name)
+	if err != nil {
+		return &cli.ExitError{Code: cli.ExitFatal, Err: err}
+	}
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, env.Stdout, env.Stderr
+	// On SIGINT/SIGTERM to the front command, ask the filter to stop the
+	// way a shell would, and give it time to finish its transaction.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ee):
+		code := ee.ExitCode()
+		if code < 0 { // killed by a signal
+			code = cli.ExitFatal
+		}
+		return &cli.ExitError{Code: code} // the filter has said why
+	default:
+		return &cli.ExitError{Code: cli.ExitFatal, Err: fmt.Errorf("run %s: %w", name, err)}
+	}
+}

@@ -1,0 +1,41 @@
+package inprocess
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cmd/linkledger"
+)
+
+// TestInProcessVerbs: the front command runs with the filters compiled in,
+// with no ll-* binary anywhere: save, then find what was saved.
+func TestInProcessVerbs(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	db := filepath.Join(t.TempDir(), "ll.db")
+	run := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+			if k == "LINKLEDGER_DB" {
+				return db
+			}
+			return os.Getenv(k)
+		}, Getwd: os.Getwd}
+		code := linkledger.Run(context.Background(), Filters(), env, append([]string{"linkledger"}, args...))
+		if errb.Len() > 0 {
+			t.Logf("stderr: %s", errb.String())
+		}
+		return code, out.String()
+	}
+	if code, out := run("save", "https://example.com/inproc", "--note", "walrus migration notes"); code != 0 || !strings.Contains(out, `"new":true`) {
+		t.Fatalf("save: %d %s", code, out)
+	}
+	code, out := run("find", "walrus", "-r", "--jq", ".canonical_url")
+	if code != 0 || strings.TrimSpace(out) != "https://example.com/inproc" {
+		t.Fatalf("find: %d %q", code, out)
+	}
+}
