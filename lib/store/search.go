@@ -277,11 +277,6 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 	}
 	capRows := int64(scan) * rescoreFactor
 	df := make(map[string]int64, len(terms))
-	probe := func(t string, limit int64) (int64, error) {
-		var n int64
-		err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Quote(t), limit)
-		return n, err
-	}
 	// In a large index a common term's exact count reads up to capRows
 	// doclist entries, and a long query has dozens of terms. So first
 	// count each term in a window of the newest sampleRows chunk rows
@@ -289,37 +284,46 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 	// may be rare enough to find candidates are counted exactly.
 	// The window holds chunk rows only; the estimate scales by all rows
 	// (chunk and item rows), as if item rows matched in proportion.
-	var sampleLo, sampleTotal, allRows int64
+	// Each round of counts is one statement (see countTerms).
+	exact := terms
 	if !exactCounts {
 		var maxID, maxSeq sql.NullInt64
 		if err := conn.QueryRowxContext(ctx, `SELECT (SELECT max(id) FROM content_chunks), (SELECT max(seq) FROM items)`).Scan(&maxID, &maxSeq); err != nil {
 			return nil, nil, nil, false, false, err
 		}
 		if w := int64(scan) * sampleFactor; maxID.Int64 > 4*w {
-			sampleTotal, sampleLo, allRows = maxID.Int64, maxID.Int64-w, maxID.Int64+maxSeq.Int64
-		}
-	}
-	for _, t := range terms {
-		if sampleTotal > 0 {
-			w := sampleTotal - sampleLo
-			capW := capRows*w/allRows + 1
-			var c int64
-			if err := conn.GetContext(ctx, &c, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? AND rowid > ? LIMIT ?)`, query.Quote(t), sampleLo, capW+1); err != nil {
+			lo, allRows := maxID.Int64-w, maxID.Int64+maxSeq.Int64
+			cs, err := countTerms(ctx, conn, terms, &lo, capRows*w/allRows+2)
+			if err != nil {
 				return nil, nil, nil, false, false, err
 			}
-			if est := c * allRows / w; est > 2*int64(scan) {
-				df[t] = est
-				continue
+			exact = nil
+			for i, t := range terms {
+				if est := cs[i] * allRows / w; est > 2*int64(scan) {
+					df[t] = est
+				} else {
+					exact = append(exact, t)
+				}
 			}
 		}
-		n, err := probe(t, int64(scan)+1)
-		if err == nil && n > int64(scan) {
-			n, err = probe(t, capRows+1) // rescored or dropped?
+	}
+	ns, err := countTerms(ctx, conn, exact, nil, int64(scan)+1)
+	if err != nil {
+		return nil, nil, nil, false, false, err
+	}
+	var more []string // rescored or dropped?
+	for i, t := range exact {
+		df[t] = ns[i]
+		if ns[i] > int64(scan) {
+			more = append(more, t)
 		}
-		if err != nil {
-			return nil, nil, nil, false, false, err
-		}
-		df[t] = n
+	}
+	ns, err = countTerms(ctx, conn, more, nil, capRows+1)
+	if err != nil {
+		return nil, nil, nil, false, false, err
+	}
+	for i, t := range more {
+		df[t] = ns[i]
 	}
 	byDF := append([]string{}, terms...)
 	sort.SliceStable(byDF, func(i, j int) bool { return df[byDF[i]] < df[byDF[j]] })
@@ -360,6 +364,41 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 		}
 	}
 	return keep, rest, drop, false, false, nil
+}
+
+// countTerms returns, in one statement, how many rows of the word index
+// each term matches, counting at most limit (and only rowids above *lo
+// when lo is set). Each count is a bounded FTS5 scan; one statement saves
+// a round trip per term for long queries.
+func countTerms(ctx context.Context, conn *sqlx.Conn, terms []string, lo *int64, limit int64) ([]int64, error) {
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	args := make([]any, 0, 3*len(terms))
+	b.WriteString("SELECT ")
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ?")
+		args = append(args, query.Quote(t))
+		if lo != nil {
+			b.WriteString(" AND rowid > ?")
+			args = append(args, *lo)
+		}
+		b.WriteString(" LIMIT ?))")
+		args = append(args, limit)
+	}
+	out := make([]int64, len(terms))
+	dest := make([]any, len(terms))
+	for i := range out {
+		dest[i] = &out[i]
+	}
+	if err := conn.QueryRowxContext(ctx, b.String(), args...).Scan(dest...); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // sampleFactor sizes the window of newest chunk rows in which pruneCommon
