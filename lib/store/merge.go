@@ -84,11 +84,3 @@ func (s *Store) mergeStep(ctx context.Context, table string, pages int) (bool, e
 	})
 	return worked, err
 }
-
-// IndexSegments returns the number of segments of the word index (for
-// tests and benchmarks).
-func (s *Store) IndexSegments(ctx context.Context) (int, error) {
-	var n int
-	err := s.db.GetContext(ctx, &n, `SELECT count(DISTINCT segid) FROM search_idx`)
-	return n, err
-}

@@ -427,33 +427,48 @@ func (s *Store) rescore(ctx context.Context, conn *sqlx.Conn, rows map[int64]*ca
 	}
 	p := query.Or(keep)
 	expr := "(" + p + ") AND (" + p + " OR " + query.Or(rest) + ")"
+	return scoreRowids(ctx, conn, expr, ids, w, false, func(id int64, both float64, _ bool) {
+		if c := rows[id]; c != nil {
+			c.rel = both - c.rel
+		}
+	})
+}
+
+// scoreRowids calls fn with the bm25 relevance of each of the given rows
+// of the word index that matches expr (and, with annotations, whether the
+// annotations column matched). One FTS5 scan over the rows' rowid range:
+// "+rowid IN" is filtered by SQLite, not handed to FTS5, which would
+// restart the query, phrase counts and all, once per id. The scan visits
+// only rows matching expr, which the callers bound (ScanRows).
+func scoreRowids(ctx context.Context, conn *sqlx.Conn, expr string, ids []int64, w Weights, annotations bool, fn func(id int64, rel float64, annHit bool)) error {
+	if len(ids) == 0 {
+		return nil
+	}
 	lo, hi := ids[0], ids[0]
 	for _, id := range ids {
 		lo, hi = min(lo, id), max(hi, id)
 	}
-	// One FTS5 scan over the candidates' rowid range (it matches only rows
-	// of P, so at most ScanRows); "+rowid IN" is filtered by SQLite, not
-	// handed to FTS5, which would restart the query, phrase counts and
-	// all, once per id.
-	qs, args, err := sqlx.In(`SELECT rowid, -bm25(search, `+strconv.FormatFloat(w.Title, 'f', -1, 64)+`, `+strconv.FormatFloat(w.Body, 'f', -1, 64)+`, `+
-		strconv.FormatFloat(w.Annotations, 'f', -1, 64)+`) FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (?)`, expr, lo, hi, ids)
+	hl := `''`
+	if annotations {
+		hl = `highlight(search, 2, char(2), char(3))`
+	}
+	qs, args, err := sqlx.In(`SELECT rowid, -bm25(search, `+bm25Weights(w)+`), `+hl+` FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (?)`, expr, lo, hi, ids)
 	if err != nil {
 		return err
 	}
 	r, err := conn.QueryxContext(ctx, qs, args...)
 	if err != nil {
-		return fmt.Errorf("search rescore: %w", err)
+		return fmt.Errorf("search scoring: %w", err)
 	}
 	defer r.Close()
 	for r.Next() {
 		var id int64
-		var both float64
-		if err := r.Scan(&id, &both); err != nil {
+		var rel float64
+		var marked string
+		if err := r.Scan(&id, &rel, &marked); err != nil {
 			return err
 		}
-		if c := rows[id]; c != nil {
-			c.rel = both - c.rel
-		}
+		fn(id, rel, strings.IndexByte(marked, 2) >= 0)
 	}
 	return r.Err()
 }
@@ -504,42 +519,24 @@ func (s *Store) scoreItemRows(ctx context.Context, conn *sqlx.Conn, rows map[int
 	for q := range seqs {
 		ids = append(ids, -q)
 	}
-	lo, hi := ids[0], ids[0]
-	for _, id := range ids {
-		lo, hi = min(lo, id), max(hi, id)
-	}
-	qs, args, err := sqlx.In(`SELECT rowid, -bm25(search, `+strconv.FormatFloat(w.Title, 'f', -1, 64)+`, `+strconv.FormatFloat(w.Body, 'f', -1, 64)+`, `+
-		strconv.FormatFloat(w.Annotations, 'f', -1, 64)+`), highlight(search, 2, char(2), char(3)) FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (?)`, match, lo, hi, ids)
-	if err != nil {
-		return err
-	}
-	r, err := conn.QueryxContext(ctx, qs, args...)
-	if err != nil {
-		return fmt.Errorf("search item rows: %w", err)
-	}
-	defer r.Close()
-	for r.Next() {
-		var id int64
-		var rel float64
-		var hl string
-		if err := r.Scan(&id, &rel, &hl); err != nil {
-			return err
-		}
+	return scoreRowids(ctx, conn, match, ids, w, true, func(id int64, rel float64, annHit bool) {
 		c := rows[id]
 		if c == nil {
 			c = &candidate{rowid: id, porter: true}
 			rows[id] = c
 		}
 		c.rel += rel
-		c.annHit = c.annHit || strings.IndexByte(hl, 2) >= 0
-	}
-	return r.Err()
+		c.annHit = c.annHit || annHit
+	})
 }
 
-func rankExpr(w Weights) string {
+// bm25Weights is the column-weight argument list of bm25() for w.
+func bm25Weights(w Weights) string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-	return "bm25(" + f(w.Title) + ", " + f(w.Body) + ", " + f(w.Annotations) + ")"
+	return f(w.Title) + ", " + f(w.Body) + ", " + f(w.Annotations)
 }
+
+func rankExpr(w Weights) string { return "bm25(" + bm25Weights(w) + ")" }
 
 // rank collects candidate rows from the indexes and groups them by item.
 // exclude is an item id left out (for related items).
@@ -573,30 +570,38 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 	// (scoreItemRows), so the bm25 work per query is about the chunk
 	// matches, not twice that.
 	// The CJK index: chunk and item rows alike (it holds few rows).
+	const (
+		chunkRows      = iota // word index, chunk rows
+		annotationRows        // word index, item rows whose annotations match
+		cjkRows               // CJK index, all rows
+	)
 	for _, src := range []struct {
-		table, match, rows string
+		kind         int
+		table, match string
+		rows         string // the rowid condition
 	}{
-		{"search", q.Match(), "s.rowid > 0"},
-		{"search", annotationsOnly(q.Match()), "s.rowid < 0"},
-		{"search_cjk", q.TrigramMatch(), "1"},
+		{chunkRows, "search", q.Match(), "s.rowid > 0"},
+		{annotationRows, "search", annotationsOnly(q.Match()), "s.rowid < 0"},
+		{cjkRows, "search_cjk", q.TrigramMatch(), "1"},
 	} {
-		if src.match == "" || (opts.newestOnly && src.rows == "s.rowid < 0") {
+		if src.match == "" || (opts.newestOnly && src.kind == annotationRows) {
 			continue
 		}
 		t := src.table
-		itemRows := src.rows != "s.rowid > 0"
-		// Only item rows' annotation column is highlighted here (to know
-		// whether annotations matched); the hits' rows are highlighted
-		// later, once the page is known (see highlightRows).
+		// The hits' rows are highlighted later, once the page is known
+		// (see highlightRows). Annotation rows need no highlight (the
+		// column filter says the annotations matched), and scoreItemRows
+		// scores them in full; CJK item rows are highlighted here to know
+		// whether their annotations matched (they hold no body: cheap).
 		cols := `s.rowid, -s.rank, ''`
-		if itemRows {
+		if src.kind == cjkRows {
 			cols = `s.rowid, -s.rank, CASE WHEN s.rowid < 0 THEN highlight(` + t + `, 2, char(2), char(3)) ELSE '' END`
 		}
 		cond := src.rows
 		args := []any{src.match, rankMatch}
 		rankPart, order := ` AND rank MATCH ?`, `s.rank`
 		switch {
-		case opts.newestOnly && opts.unranked && t == "search" && !itemRows:
+		case opts.newestOnly && opts.unranked && src.kind == chunkRows:
 			// Every term is stopword-like: bm25 would read each term's
 			// whole doclist to count its rows (its idf), which is what the
 			// bound avoids, and would rank stopword matches anyway. Take
@@ -606,7 +611,7 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 			cols = `s.rowid, 0.0, ''`
 			rankPart, order = "", "s.rowid DESC"
 			args = args[:1]
-		case opts.newestOnly && t == "search" && !itemRows:
+		case opts.newestOnly && src.kind == chunkRows:
 			// Rank only the newest ScanRows matches: rowids from the
 			// ScanRows-th newest match up (FTS5 walks rowid ranges
 			// cheaply). This bound replaces "rowid > 0": FTS5 takes one
@@ -637,11 +642,13 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 				r.Close()
 				return nil, err
 			}
-			c.annHit = c.rowid < 0 && strings.IndexByte(c.hl[2], 2) >= 0
-			if t == "search" && c.rowid < 0 {
-				c.rel = 0 // scored in full by scoreItemRows
+			switch src.kind {
+			case annotationRows:
+				c.annHit, c.rel = true, 0 // scored in full by scoreItemRows
+			case cjkRows:
+				c.annHit = c.rowid < 0 && strings.IndexByte(c.hl[2], 2) >= 0
 			}
-			add(c, t == "search")
+			add(c, src.kind != cjkRows)
 		}
 		r.Close()
 		if err := r.Err(); err != nil {
@@ -782,19 +789,18 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 // sortItems orders items by score, then (equal scores) newest matching
 // chunk first, then id.
 func sortItems(items []*scoredItem) {
-	newest := func(it *scoredItem) int64 {
-		var n int64
+	newest := make(map[*scoredItem]int64, len(items))
+	for _, it := range items {
 		for _, r := range it.rows {
-			n = max(n, r.rowid)
+			newest[it] = max(newest[it], r.rowid)
 		}
-		return n
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := items[i].score, items[j].score
 		if a != b {
 			return a > b
 		}
-		if ni, nj := newest(items[i]), newest(items[j]); ni != nj {
+		if ni, nj := newest[items[i]], newest[items[j]]; ni != nj {
 			return ni > nj
 		}
 		return items[i].id < items[j].id
