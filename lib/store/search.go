@@ -190,7 +190,8 @@ type candidate struct {
 	rel    float64
 	cjk    bool // matched in search_cjk (or by LIKE)
 	porter bool
-	annHit bool // the annotations column matched (item rows)
+	annHit bool   // the annotations column matched (item rows)
+	item   string // the owning item's id, when already known
 	// hl are the title, body and annotations columns with matches marked
 	// by \x02...\x03 (filled by highlightRows for the rows a hit shows).
 	hl [3]string
@@ -490,26 +491,39 @@ func (s *Store) scoreItemRows(ctx context.Context, conn *sqlx.Conn, rows map[int
 		return nil
 	}
 	var chunkIDs []int64
-	seqs := map[int64]bool{}
+	seqs := map[int64]string{} // item seq -> item id ("" when not known yet)
 	for id, c := range rows {
 		switch {
 		case id > 0 && c.porter:
 			chunkIDs = append(chunkIDs, id)
 		case id < 0 && c.porter:
-			seqs[-id] = true
+			seqs[-id] = c.item
 		}
 	}
 	if len(chunkIDs) > 0 {
-		qs, args, err := sqlx.In(`SELECT DISTINCT i.seq FROM content_chunks c JOIN items i ON i.id = c.item_id WHERE c.id IN (?)`, chunkIDs)
+		// Each chunk's item, kept on the row so that group need not look
+		// it up again.
+		qs, args, err := sqlx.In(`SELECT c.id, i.seq, i.id FROM content_chunks c JOIN items i ON i.id = c.item_id WHERE c.id IN (?)`, chunkIDs)
 		if err != nil {
 			return err
 		}
-		var ss []int64
-		if err := conn.SelectContext(ctx, &ss, qs, args...); err != nil {
+		r, err := conn.QueryxContext(ctx, qs, args...)
+		if err != nil {
 			return err
 		}
-		for _, q := range ss {
-			seqs[q] = true
+		for r.Next() {
+			var id, seq int64
+			var item string
+			if err := r.Scan(&id, &seq, &item); err != nil {
+				r.Close()
+				return err
+			}
+			rows[id].item = item
+			seqs[seq] = item
+		}
+		r.Close()
+		if err := r.Err(); err != nil {
+			return err
 		}
 	}
 	if len(seqs) == 0 {
@@ -524,6 +538,9 @@ func (s *Store) scoreItemRows(ctx context.Context, conn *sqlx.Conn, rows map[int
 		if c == nil {
 			c = &candidate{rowid: id, porter: true}
 			rows[id] = c
+		}
+		if c.item == "" {
+			c.item = seqs[-id]
 		}
 		c.rel += rel
 		c.annHit = c.annHit || annHit
@@ -696,14 +713,17 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 		return nil, nil
 	}
 	var chunkIDs, seqs []int64
-	for id := range rows {
-		if id > 0 {
+	owner := map[int64]string{}
+	for id, c := range rows {
+		switch {
+		case c.item != "":
+			owner[id] = c.item // found by scoreItemRows
+		case id > 0:
 			chunkIDs = append(chunkIDs, id)
-		} else {
+		default:
 			seqs = append(seqs, -id)
 		}
 	}
-	owner := map[int64]string{}
 	type pair struct {
 		K int64  `db:"k"`
 		V string `db:"v"`
