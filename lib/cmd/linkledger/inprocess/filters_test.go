@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -37,5 +38,20 @@ func TestInProcessVerbs(t *testing.T) {
 	code, out := run("find", "walrus", "-r", "--jq", ".canonical_url")
 	if code != 0 || strings.TrimSpace(out) != "https://example.com/inproc" {
 		t.Fatalf("find: %d %q", code, out)
+	}
+}
+
+// TestFiltersMatchExecFilters: the in-process filters and the ones the
+// linkledger binary runs as processes are the same set.
+func TestFiltersMatchExecFilters(t *testing.T) {
+	var got []string
+	for name := range Filters() {
+		got = append(got, name)
+	}
+	want := append([]string{}, linkledger.FilterNames...)
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("in-process filters %v, exec filters %v", got, want)
 	}
 }
