@@ -25,6 +25,15 @@ awk -v n="$items" 'BEGIN { for (i = 0; i < n; i++) printf "https://site%d.exampl
 "$work/benchproc" -n 200 -label "ll-save existing URL (dedupe)" -- "$bin/ll-save" --db "$db" -q "https://site3.example/post/3"
 
 echo
+echo "== ingest: start-up of each filter, and one local page through the pipeline"
+for f in ll-fetch ll-parse ll-index; do
+  "$work/benchproc" -n 100 -label "$f --version (startup only)" -- "$bin/$f" --version
+done
+page="$root/scripts/demo/site/agent-memory.html"
+"$work/benchproc" -n 50 -label "ll-save PAGE | ll-fetch | ll-parse | ll-index (one file:// page)" -- \
+  sh -c '"$1/ll-save" --db "$2" -q "$3" | "$1/ll-fetch" -q | "$1/ll-parse" -q | "$1/ll-index" --db "$2" -q' sh "$bin" "$work/pipe.db" "$page"
+
+echo
 echo "== Go benchmarks (parse, chunk, canonicalize, fetch, index)"
 (cd "$root" && go test -tags sqlite_fts5 -run '^$' -bench . -benchtime 2s ./lib/... 2>/dev/null | grep -E '^Benchmark|ok ' || true)
 
