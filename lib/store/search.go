@@ -191,6 +191,7 @@ type candidate struct {
 	cjk    bool // matched in search_cjk (or by LIKE)
 	porter bool
 	annHit bool   // the annotations column matched (item rows)
+	named  bool   // item row found by its title or annotations in a bounded mode
 	item   string // the owning item's id, when already known
 	// hl are the title, body and annotations columns with matches marked
 	// by \x02...\x03 (filled by highlightRows for the rows a hit shows).
@@ -202,6 +203,7 @@ type scoredItem struct {
 	id      string
 	rows    []*candidate // best first
 	rel     float64      // relevance: best row plus the sum bonus
+	named   bool         // found by its title or annotations in a bounded mode (see rank)
 	score   float64      // ranking score, unrounded (why.RankingScore is rounded)
 	why     record.WhyRanked
 	related *record.RelatedWhy
@@ -475,6 +477,14 @@ func scoreRowids(ctx context.Context, conn *sqlx.Conn, expr string, ids []int64,
 }
 
 // annotationsOnly restricts an FTS5 expression to the annotations column.
+// titleOnly restricts an FTS5 expression to the title column.
+func titleOnly(match string) string {
+	if match == "" {
+		return ""
+	}
+	return "{title} : (" + match + ")"
+}
+
 func annotationsOnly(match string) string {
 	if match == "" {
 		return ""
@@ -567,6 +577,7 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		}
 		r.rel += c.rel
 		r.annHit = r.annHit || c.annHit
+		r.named = r.named || c.named
 
 		if porter {
 			r.porter = true
@@ -587,9 +598,15 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 	// (scoreItemRows), so the bm25 work per query is about the chunk
 	// matches, not twice that.
 	// The CJK index: chunk and item rows alike (it holds few rows).
+	// When the terms are too common for every match to be ranked
+	// (newestOnly), the newest chunk matches stand for the text, and item
+	// rows whose annotations or title match are found newest first
+	// instead, so that an old item named by the query in its title, a
+	// highlight or a note is never lost to the bound.
 	const (
 		chunkRows      = iota // word index, chunk rows
 		annotationRows        // word index, item rows whose annotations match
+		titleRows             // word index, item rows whose title matches (newestOnly)
 		cjkRows               // CJK index, all rows
 	)
 	for _, src := range []struct {
@@ -599,9 +616,10 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 	}{
 		{chunkRows, "search", q.Match(), "s.rowid > 0"},
 		{annotationRows, "search", annotationsOnly(q.Match()), "s.rowid < 0"},
+		{titleRows, "search", titleOnly(q.Match()), "s.rowid < 0"},
 		{cjkRows, "search_cjk", q.TrigramMatch(), "1"},
 	} {
-		if src.match == "" || (opts.newestOnly && src.kind == annotationRows) {
+		if src.match == "" || (!opts.newestOnly && src.kind == titleRows) {
 			continue
 		}
 		t := src.table
@@ -617,7 +635,23 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		cond := src.rows
 		args := []any{src.match, rankMatch}
 		rankPart, order := ` AND rank MATCH ?`, `s.rank`
+		limit := opts.Candidates
 		switch {
+		case opts.newestOnly && (src.kind == titleRows || src.kind == annotationRows):
+			// No bm25 here (its idf would read whole doclists): the
+			// newest matching items first (item rowids are -seq, so
+			// ascending rowids are newest first). They are scored with
+			// the other candidates by scoreItemRows when the newest rows
+			// are ranked, up to ScanRows of them; unranked, they come
+			// before the text-only matches (sortItems), up to Candidates.
+			// Each scan walks the terms' item-row entries only (one per
+			// item at most) and reads no row content.
+			cols = `s.rowid, 0.0, ''`
+			rankPart, order = "", "s.rowid"
+			args = args[:1]
+			if !opts.unranked {
+				limit = max(limit, opts.ScanRows)
+			}
 		case opts.newestOnly && opts.unranked && src.kind == chunkRows:
 			// Every term is stopword-like: bm25 would read each term's
 			// whole doclist to count its rows (its idf), which is what the
@@ -648,7 +682,7 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 			args = append(args, fargs...)
 		}
 		sqlText := `SELECT ` + cols + ` FROM ` + t + ` s` + join + ` WHERE ` + t + ` MATCH ?` + rankPart + ` AND ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
-		args = append(args, opts.Candidates)
+		args = append(args, limit)
 		r, err := conn.QueryxContext(ctx, sqlText, args...)
 		if err != nil {
 			return nil, fmt.Errorf("search %s: %w", t, err)
@@ -662,6 +696,9 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 			switch src.kind {
 			case annotationRows:
 				c.annHit, c.rel = true, 0 // scored in full by scoreItemRows
+				c.named = opts.newestOnly
+			case titleRows:
+				c.named = true
 			case cjkRows:
 				c.annHit = c.rowid < 0 && strings.IndexByte(c.hl[2], 2) >= 0
 			}
@@ -672,10 +709,12 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 			return nil, err
 		}
 	}
-	// With only very common terms (newestOnly) P matches most rows, and
-	// scanning them for the item rows would cost what the bound avoids:
-	// items rank by their newest matching chunks alone.
-	if !opts.newestOnly {
+	// Unranked, the terms match too many rows for bm25 (see pruneCommon):
+	// items rank by their newest matching rows alone. Otherwise the
+	// candidate items' item rows are scored (with newestOnly, the kept
+	// terms match at most rescoreFactor × ScanRows rows each, which bounds
+	// the scan).
+	if !opts.unranked {
 		if err := s.scoreItemRows(ctx, conn, rows, q.Match(), opts.Weights); err != nil {
 			return nil, err
 		}
@@ -792,6 +831,7 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 			if r.annHit {
 				annHits[it.id] = true
 			}
+			it.named = it.named || r.named
 		}
 		if chunks == 0 {
 			it.rel = doc // found through its title or annotations only
@@ -806,7 +846,8 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 	return items, nil
 }
 
-// sortItems orders items by score, then (equal scores) newest matching
+// sortItems orders items by score, then (equal scores: unranked results)
+// items found by their title or annotations first, then newest matching
 // chunk first, then id.
 func sortItems(items []*scoredItem) {
 	newest := make(map[*scoredItem]int64, len(items))
@@ -819,6 +860,9 @@ func sortItems(items []*scoredItem) {
 		a, b := items[i].score, items[j].score
 		if a != b {
 			return a > b
+		}
+		if items[i].named != items[j].named {
+			return items[i].named
 		}
 		if ni, nj := newest[items[i]], newest[items[j]]; ni != nj {
 			return ni > nj

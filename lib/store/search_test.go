@@ -380,3 +380,48 @@ func TestSearchSampledCountsClassifyLikeExact(t *testing.T) {
 		t.Errorf("the rare word's items should come first: %v", got)
 	}
 }
+
+// TestSearchCommonTermsKeepOldTitlesAndNotes: when a term is too common
+// for every match to be ranked (the newest ScanRows matches are, or none
+// are by bm25), items that carry it in their title or in a highlight or
+// note are still found however old they are (ranked by bm25 when the
+// newest rows are; without bm25, before the items that only mention it in
+// their text).
+func TestSearchCommonTermsKeepOldTitlesAndNotes(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		scan   int
+		ranked bool
+	}{
+		{"ranked newest rows", 10, true}, // 2 × 12+ rows ≤ 3 × 10: bm25 on the newest
+		{"unranked", 4, false},           // > 3 × 4 rows: no bm25
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openTest(t)
+			addDocs(t, s,
+				doc{url: "https://t.test/old-title", title: "Lorem handbook", chunks: []string{"An old guide to typesetting."}},
+				doc{url: "https://t.test/old-note", title: "Typesetting", chunks: []string{"Another old page."},
+					anns: []record.Annotation{{Type: "highlight", Text: "the lorem origin story", Actor: "human"}}},
+			)
+			addFiller(t, s, 12) // newer: "lorem ipsum" in every chunk
+			res := search(t, s, SearchOptions{Text: "lorem", ScanRows: tc.scan, Limit: 14})
+			pos := map[string]int{}
+			for i, u := range urls(res) {
+				pos[u] = i + 1
+			}
+			for _, u := range []string{"old-title", "old-note"} {
+				switch {
+				case pos[u] == 0:
+					t.Errorf("%s not found: %v", u, urls(res))
+				case !tc.ranked && pos[u] > 2:
+					t.Errorf("%s at %d, want it before the text-only matches: %v", u, pos[u], urls(res))
+				}
+			}
+			for _, h := range res.Hits {
+				if ranked := h.Hit.WhyRanked.BM25 > 0; ranked != tc.ranked {
+					t.Errorf("%s: bm25 %v, want ranked=%v", h.CanonicalURL, h.Hit.WhyRanked.BM25, tc.ranked)
+				}
+			}
+		})
+	}
+}
