@@ -22,6 +22,8 @@ func commands() map[string]func() {
 		"ll-index": exitWith(llindex.Main),
 		"ll-find":  exitWith(llfind.Main),
 		"ll-brief": exitWith(llbrief.Main),
+		// Test helper: holds the database's write lock (lock_test.go).
+		"ll-testlock": exitWith(testLock),
 		// As the real binary: the verbs run the ll-* commands above as
 		// processes (testscript puts them on PATH).
 		"linkledger": exitWith(func() int {

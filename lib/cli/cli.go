@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -81,6 +82,39 @@ func CommonFlags() []ucli.Flag {
 // DBFlag is the --db flag of the binaries that open the store.
 func DBFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "db", Usage: "database `FILE` (default: $LINKLEDGER_DB, else .linkledger/linkledger.db found upward, else $XDG_DATA_HOME/linkledger/linkledger.db)", Sources: ucli.EnvVars("LINKLEDGER_DB")}
+}
+
+// DefaultBusyTimeout is how long a writer waits for another process's
+// write lock before it gives up (--busy-timeout).
+const DefaultBusyTimeout = 30 * time.Second
+
+// BusyTimeoutFlag is the --busy-timeout flag of the binaries that write to
+// the store (ll-save, ll-index).
+func BusyTimeoutFlag() ucli.Flag {
+	return &ucli.DurationFlag{Name: "busy-timeout", Value: DefaultBusyTimeout, Sources: ucli.EnvVars("LINKLEDGER_BUSY_TIMEOUT"),
+		Usage: "how long to wait for another process's write lock before giving up (0: not at all)"}
+}
+
+// BusyTimeout turns a --busy-timeout value into store.Options.BusyTimeout
+// (where 0 means the default): 0 and below become 1 ms, "do not wait".
+func BusyTimeout(d time.Duration) time.Duration {
+	return max(d, time.Millisecond)
+}
+
+// EnvBusyTimeout is LINKLEDGER_BUSY_TIMEOUT for commands without the flag
+// (0, the store's default, when unset or not a duration).
+func EnvBusyTimeout(env Env) time.Duration {
+	d, err := time.ParseDuration(env.Getenv("LINKLEDGER_BUSY_TIMEOUT"))
+	if err != nil {
+		return 0
+	}
+	return BusyTimeout(d)
+}
+
+// BusyError explains a write given up because another process held the
+// database's write lock for longer than the busy timeout.
+func BusyError(path string, wait time.Duration, done string) error {
+	return fmt.Errorf("%s: database is locked by another process (gave up after %v; --busy-timeout or LINKLEDGER_BUSY_TIMEOUT waits longer); %s", path, wait, done)
 }
 
 // Env is what a command run sees of its process, so tests and the front

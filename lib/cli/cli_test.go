@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -106,5 +107,14 @@ func TestProgress(t *testing.T) {
 	off.Done()
 	if b.Len() != 0 {
 		t.Errorf("disabled progress wrote %q", b.String())
+	}
+}
+
+func TestBusyTimeout(t *testing.T) {
+	for in, want := range map[string]time.Duration{"150ms": 150 * time.Millisecond, "0": time.Millisecond, "-1s": time.Millisecond, "": 0, "soon": 0} {
+		env := Env{Getenv: func(string) string { return in }}
+		if got := EnvBusyTimeout(env); got != want {
+			t.Errorf("LINKLEDGER_BUSY_TIMEOUT=%q: %v, want %v", in, got, want)
+		}
 	}
 }

@@ -371,7 +371,7 @@ func retry(ctx context.Context, filters Filters, env cli.Env, args []string) int
 	if err != nil {
 		return cli.Report("linkledger", env.Stderr, err)
 	}
-	st, err := store.Open(ctx, path, store.Options{})
+	st, err := store.Open(ctx, path, store.Options{BusyTimeout: cli.EnvBusyTimeout(env)})
 	if err != nil {
 		return cli.Report("linkledger", env.Stderr, fmt.Errorf("%s: %w", path, err))
 	}

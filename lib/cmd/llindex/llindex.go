@@ -56,6 +56,7 @@ func Command(env cli.Env) *ucli.Command {
 		Description: description,
 		Flags: []ucli.Flag{
 			cli.DBFlag(),
+			cli.BusyTimeoutFlag(),
 			&ucli.BoolFlag{Name: "keep-content", Usage: "keep body, text and chunks in the output records"},
 			&ucli.DurationFlag{Name: "retry-base", Value: time.Minute, Usage: "wait before the first retry of a failed item"},
 			&ucli.IntFlag{Name: "chunk-tokens", Value: 0, Usage: "target chunk size in tokens when chunking here (0: ll-parse's default)"},
@@ -101,12 +102,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, path, store.Options{})
+	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
+	st, err := store.Open(ctx, path, store.Options{BusyTimeout: wait})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer st.Close()
 	ix := &indexer{
+		path:     path,
+		wait:     wait,
 		st:       st,
 		adapters: source.Adapters(source.Options{}),
 		popts:    popts,
@@ -134,6 +138,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	switch {
+	case ix.busy != nil:
+		// no maintenance while another process holds the lock
 	case c.Bool("optimize"):
 		ix.merge(ctx, -1)
 	case !c.Bool("no-merge") && indexed > 0:
@@ -157,6 +163,9 @@ func (ix *indexer) merge(ctx context.Context, pages int) {
 }
 
 type indexer struct {
+	path     string
+	wait     time.Duration // busy timeout
+	busy     error         // set once a write gave up on another process's lock
 	st       *store.Store
 	adapters []parse.Adapter
 	popts    parse.Options
@@ -204,14 +213,26 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		ix.diag.Debugf("%s: nothing to index (no body, text or error): passed through", rec.Ref())
 		return nil
 	}
+	if ix.busy != nil {
+		// Every write would wait the whole timeout again: the rest of the
+		// input passes through failed (retryable), without trying.
+		if rec.Error == nil {
+			rec.Fail(record.StageIndex, record.CodeStore, fmt.Sprintf("not indexed: database locked by another process (ll-index gave up after %v on an earlier record)", ix.wait), true)
+		}
+		return nil
+	}
 	res, err := ix.st.Index(ctx, rec, ix.iopts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if store.IsBusy(err) {
+			ix.busy = cli.BusyError(ix.path, ix.wait, "this record and the rest of the input are written out failed (retryable), not indexed; saved items keep their status, so ll-find --pending or --failed lists them again")
+			err = ix.busy
+		}
 		ix.diag.Printf("%s: %v", rec.Ref(), err)
 		if rec.Error == nil {
-			rec.Fail(record.StageIndex, record.CodeStore, err.Error(), store.IsBusy(err))
+			rec.Fail(record.StageIndex, record.CodeStore, err.Error(), store.IsBusy(err) || ix.busy != nil)
 		}
 		return nil
 	}

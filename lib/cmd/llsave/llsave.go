@@ -63,6 +63,7 @@ func Command(env cli.Env) *ucli.Command {
 		Description: description,
 		Flags: []ucli.Flag{
 			cli.DBFlag(),
+			cli.BusyTimeoutFlag(),
 			&ucli.StringFlag{Name: "note", Usage: "attach a note `TEXT`"},
 			&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "add tags (comma-separated, repeatable)"},
 			&ucli.StringSliceFlag{Name: "untag", Usage: "remove tags (comma-separated, repeatable)"},
@@ -173,7 +174,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, path, store.Options{})
+	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
+	st, err := store.Open(ctx, path, store.Options{BusyTimeout: wait})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -182,6 +184,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	cwd, _ := env.Getwd()
 	home := env.Getenv("HOME")
 	s := &saver{st: st, rules: rules, d: d, cwd: cwd, home: home, out: out, diag: diag}
+	// A write given up on another process's lock stops the run: every
+	// later write would wait as long. Saving is idempotent, so the whole
+	// input can simply be run again.
+	busy := func(err error) error {
+		if store.IsBusy(err) {
+			return cli.BusyError(path, wait, fmt.Sprintf("%d input(s) saved before it, none from there on; running the same input again is safe", s.saved))
+		}
+		return err
+	}
 
 	if args := c.Args().Slice(); len(args) > 0 {
 		for i, a := range args {
@@ -189,7 +200,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 				return err
 			}
 			if err := s.one(ctx, &record.Record{URL: a}, i+1, "argument"); err != nil {
-				return err
+				return busy(err)
 			}
 		}
 		return out.Finish()
@@ -198,7 +209,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return s.one(ctx, rec, line, "line")
 	})
 	if err != nil {
-		return err
+		return busy(err)
 	}
 	return out.Finish()
 }
@@ -211,6 +222,7 @@ type saver struct {
 	home  string
 	out   *cli.Output
 	diag  cli.Diag
+	saved int // inputs saved so far
 }
 
 // one saves one input and emits its record. It returns an error only for
@@ -278,6 +290,7 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 		rec.URL = res.URL
 	}
 	rec.Status, rec.New, rec.Save = res.Status, res.New, res.Save
+	s.saved++
 	// intent fields are consumed: what was done is in save
 	rec.Note, rec.Tags, rec.TagsRemove, rec.Annotations, rec.Pin, rec.Unpin, rec.Artifact, rec.Actor = "", nil, nil, nil, nil, nil, nil, ""
 	return s.out.Emit(rec)
