@@ -6,15 +6,18 @@ run             ll-find --queries output (stdin) -> run file "query-id doc-id"
 """
 import json
 import sys
+from urllib.parse import quote, unquote
 
-PREFIX = "https://scifact.local/doc/"
+# Each document becomes an item at PREFIX + its id, percent-encoded so that
+# any id (spaces, slashes, '#') survives URL canonicalization.
+PREFIX = "https://eval.local/doc/"
 
 
 def records(path):
     with open(path) as f:
         for line in f:
             d = json.loads(line)
-            rec = {"url": PREFIX + d["_id"], "source_type": "text", "title": d.get("title", ""), "text": d.get("text", "")}
+            rec = {"url": PREFIX + quote(d["_id"], safe=""), "source_type": "text", "title": d.get("title", ""), "text": d.get("text", "")}
             print(json.dumps(rec, ensure_ascii=False))
 
 
@@ -23,7 +26,7 @@ def run():
         r = json.loads(line)
         url = r.get("canonical_url", "")
         if url.startswith(PREFIX):
-            print(r["query_id"], url[len(PREFIX):])
+            print(r["query_id"], unquote(url[len(PREFIX):]))
 
 
 if __name__ == "__main__":

@@ -9,11 +9,16 @@
 # ll-find (e.g. --w-title 3). Skips (exit 0) when the shared eval data is
 # absent. LL_EVAL_LOADER=benchfind loads with scripts/benchfind instead of
 # ll-index (same store.Index code, without the pipeline).
+# LL_EVAL_DATA (default ../shared/eval), LL_EVAL_SET (default scifact) and
+# LL_EVAL_SPLIT (default train) pick another BEIR-style set:
+# $LL_EVAL_DATA/$LL_EVAL_SET/{corpus.jsonl,queries-$SPLIT.jsonl,qrels-$SPLIT.tsv}.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${LL_EVAL_DATA:-$root/../shared/eval}
-if [ ! -f "$data/scifact/corpus.jsonl" ] || [ ! -f "$data/score_retrieval.py" ]; then
-  echo "eval-retrieval: $data/scifact not found; skipping"
+set_dir="$data/${LL_EVAL_SET:-scifact}"
+split=${LL_EVAL_SPLIT:-train}
+if [ ! -f "$set_dir/corpus.jsonl" ] || [ ! -f "$set_dir/queries-$split.jsonl" ] || [ ! -f "$data/score_retrieval.py" ]; then
+  echo "eval-retrieval: $set_dir (corpus, queries-$split) not found; skipping"
   exit 0
 fi
 command -v python3 > /dev/null || { echo "eval-retrieval: python3 not found; skipping"; exit 0; }
@@ -29,7 +34,7 @@ go build -tags sqlite_fts5 -o "$work/" ./cmd/ll-find ./scripts/benchfind
 [ "$loader" = ll-index ] && go build -tags sqlite_fts5 -o "$work/" ./cmd/ll-index
 export LINKLEDGER_DB="$work/eval.db"
 
-python3 "$root/scripts/eval-retrieval.py" records "$data/scifact/corpus.jsonl" > "$work/records.ndjson"
+python3 "$root/scripts/eval-retrieval.py" records "$set_dir/corpus.jsonl" > "$work/records.ndjson"
 start=$(date +%s)
 if [ "$loader" = ll-index ]; then
   "$work/ll-index" -q < "$work/records.ndjson" > /dev/null
@@ -39,7 +44,7 @@ fi
 echo "eval-retrieval: loaded $(wc -l < "$work/records.ndjson") documents with $loader in $(( $(date +%s) - start ))s" >&2
 
 start=$(date +%s)
-"$work/ll-find" --queries "$data/scifact/queries-train.jsonl" --limit 100 --snippets 0 --stale-after 0 "$@" \
+"$work/ll-find" --queries "$set_dir/queries-$split.jsonl" --limit 100 --snippets 0 --stale-after 0 "$@" \
   | python3 "$root/scripts/eval-retrieval.py" run > "$work/run.txt"
-echo "eval-retrieval: ran $(wc -l < "$data/scifact/queries-train.jsonl") queries in $(( $(date +%s) - start ))s" >&2
-python3 "$data/score_retrieval.py" "$data/scifact/qrels-train.tsv" "$work/run.txt"
+echo "eval-retrieval: ran $(wc -l < "$set_dir/queries-$split.jsonl") queries in $(( $(date +%s) - start ))s" >&2
+python3 "$data/score_retrieval.py" "$set_dir/qrels-$split.tsv" "$work/run.txt"
