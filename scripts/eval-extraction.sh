@@ -4,10 +4,11 @@
 # the repository). It builds the real ll-parse, feeds it each page as the
 # record ll-fetch would write, and prints the scorer's precision, recall and
 # F1. Exits 0 with a "skipped" line when ../shared/eval is not there.
+# LL_EVAL_DATA names another folder laid out the same way.
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-eval_dir="$root/../shared/eval"
+eval_dir="${LL_EVAL_DATA:-$root/../shared/eval}"
 if [ ! -f "$eval_dir/extraction/ground-truth.json" ] || [ ! -f "$eval_dir/score_extraction.py" ]; then
 	echo "skipped: ../shared/eval not found"
 	exit 0
