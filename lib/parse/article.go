@@ -7,11 +7,10 @@ import (
 	nurl "net/url"
 	"regexp"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
-	readability "codeberg.org/readeck/go-readability/v2"
-	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 
 	"github.com/linkledger/linkledger/lib/record"
@@ -19,6 +18,24 @@ import (
 
 // errNoArticle is returned when no extractor found a main text.
 var errNoArticle = errors.New("no article text found")
+
+// errNoMainText is returned by an article adapter built without its
+// extractors (see MainText).
+var errNoMainText = errors.New("article extractors not linked into this program")
+
+// MainText is the pair of main-text extractors the article adapter
+// combines. lib/parse/mainext implements them with go-readability and
+// go-trafilatura; they are passed in rather than imported so that programs
+// which never extract articles do not link those libraries (see mainext).
+type MainText struct {
+	// Readability returns the article node of doc.
+	Readability func(doc *html.Node, u *nurl.URL) (*html.Node, error)
+	// Trafilatura returns the main-content node of doc and the metadata
+	// it found; with fallback it may use the readability node instead.
+	Trafilatura func(doc *html.Node, u *nurl.URL, fallback bool, readability *html.Node) (content *html.Node, title, author, site, description string, date time.Time, err error)
+}
+
+func (m MainText) ok() bool { return m.Readability != nil && m.Trafilatura != nil }
 
 // articleAdapter extracts the main text of an HTML page. go-trafilatura is
 // the primary extractor; go-readability is its fallback and its check (see
@@ -33,6 +50,9 @@ func (a articleAdapter) Parse(rec *record.Record) (*Result, error) {
 	body := rec.Body
 	if body == nil {
 		return nil, errors.New("no text body")
+	}
+	if !a.x.mt.ok() {
+		return nil, errNoMainText
 	}
 	doc, err := html.Parse(strings.NewReader(*body))
 	if err != nil {
@@ -75,6 +95,7 @@ func metaResult(m pageMeta) *Result {
 
 // extractor combines the two main-text extractors.
 type extractor struct {
+	mt MainText
 	// fallback lets trafilatura compare its result with readability's and
 	// DOM Distiller's and take theirs when its own looks wrong.
 	fallback bool
@@ -133,33 +154,23 @@ func plausibleByline(s string) bool {
 func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pageMeta) {
 	var warn []string
 	var read []string
-	ra, rerr := readability.FromDocument(doc, u)
-	if rerr == nil && ra.Node != nil {
-		read = cleanBlocks(textBlocks(ra.Node, nil, false))
+	rnode, rerr := x.mt.Readability(doc, u)
+	if rerr == nil && rnode != nil {
+		read = cleanBlocks(textBlocks(rnode, nil, false))
 	}
 	if x.readOnly {
 		return read, nil, pageMeta{}
 	}
-	opts := trafilatura.Options{
-		OriginalURL:     u,
-		EnableFallback:  x.fallback,
-		ExcludeComments: true,
-		HtmlDateMode:    trafilatura.Fast,
-	}
-	if x.fallback && ra.Node != nil {
-		opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: ra.Node}
-	}
 	var traf []string
 	var tm pageMeta
-	if r, err := trafilatura.ExtractDocument(doc, opts); err == nil && r != nil {
-		if r.ContentNode != nil {
-			traf = cleanBlocks(textBlocks(r.ContentNode, nil, true))
+	if content, title, author, site, desc, date, err := x.mt.Trafilatura(doc, u, x.fallback, rnode); err == nil {
+		if content != nil {
+			traf = cleanBlocks(textBlocks(content, nil, true))
 		}
-		md := r.Metadata
-		tm = pageMeta{Title: cleanField(md.Title), Author: cleanField(md.Author), SiteName: cleanField(md.Sitename),
-			Description: cleanField(md.Description)}
-		if !md.Date.IsZero() {
-			tm.PublishedAt = record.FormatTime(md.Date)
+		tm = pageMeta{Title: cleanField(title), Author: cleanField(author), SiteName: cleanField(site),
+			Description: cleanField(desc)}
+		if !date.IsZero() {
+			tm.PublishedAt = record.FormatTime(date)
 		}
 	}
 	switch {

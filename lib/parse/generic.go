@@ -10,9 +10,15 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// Article returns the adapter for HTML articles: main-text extraction plus
-// page metadata (JSON-LD, OpenGraph, meta tags).
-func Article() Adapter { return articleAdapter{x: defaultExtractor} }
+// Article returns the adapter for HTML articles: main-text extraction with
+// mt (lib/parse/mainext's functions) plus page metadata (JSON-LD,
+// OpenGraph, meta tags). Without mt it fails every page, so the chain
+// falls back to the visible text.
+func Article(mt MainText) Adapter {
+	x := defaultExtractor
+	x.mt = mt
+	return articleAdapter{x: x}
+}
 
 // Markdown returns the adapter for Markdown bodies (text/markdown, or a
 // .md URL served as plain text): markup is stripped to its text and a

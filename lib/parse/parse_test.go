@@ -13,6 +13,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/linkledger/linkledger/lib/chunk"
+	"github.com/linkledger/linkledger/lib/parse/mainext"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -68,7 +69,12 @@ func fetched(url, contentType, body string) *record.Record {
 	return &record.Record{URL: url, Fetch: &record.FetchInfo{FinalURL: url, ContentType: contentType, Status: 200}, Body: &body}
 }
 
-func generic() []Adapter { return []Adapter{Article(), Markdown(), PlainText(), VisibleText()} }
+// testMainText are the real extractors (lib/parse/mainext).
+var testMainText = MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}
+
+func generic() []Adapter {
+	return []Adapter{Article(testMainText), Markdown(), PlainText(), VisibleText()}
+}
 
 func TestArticle(t *testing.T) {
 	rec := fetched("https://coastline.example/2024/bridge", "text/html; charset=utf-8", readFixture(t, "article.html"))
@@ -422,4 +428,31 @@ func mustParse(t *testing.T, s string) *html.Node {
 		t.Fatal(err)
 	}
 	return doc
+}
+
+// TestArticleWithoutMainText: an article adapter built without its
+// extractors (a program that did not link lib/parse/mainext) fails every
+// page, and the chain falls back to the page's visible text, saying why.
+func TestArticleWithoutMainText(t *testing.T) {
+	page := "<html><head><title>Kettles</title></head><body><article><p>" + strings.Repeat("A kettle boils water quickly. ", 20) + "</p></article></body></html>"
+	rec := fetched("https://x.example/k.html", "text/html", page)
+	Run(rec, []Adapter{Article(MainText{}), Markdown(), PlainText(), VisibleText()}, Options{})
+	if rec.Error != nil || rec.Parse == nil {
+		t.Fatalf("error %+v parse %+v", rec.Error, rec.Parse)
+	}
+	if rec.Parse.Adapter != "visible-text" || !cmp.Equal(rec.Parse.FallbackFrom, []string{"article"}) {
+		t.Errorf("adapter %q, fallback from %v; want visible-text after article", rec.Parse.Adapter, rec.Parse.FallbackFrom)
+	}
+	if !strings.Contains(strings.Join(rec.Parse.Warnings, "; "), "not linked") {
+		t.Errorf("warnings %q do not say why", rec.Parse.Warnings)
+	}
+	if !strings.Contains(rec.TextValue(), "A kettle boils water quickly.") {
+		t.Errorf("text %q", rec.TextValue())
+	}
+	// With the extractors, the same page is an article.
+	rec = fetched("https://x.example/k.html", "text/html", page)
+	Run(rec, generic(), Options{})
+	if rec.Parse == nil || rec.Parse.Adapter != "article" {
+		t.Errorf("with mainext: parse %+v", rec.Parse)
+	}
 }

@@ -61,6 +61,7 @@ func TestExtractorStrategies(t *testing.T) {
 		f.Close()
 		u, _ := nurl.Parse(p.URL)
 		for name, x := range strategies {
+			x.mt = testMainText
 			doc, _ := html.Parse(strings.NewReader(string(raw)))
 			paras, _, _ := x.mainText(doc, u)
 			if preds[name] == nil {

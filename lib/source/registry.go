@@ -29,6 +29,11 @@ type Options struct {
 	// PDFPassword is the user password for encrypted PDFs (ll-parse
 	// --pdf-password).
 	PDFPassword string
+	// MainText are the article adapter's extractors: ll-parse and
+	// ll-index pass lib/parse/mainext's; without them HTML pages fall
+	// back to their visible text (ll-fetch, which only fetches, does not
+	// link them).
+	MainText parse.MainText
 }
 
 // Adapters returns the parse adapter chain in order of preference: specific
@@ -43,7 +48,7 @@ func Adapters(opts Options) []parse.Adapter {
 		xpost.Adapter(),
 		pdf.Adapter(pdf.Options{Password: opts.PDFPassword}),
 	)
-	list = append(list, parse.Article(), parse.Markdown(), parse.PlainText(), parse.VisibleText())
+	list = append(list, parse.Article(opts.MainText), parse.Markdown(), parse.PlainText(), parse.VisibleText())
 	return list
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/parse"
+	"github.com/linkledger/linkledger/lib/parse/mainext"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/source"
 	"github.com/linkledger/linkledger/lib/store"
@@ -112,7 +113,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		path:     path,
 		wait:     wait,
 		st:       st,
-		adapters: source.Adapters(source.Options{}),
+		adapters: source.Adapters(source.Options{MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}}),
 		popts:    popts,
 		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base")},
 		keep:     c.Bool("keep-content"),

@@ -28,6 +28,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ndjson"
 	"github.com/linkledger/linkledger/lib/parse"
+	"github.com/linkledger/linkledger/lib/parse/mainext"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/source"
 )
@@ -127,7 +128,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	diag := cli.Diag{Prog: prog, W: env.Stderr, Verbose: c.Bool("verbose")}
 	progress := cli.NewProgress(prog, env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr))
 	defer progress.Done()
-	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password")})
+	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password"), MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}})
 	popts := parse.Options{Chunk: copts}
 
 	// The reader feeds jobs to the workers and, in input order, to the
