@@ -106,7 +106,7 @@ func (f Filter) where() (string, []any) {
 		args = append(args, len(seen))
 	}
 	if f.Actor != "" {
-		conds = append(conds, "EXISTS (SELECT 1 FROM annotations a WHERE a.item_id = it.id AND a.actor = ?)")
+		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE actor = ?)")
 		args = append(args, f.Actor)
 	}
 	if len(conds) == 0 {
@@ -404,6 +404,10 @@ func countTerms(ctx context.Context, conn *sqlx.Conn, terms []string, lo *int64,
 	return out, nil
 }
 
+// filterSetMax is the most items a filter may pass to be applied as a set
+// of rows (see rank).
+const filterSetMax = 5000
+
 // sampleFactor sizes the window of newest chunk rows in which pruneCommon
 // counts terms first: sampleFactor × ScanRows rows, used once the index has
 // more than four windows' worth.
@@ -592,6 +596,24 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		fargs = append(fargs, exclude)
 	}
 	filtered := !opts.Filter.empty() || exclude != ""
+	// A selective filter (at most filterSetMax items pass) becomes the set
+	// of rows its items own, built once per query (SQLite materializes the
+	// IN subquery) and checked in memory against each match. It is
+	// applied before any bound, so the newest-rows bound counts only the
+	// filter's rows and an old item that passes is not crowded out by
+	// newer ones that do not. A filter most items pass is checked row by
+	// row on the matches instead (a join): few rows are rejected there,
+	// and building its set would cost more than the query.
+	selective := false
+	if filtered {
+		var n int
+		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM items it WHERE `+fcond+` LIMIT ?)`, append(append([]any{}, fargs...), filterSetMax+1)...); err != nil {
+			return nil, fmt.Errorf("search filter: %w", err)
+		}
+		selective = n <= filterSetMax
+	}
+	chunkSet := `+s.rowid IN (SELECT c.id FROM content_chunks c JOIN items it ON it.id = c.item_id WHERE ` + fcond + `)`
+	itemSet := `+s.rowid IN (SELECT -it.seq FROM items it WHERE ` + fcond + `)`
 	// The word index: chunk rows find the candidate passages, and item
 	// rows whose annotations match find items by their highlights and
 	// notes; item rows are then scored for the candidate items only
@@ -668,15 +690,31 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 			// cheaply). This bound replaces "rowid > 0": FTS5 takes one
 			// lower bound, and a second would be checked only after
 			// ranking every match.
+			// With a selective filter, the newest ScanRows of its rows.
 			var floor sql.NullInt64
-			if err := conn.GetContext(ctx, &floor, `SELECT min(rowid) FROM (SELECT rowid FROM `+t+` WHERE `+t+` MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT ?)`, src.match, opts.ScanRows); err != nil {
+			fq, fa := `SELECT min(rowid) FROM (SELECT rowid FROM `+t+` s WHERE `+t+` MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT ?)`, []any{src.match, opts.ScanRows}
+			if selective {
+				fq = `SELECT min(rowid) FROM (SELECT rowid FROM ` + t + ` s WHERE ` + t + ` MATCH ? AND rowid > 0 AND ` + chunkSet + ` ORDER BY rowid DESC LIMIT ?)`
+				fa = append(append([]any{src.match}, fargs...), opts.ScanRows)
+			}
+			if err := conn.GetContext(ctx, &floor, fq, fa...); err != nil {
 				return nil, fmt.Errorf("search %s: %w", t, err)
 			}
 			cond = "s.rowid >= ?"
 			args = append(args, max(floor.Int64, 1))
 		}
 		join := ""
-		if filtered {
+		switch {
+		case selective && src.kind == chunkRows:
+			cond += " AND " + chunkSet
+			args = append(args, fargs...)
+		case selective && src.kind == cjkRows:
+			cond += " AND (" + chunkSet + " OR " + itemSet + ")"
+			args = append(append(args, fargs...), fargs...)
+		case selective:
+			cond += " AND " + itemSet
+			args = append(args, fargs...)
+		case filtered:
 			join = ` JOIN items it ON it.id = CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END`
 			cond += " AND " + fcond
 			args = append(args, fargs...)

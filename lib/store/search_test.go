@@ -425,3 +425,29 @@ func TestSearchCommonTermsKeepOldTitlesAndNotes(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchFilterFindsOldMatches: a selective filter (a tag few items
+// carry) is applied before the bounds on common terms, so an old tagged
+// item that mentions the query only in its text is found even when the
+// newest matches are all untagged, ranked or not; a filter most items pass
+// gives the same hits as filtering the unfiltered results.
+func TestSearchFilterFindsOldMatches(t *testing.T) {
+	s := openTest(t)
+	addDocs(t, s, doc{url: "https://t.test/old-tagged", title: "Notes", chunks: []string{"some lorem text, long ago"}, tags: []string{"rare"}})
+	addFiller(t, s, 12) // newer: "lorem ipsum" in every chunk, untagged
+	for _, tc := range []struct {
+		name string
+		scan int
+	}{{"ranked newest rows", 10}, {"unranked", 4}, {"unbounded", -1}} {
+		res := search(t, s, SearchOptions{Text: "lorem", ScanRows: tc.scan, Filter: Filter{Tags: []string{"rare"}}})
+		if diff := cmp.Diff([]string{"old-tagged"}, urls(res)); diff != "" {
+			t.Errorf("%s: hits (-want +got):\n%s", tc.name, diff)
+		}
+	}
+	// A filter (almost) every item passes: the same order as unfiltered.
+	all := urls(search(t, s, SearchOptions{Text: "lorem ipsum", ScanRows: 10, Limit: 20}))
+	since := urls(search(t, s, SearchOptions{Text: "lorem ipsum", ScanRows: 10, Limit: 20, Filter: Filter{Since: time.Unix(0, 0)}}))
+	if diff := cmp.Diff(all, since); diff != "" {
+		t.Errorf("--since epoch changed the hits (-unfiltered +filtered):\n%s", diff)
+	}
+}
