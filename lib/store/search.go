@@ -404,9 +404,16 @@ func countTerms(ctx context.Context, conn *sqlx.Conn, terms []string, lo *int64,
 	return out, nil
 }
 
-// filterSetMax is the most items a filter may pass to be applied as a set
-// of rows (see rank).
-const filterSetMax = 5000
+// A filter is applied as a set of rows (see rank) when it passes at most
+// 1/filterSetShare of the items, and at most filterSetMax (at least
+// filterSetMin) of them. Past that share, building the set costs more than
+// checking each match (measured: a type 14% of items pass was ~5 ms slower
+// as a set; a tag 0.4% pass was 10–20 ms faster).
+const (
+	filterSetMax   = 5000
+	filterSetMin   = 50
+	filterSetShare = 10
+)
 
 // sampleFactor sizes the window of newest chunk rows in which pruneCommon
 // counts terms first: sampleFactor × ScanRows rows, used once the index has
@@ -606,11 +613,16 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 	// and building its set would cost more than the query.
 	selective := false
 	if filtered {
-		var n int
-		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM items it WHERE `+fcond+` LIMIT ?)`, append(append([]any{}, fargs...), filterSetMax+1)...); err != nil {
+		var items int64
+		if err := conn.GetContext(ctx, &items, `SELECT coalesce(max(seq), 0) FROM items`); err != nil {
 			return nil, fmt.Errorf("search filter: %w", err)
 		}
-		selective = n <= filterSetMax
+		most := min(filterSetMax, max(filterSetMin, items/filterSetShare))
+		var n int64
+		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM items it WHERE `+fcond+` LIMIT ?)`, append(append([]any{}, fargs...), most+1)...); err != nil {
+			return nil, fmt.Errorf("search filter: %w", err)
+		}
+		selective = n <= most
 	}
 	chunkSet := `+s.rowid IN (SELECT c.id FROM content_chunks c JOIN items it ON it.id = c.item_id WHERE ` + fcond + `)`
 	itemSet := `+s.rowid IN (SELECT -it.seq FROM items it WHERE ` + fcond + `)`
