@@ -612,7 +612,7 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 	// row on the matches instead (a join): few rows are rejected there,
 	// and building its set would cost more than the query.
 	selective := false
-	if filtered {
+	if !opts.Filter.empty() { // (exclude alone passes all items but one)
 		var items int64
 		if err := conn.GetContext(ctx, &items, `SELECT coalesce(max(seq), 0) FROM items`); err != nil {
 			return nil, fmt.Errorf("search filter: %w", err)
