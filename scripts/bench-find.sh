@@ -37,6 +37,10 @@ bench() { # items
   "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-find, all queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
   "$bf" time -n "$runs" -queries "$work/short.txt" -label "ll-find, short queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
   "$bf" time -n "$runs" -queries "$work/long.txt" -label "ll-find, long queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
+  # Filters: a tag few items carry (applied as a row set) and a source
+  # type a seventh of the items have (checked per match).
+  "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-find --tags topic1, all queries (${items})" -- "$bin/ll-find" --db "$db" -q --tags topic1 -- "{q}"
+  "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-find --type pdf, all queries (${items})" -- "$bin/ll-find" --db "$db" -q --type pdf -- "{q}"
   "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-brief, 20 candidates (${items})" -- "$bin/ll-brief" --db "$db" -q --max-items 20 --query "{q}"
   rm -f "$db" "$db-wal" "$db-shm"
 }
