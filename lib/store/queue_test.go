@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,5 +115,28 @@ func TestRelated(t *testing.T) {
 	}
 	if _, err := s.Related(context.Background(), "ll_0000000000000000", RelatedOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown id: %v", err)
+	}
+}
+
+// TestRelatedBounded: related items use Search's bounds, so terms of the
+// item that are common in the library find no candidates (they are left
+// out, and say so) while its rare terms still find the related item.
+func TestRelatedBounded(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 12) // "lorem ipsum" in every chunk
+	addDocs(t, s,
+		doc{url: "https://t.test/me", title: "Kiwi notes", chunks: []string{"lorem ipsum lorem ipsum kiwi orchard"}},
+		doc{url: "https://t.test/kiwi", title: "Orchards", chunks: []string{"a kiwi orchard in spring"}},
+	)
+	res, err := s.Related(context.Background(), record.ItemID("https://t.test/me"), RelatedOptions{SearchOptions: SearchOptions{ScanRows: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := urls(res); len(got) == 0 || got[0] != "kiwi" {
+		t.Errorf("related %v, want kiwi first", got)
+	}
+	dropped := strings.Join(res.Dropped, " ")
+	if !strings.Contains(dropped, "lorem") || !strings.Contains(dropped, "ipsum") {
+		t.Errorf("dropped %q, want the common terms lorem and ipsum", dropped)
 	}
 }

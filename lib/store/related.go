@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -84,7 +86,7 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 	}
 	myTags := tags[it.ID]
 
-	terms, err := s.distinctiveTerms(ctx, conn, sample.String(), opts.Terms)
+	terms, err := s.distinctiveTerms(ctx, conn, it.ID, sample.String(), opts.Terms)
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +94,15 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 	res := &SearchResult{Terms: terms}
 	var items []*scoredItem
 	if len(terms) > 0 {
+		// The same bounds as Search (see pruneCommon): an item's terms
+		// may be common in a large library, and an OR of a dozen of them
+		// ranked in full would cost with the number of matches.
+		keep, rest, common, newest, unranked, err := s.pruneCommon(ctx, conn, terms, so.ScanRows, so.exactCounts)
+		if err != nil {
+			return nil, err
+		}
+		q.Terms, so.rest, so.newestOnly, so.unranked = keep, rest, newest, unranked
+		res.Dropped = common
 		items, err = s.rank(ctx, conn, q, so, it.ID)
 		if err != nil {
 			return nil, err
@@ -154,11 +165,10 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 	return out, nil
 }
 
-// distinctiveTerms returns the n terms of text with the highest tf-idf,
-// df probed in the index (bounded per term).
-func (s *Store) distinctiveTerms(ctx context.Context, conn interface {
-	GetContext(ctx context.Context, dest any, q string, args ...any) error
-}, text string, n int) ([]string, error) {
+// distinctiveTerms returns the n terms of text (the item self's) with the
+// highest tf-idf, df probed in the index (bounded per term, and counting
+// only other items' rows: a term found in self alone relates nothing).
+func (s *Store) distinctiveTerms(ctx context.Context, conn *sqlx.Conn, self, text string, n int) ([]string, error) {
 	tf := map[string]int{}
 	var order []string
 	for _, w := range query.Words(text) {
@@ -184,13 +194,14 @@ func (s *Store) distinctiveTerms(ctx context.Context, conn interface {
 		term  string
 		score float64
 	}
+	dfs, err := countOthers(ctx, conn, self, order, probe)
+	if err != nil {
+		return nil, err
+	}
 	var sc []scored
-	for _, w := range order {
-		var df int64
-		if err := conn.GetContext(ctx, &df, `SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)`, query.Quote(w), probe); err != nil {
-			return nil, err
-		}
-		if df <= 1 {
+	for i, w := range order {
+		df := dfs[i]
+		if df == 0 {
 			continue // only in this item: matches nothing else
 		}
 		idf := math.Log(float64(total+1) / float64(df))
@@ -203,6 +214,34 @@ func (s *Store) distinctiveTerms(ctx context.Context, conn interface {
 			break
 		}
 		out = append(out, x.term)
+	}
+	return out, nil
+}
+
+// countOthers returns, in one statement, how many rows of the word index
+// each term matches outside the item self's rows (its chunk rows and its
+// item row), counting at most limit.
+func countOthers(ctx context.Context, conn *sqlx.Conn, self string, terms []string, limit int64) ([]int64, error) {
+	out := make([]int64, len(terms))
+	if len(terms) == 0 {
+		return out, nil
+	}
+	var b strings.Builder
+	args := make([]any, 0, 4*len(terms))
+	b.WriteString("SELECT ")
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? AND +rowid NOT IN (SELECT id FROM content_chunks WHERE item_id = ? UNION ALL SELECT -seq FROM items WHERE id = ?) LIMIT ?))")
+		args = append(args, query.Quote(t), self, self, limit)
+	}
+	dest := make([]any, len(terms))
+	for i := range out {
+		dest[i] = &out[i]
+	}
+	if err := conn.QueryRowxContext(ctx, b.String(), args...).Scan(dest...); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
