@@ -2,10 +2,11 @@
 # eval-retrieval.sh: retrieval quality on BEIR SciFact (train split).
 #
 # Loads the corpus into a temporary database through ll-index (each
-# abstract becomes a record {url: https://scifact.local/doc/<_id>, title,
+# abstract becomes a record {url: https://eval.local/doc/<_id>, title,
 # text}; ll-index chunks it), runs every train query through one
 # `ll-find --queries` process (top 100), writes the run file and prints
-# nDCG@10 and Recall@100 with the shared scorer. Extra arguments go to
+# nDCG@10 and Recall@100 with the shared scorer, then a proxy score for
+# ll-find --related (eval-related.py). Extra arguments go to
 # ll-find (e.g. --w-title 3). Skips (exit 0) when the shared eval data is
 # absent. LL_EVAL_LOADER=benchfind loads with scripts/benchfind instead of
 # ll-index (same store.Index code, without the pipeline).
@@ -48,3 +49,6 @@ start=$(date +%s)
   | python3 "$root/scripts/eval-retrieval.py" run > "$work/run.txt"
 echo "eval-retrieval: ran $(wc -l < "$set_dir/queries-$split.jsonl") queries in $(( $(date +%s) - start ))s" >&2
 python3 "$data/score_retrieval.py" "$set_dir/qrels-$split.tsv" "$work/run.txt"
+# --related, scored by a proxy: documents relevant to the same query
+# should be related (scripts/eval-related.py).
+python3 "$root/scripts/eval-related.py" "$work/ll-find" "$set_dir/qrels-$split.tsv"
