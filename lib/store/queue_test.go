@@ -140,3 +140,24 @@ func TestRelatedBounded(t *testing.T) {
 		t.Errorf("dropped %q, want the common terms lorem and ipsum", dropped)
 	}
 }
+
+// TestRelatedCJK: an item written in Japanese relates to others through
+// the distinctive three-character pieces of its text (trigram side index).
+func TestRelatedCJK(t *testing.T) {
+	s := openTest(t)
+	addDocs(t, s,
+		doc{url: "https://t.test/ml", title: "機械学習の本", chunks: []string{"東京で機械学習を学ぶ。"}},
+		doc{url: "https://t.test/cook", title: "料理", chunks: []string{"東京で料理を学ぶ。"}},
+		doc{url: "https://t.test/sky", title: "天気", chunks: []string{"今日は晴れです。"}},
+	)
+	res, err := s.Related(context.Background(), record.ItemID("https://t.test/ml"), RelatedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"cook"}, urls(res)); diff != "" {
+		t.Fatalf("related (-want +got):\n%s", diff)
+	}
+	if terms := res.Hits[0].Hit.Related.Terms; len(terms) == 0 {
+		t.Errorf("no matched terms in %+v", res.Hits[0].Hit.Related)
+	}
+}

@@ -90,10 +90,16 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 	if err != nil {
 		return nil, err
 	}
-	q := query.Query{Terms: terms}
-	res := &SearchResult{Terms: terms}
+	// CJK text has no word boundaries: its distinctive trigrams, searched
+	// in the trigram side index, stand for its words.
+	grams, err := distinctiveTrigrams(ctx, conn, it.ID, sample.String(), opts.Terms)
+	if err != nil {
+		return nil, err
+	}
+	q := query.Query{Terms: terms, CJK: grams}
+	res := &SearchResult{Terms: append(append([]string{}, terms...), grams...)}
 	var items []*scoredItem
-	if len(terms) > 0 {
+	if len(terms) > 0 || len(grams) > 0 {
 		// The same bounds as Search (see pruneCommon): an item's terms
 		// may be common in a large library, and an OR of a dozen of them
 		// ranked in full would cost with the number of matches.
@@ -218,10 +224,70 @@ func (s *Store) distinctiveTerms(ctx context.Context, conn *sqlx.Conn, self, tex
 	return out, nil
 }
 
+// distinctiveTrigrams returns up to n three-character pieces of the CJK runs
+// of text (the item self's) with the highest tf-idf, df probed in the
+// trigram index outside self's rows, like distinctiveTerms. nil when text
+// has no CJK run of three characters or more.
+func distinctiveTrigrams(ctx context.Context, conn *sqlx.Conn, self, text string, n int) ([]string, error) {
+	tf := map[string]int{}
+	var order []string
+	for _, run := range query.Parse(text, query.Options{}).TrigramRuns() {
+		rs := []rune(run)
+		for i := 0; i+query.MinTrigram <= len(rs); i++ {
+			g := string(rs[i : i+query.MinTrigram])
+			if tf[g] == 0 {
+				order = append(order, g)
+			}
+			tf[g]++
+		}
+	}
+	if len(order) == 0 {
+		return nil, nil
+	}
+	sort.SliceStable(order, func(i, j int) bool { return tf[order[i]] > tf[order[j]] })
+	if len(order) > 4*n {
+		order = order[:4*n]
+	}
+	var total int64
+	if err := conn.GetContext(ctx, &total, `SELECT count(*) FROM search_cjk_docsize`); err != nil {
+		return nil, err
+	}
+	const probe = 5000
+	dfs, err := countOthersIn(ctx, conn, "search_cjk", self, order, probe)
+	if err != nil {
+		return nil, err
+	}
+	type scored struct {
+		gram  string
+		score float64
+	}
+	var sc []scored
+	for i, g := range order {
+		if dfs[i] == 0 {
+			continue
+		}
+		sc = append(sc, scored{g, (1 + math.Log(float64(tf[g]))) * math.Log(float64(total+1)/float64(dfs[i]))})
+	}
+	sort.SliceStable(sc, func(i, j int) bool { return sc[i].score > sc[j].score })
+	var out []string
+	for _, x := range sc {
+		if len(out) == n {
+			break
+		}
+		out = append(out, x.gram)
+	}
+	return out, nil
+}
+
 // countOthers returns, in one statement, how many rows of the word index
 // each term matches outside the item self's rows (its chunk rows and its
 // item row), counting at most limit.
 func countOthers(ctx context.Context, conn *sqlx.Conn, self string, terms []string, limit int64) ([]int64, error) {
+	return countOthersIn(ctx, conn, "search", self, terms, limit)
+}
+
+// countOthersIn is countOthers on the full-text table table.
+func countOthersIn(ctx context.Context, conn *sqlx.Conn, table, self string, terms []string, limit int64) ([]int64, error) {
 	out := make([]int64, len(terms))
 	if len(terms) == 0 {
 		return out, nil
@@ -233,7 +299,7 @@ func countOthers(ctx context.Context, conn *sqlx.Conn, self string, terms []stri
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? AND +rowid NOT IN (SELECT id FROM content_chunks WHERE item_id = ? UNION ALL SELECT -seq FROM items WHERE id = ?) LIMIT ?))")
+		b.WriteString("(SELECT count(*) FROM (SELECT 1 FROM " + table + " WHERE " + table + " MATCH ? AND +rowid NOT IN (SELECT id FROM content_chunks WHERE item_id = ? UNION ALL SELECT -seq FROM items WHERE id = ?) LIMIT ?))")
 		args = append(args, query.Quote(t), self, self, limit)
 	}
 	dest := make([]any, len(terms))
