@@ -637,12 +637,27 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 	// rows whose annotations or title match are found newest first
 	// instead, so that an old item named by the query in its title, a
 	// highlight or a note is never lost to the bound.
+	// The CJK index is bounded the same way, by itself: when the query's
+	// runs match more than rescoreFactor × ScanRows of its rows, bm25
+	// (whose idf reads every match) is skipped there, and the newest
+	// matching chunk rows and the newest items whose title or annotations
+	// match (CJK item rows hold only those) are taken, unranked.
 	const (
 		chunkRows      = iota // word index, chunk rows
 		annotationRows        // word index, item rows whose annotations match
 		titleRows             // word index, item rows whose title matches (newestOnly)
 		cjkRows               // CJK index, all rows
+		cjkNewestRows         // CJK index, newest chunk rows (cjkUnranked)
+		cjkNamedRows          // CJK index, newest item rows (cjkUnranked)
 	)
+	cjkUnranked := false
+	if m := q.TrigramMatch(); m != "" && opts.ScanRows >= 0 {
+		var n int64
+		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search_cjk WHERE search_cjk MATCH ? LIMIT ?)`, m, int64(opts.ScanRows)*rescoreFactor+1); err != nil {
+			return nil, fmt.Errorf("search search_cjk: %w", err)
+		}
+		cjkUnranked = n > int64(opts.ScanRows)*rescoreFactor
+	}
 	for _, src := range []struct {
 		kind         int
 		table, match string
@@ -652,8 +667,14 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		{annotationRows, "search", annotationsOnly(q.Match()), "s.rowid < 0"},
 		{titleRows, "search", titleOnly(q.Match()), "s.rowid < 0"},
 		{cjkRows, "search_cjk", q.TrigramMatch(), "1"},
+		{cjkNewestRows, "search_cjk", q.TrigramMatch(), "s.rowid > 0"},
+		{cjkNamedRows, "search_cjk", q.TrigramMatch(), "s.rowid < 0"},
 	} {
-		if src.match == "" || (!opts.newestOnly && src.kind == titleRows) {
+		switch {
+		case src.match == "",
+			!opts.newestOnly && src.kind == titleRows,
+			cjkUnranked && src.kind == cjkRows,
+			!cjkUnranked && (src.kind == cjkNewestRows || src.kind == cjkNamedRows):
 			continue
 		}
 		t := src.table
@@ -671,6 +692,14 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		rankPart, order := ` AND rank MATCH ?`, `s.rank`
 		limit := opts.Candidates
 		switch {
+		case src.kind == cjkNewestRows:
+			cols = `s.rowid, 0.0, ''`
+			rankPart, order = "", "s.rowid DESC"
+			args = args[:1]
+		case src.kind == cjkNamedRows:
+			cols = `s.rowid, 0.0, highlight(` + t + `, 2, char(2), char(3))`
+			rankPart, order = "", "s.rowid"
+			args = args[:1]
 		case opts.newestOnly && (src.kind == titleRows || src.kind == annotationRows):
 			// No bm25 here (its idf would read whole doclists): the
 			// newest matching items first (item rowids are -seq, so
@@ -717,7 +746,7 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		}
 		join := ""
 		switch {
-		case selective && src.kind == chunkRows:
+		case selective && (src.kind == chunkRows || src.kind == cjkNewestRows):
 			cond += " AND " + chunkSet
 			args = append(args, fargs...)
 		case selective && src.kind == cjkRows:
@@ -751,8 +780,11 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 				c.named = true
 			case cjkRows:
 				c.annHit = c.rowid < 0 && strings.IndexByte(c.hl[2], 2) >= 0
+			case cjkNamedRows:
+				c.annHit = strings.IndexByte(c.hl[2], 2) >= 0
+				c.named = true
 			}
-			add(c, src.kind != cjkRows)
+			add(c, src.kind < cjkRows)
 		}
 		r.Close()
 		if err := r.Err(); err != nil {

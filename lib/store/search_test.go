@@ -451,3 +451,31 @@ func TestSearchFilterFindsOldMatches(t *testing.T) {
 		t.Errorf("--since epoch changed the hits (-unfiltered +filtered):\n%s", diff)
 	}
 }
+
+// TestSearchCJKBounded: a CJK run found in more than 3 × ScanRows rows of
+// the trigram index is not ranked by bm25 (its idf would read every
+// match): the newest matching chunks are taken, after the items whose
+// title or annotations contain it, however old; under the bound the CJK
+// matches are ranked as before.
+func TestSearchCJKBounded(t *testing.T) {
+	s := openTest(t)
+	addDocs(t, s, doc{url: "https://t.test/old-title", title: "東京の地図", chunks: []string{"古い地図の話。"}})
+	var docs []doc
+	for i := range 8 {
+		docs = append(docs, doc{url: fmt.Sprintf("https://t.test/n%d", i), title: fmt.Sprintf("日記 %d", i), chunks: []string{"今日も東京の街を歩いた。"}})
+	}
+	addDocs(t, s, docs...)
+	res := search(t, s, SearchOptions{Text: "東京の", ScanRows: 2, Limit: 3})
+	if got := urls(res); len(got) != 3 || got[0] != "old-title" || got[1] != "n7" || got[2] != "n6" {
+		t.Errorf("unranked CJK hits %v, want old-title (title match), then the newest: n7, n6", got)
+	}
+	for _, h := range res.Hits {
+		if h.Hit.WhyRanked.BM25 != 0 {
+			t.Errorf("%s: bm25 %v, want 0 (run too common to rank)", h.CanonicalURL, h.Hit.WhyRanked.BM25)
+		}
+	}
+	res = search(t, s, SearchOptions{Text: "東京の", ScanRows: -1, Limit: 20})
+	if len(res.Hits) != 9 || res.Hits[0].Hit.WhyRanked.BM25 <= 0 {
+		t.Errorf("unbounded: %d hits, first %+v; want 9 ranked by bm25", len(res.Hits), res.Hits[0].Hit.WhyRanked)
+	}
+}
