@@ -172,8 +172,7 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 }
 
 // distinctiveTerms returns the n terms of text (the item self's) with the
-// highest tf-idf, df probed in the index (bounded per term, and counting
-// only other items' rows: a term found in self alone relates nothing).
+// highest tf-idf, df probed in the word index (see mostDistinctive).
 func (s *Store) distinctiveTerms(ctx context.Context, conn *sqlx.Conn, self, text string, n int) ([]string, error) {
 	tf := map[string]int{}
 	var order []string
@@ -186,48 +185,17 @@ func (s *Store) distinctiveTerms(ctx context.Context, conn *sqlx.Conn, self, tex
 		}
 		tf[w]++
 	}
-	// Probe df for the most frequent candidates only.
-	sort.SliceStable(order, func(i, j int) bool { return tf[order[i]] > tf[order[j]] })
-	if len(order) > 4*n {
-		order = order[:4*n]
-	}
 	var total int64
 	if err := conn.GetContext(ctx, &total, `SELECT coalesce(max(id), 0) + (SELECT count(*) FROM items) FROM content_chunks`); err != nil {
 		return nil, err
 	}
-	const probe = 5000
-	type scored struct {
-		term  string
-		score float64
-	}
-	dfs, err := countOthers(ctx, conn, self, order, probe)
-	if err != nil {
-		return nil, err
-	}
-	var sc []scored
-	for i, w := range order {
-		df := dfs[i]
-		if df == 0 {
-			continue // only in this item: matches nothing else
-		}
-		idf := math.Log(float64(total+1) / float64(df))
-		sc = append(sc, scored{w, (1 + math.Log(float64(tf[w]))) * idf})
-	}
-	sort.SliceStable(sc, func(i, j int) bool { return sc[i].score > sc[j].score })
-	var out []string
-	for _, x := range sc {
-		if len(out) == n {
-			break
-		}
-		out = append(out, x.term)
-	}
-	return out, nil
+	return mostDistinctive(ctx, conn, "search", self, tf, order, total, n)
 }
 
 // distinctiveTrigrams returns up to n three-character pieces of the CJK runs
 // of text (the item self's) with the highest tf-idf, df probed in the
-// trigram index outside self's rows, like distinctiveTerms. nil when text
-// has no CJK run of three characters or more.
+// trigram index, like distinctiveTerms. nil when text has no CJK run of
+// three characters or more.
 func distinctiveTrigrams(ctx context.Context, conn *sqlx.Conn, self, text string, n int) ([]string, error) {
 	tf := map[string]int{}
 	var order []string
@@ -244,29 +212,38 @@ func distinctiveTrigrams(ctx context.Context, conn *sqlx.Conn, self, text string
 	if len(order) == 0 {
 		return nil, nil
 	}
-	sort.SliceStable(order, func(i, j int) bool { return tf[order[i]] > tf[order[j]] })
-	if len(order) > 4*n {
-		order = order[:4*n]
-	}
 	var total int64
 	if err := conn.GetContext(ctx, &total, `SELECT count(*) FROM search_cjk_docsize`); err != nil {
 		return nil, err
 	}
+	return mostDistinctive(ctx, conn, "search_cjk", self, tf, order, total, n)
+}
+
+// mostDistinctive returns the n terms (counted tf, listed in order of first
+// appearance) with the highest (1 + ln tf) × ln(total/df). Only the 4n most
+// frequent are probed, in one statement, for df: the rows of table they
+// match outside the item self's rows (bounded at 5000); a term found in
+// self alone relates nothing and is skipped.
+func mostDistinctive(ctx context.Context, conn *sqlx.Conn, table, self string, tf map[string]int, order []string, total int64, n int) ([]string, error) {
+	sort.SliceStable(order, func(i, j int) bool { return tf[order[i]] > tf[order[j]] })
+	if len(order) > 4*n {
+		order = order[:4*n]
+	}
 	const probe = 5000
-	dfs, err := countOthersIn(ctx, conn, "search_cjk", self, order, probe)
+	dfs, err := countMatches(ctx, conn, table, order, "+rowid NOT IN (SELECT id FROM content_chunks WHERE item_id = ? UNION ALL SELECT -seq FROM items WHERE id = ?)", []any{self, self}, probe)
 	if err != nil {
 		return nil, err
 	}
 	type scored struct {
-		gram  string
+		term  string
 		score float64
 	}
 	var sc []scored
-	for i, g := range order {
+	for i, w := range order {
 		if dfs[i] == 0 {
 			continue
 		}
-		sc = append(sc, scored{g, (1 + math.Log(float64(tf[g]))) * math.Log(float64(total+1)/float64(dfs[i]))})
+		sc = append(sc, scored{w, (1 + math.Log(float64(tf[w]))) * math.Log(float64(total+1)/float64(dfs[i]))})
 	}
 	sort.SliceStable(sc, func(i, j int) bool { return sc[i].score > sc[j].score })
 	var out []string
@@ -274,40 +251,7 @@ func distinctiveTrigrams(ctx context.Context, conn *sqlx.Conn, self, text string
 		if len(out) == n {
 			break
 		}
-		out = append(out, x.gram)
-	}
-	return out, nil
-}
-
-// countOthers returns, in one statement, how many rows of the word index
-// each term matches outside the item self's rows (its chunk rows and its
-// item row), counting at most limit.
-func countOthers(ctx context.Context, conn *sqlx.Conn, self string, terms []string, limit int64) ([]int64, error) {
-	return countOthersIn(ctx, conn, "search", self, terms, limit)
-}
-
-// countOthersIn is countOthers on the full-text table table.
-func countOthersIn(ctx context.Context, conn *sqlx.Conn, table, self string, terms []string, limit int64) ([]int64, error) {
-	out := make([]int64, len(terms))
-	if len(terms) == 0 {
-		return out, nil
-	}
-	var b strings.Builder
-	args := make([]any, 0, 4*len(terms))
-	b.WriteString("SELECT ")
-	for i, t := range terms {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("(SELECT count(*) FROM (SELECT 1 FROM " + table + " WHERE " + table + " MATCH ? AND +rowid NOT IN (SELECT id FROM content_chunks WHERE item_id = ? UNION ALL SELECT -seq FROM items WHERE id = ?) LIMIT ?))")
-		args = append(args, query.Quote(t), self, self, limit)
-	}
-	dest := make([]any, len(terms))
-	for i := range out {
-		dest[i] = &out[i]
-	}
-	if err := conn.QueryRowxContext(ctx, b.String(), args...).Scan(dest...); err != nil {
-		return nil, err
+		out = append(out, x.term)
 	}
 	return out, nil
 }

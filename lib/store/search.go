@@ -374,21 +374,31 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 // when lo is set). Each count is a bounded FTS5 scan; one statement saves
 // a round trip per term for long queries.
 func countTerms(ctx context.Context, conn *sqlx.Conn, terms []string, lo *int64, limit int64) ([]int64, error) {
+	if lo == nil {
+		return countMatches(ctx, conn, "search", terms, "", nil, limit)
+	}
+	return countMatches(ctx, conn, "search", terms, "rowid > ?", []any{*lo}, limit)
+}
+
+// countMatches returns, in one statement, how many rows of the full-text
+// table each term matches where cond holds (an SQL condition with its
+// arguments, "" for none), counting at most limit.
+func countMatches(ctx context.Context, conn *sqlx.Conn, table string, terms []string, cond string, condArgs []any, limit int64) ([]int64, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
 	var b strings.Builder
-	args := make([]any, 0, 3*len(terms))
+	args := make([]any, 0, (2+len(condArgs))*len(terms))
 	b.WriteString("SELECT ")
 	for i, t := range terms {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ?")
+		b.WriteString("(SELECT count(*) FROM (SELECT 1 FROM " + table + " WHERE " + table + " MATCH ?")
 		args = append(args, query.Quote(t))
-		if lo != nil {
-			b.WriteString(" AND rowid > ?")
-			args = append(args, *lo)
+		if cond != "" {
+			b.WriteString(" AND " + cond)
+			args = append(args, condArgs...)
 		}
 		b.WriteString(" LIMIT ?))")
 		args = append(args, limit)
