@@ -497,20 +497,13 @@ func scoreRowids(ctx context.Context, conn *sqlx.Conn, expr string, ids []int64,
 	return r.Err()
 }
 
-// annotationsOnly restricts an FTS5 expression to the annotations column.
-// titleOnly restricts an FTS5 expression to the title column.
-func titleOnly(match string) string {
+// onColumns restricts an FTS5 expression to the named columns
+// (space-separated), or returns "" for an empty expression.
+func onColumns(cols, match string) string {
 	if match == "" {
 		return ""
 	}
-	return "{title} : (" + match + ")"
-}
-
-func annotationsOnly(match string) string {
-	if match == "" {
-		return ""
-	}
-	return "{annotations} : (" + match + ")"
+	return "{" + cols + "} : (" + match + ")"
 }
 
 // scoreItemRows gives the candidate items their item row's bm25 (title,
@@ -674,8 +667,8 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		rows         string // the rowid condition
 	}{
 		{chunkRows, "search", q.Match(), "s.rowid > 0"},
-		{annotationRows, "search", annotationsOnly(q.Match()), "s.rowid < 0"},
-		{titleRows, "search", titleOnly(q.Match()), "s.rowid < 0"},
+		{annotationRows, "search", onColumns("annotations", q.Match()), "s.rowid < 0"},
+		{titleRows, "search", onColumns("title", q.Match()), "s.rowid < 0"},
 		{cjkRows, "search_cjk", q.TrigramMatch(), "1"},
 		{cjkNewestRows, "search_cjk", q.TrigramMatch(), "s.rowid > 0"},
 		{cjkNamedRows, "search_cjk", q.TrigramMatch(), "s.rowid < 0"},
