@@ -232,7 +232,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	diag := cli.Diag{Prog: prog, W: env.Stderr, Verbose: c.Bool("verbose")}
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
 	quiet := c.Bool("quiet")
 	prog := newProgress(env.Stderr, cli.IsTerminal(env.Stderr) && !quiet)
 	// Bodies are for the next filter, not for eyes.

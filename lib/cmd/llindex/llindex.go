@@ -117,8 +117,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		popts:    popts,
 		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base")},
 		keep:     c.Bool("keep-content"),
-		diag:     cli.Diag{Prog: "ll-index", W: env.Stderr, Verbose: c.Bool("verbose")},
-		progress: cli.NewProgress("ll-index", env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr)),
+		diag:     cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")},
+		progress: cli.NewProgress(c.Root().Name, env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr)),
 	}
 	indexed := 0
 	err = cli.EachRecord(ctx, env.Stdin, out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {

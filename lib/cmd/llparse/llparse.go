@@ -125,8 +125,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	diag := cli.Diag{Prog: prog, W: env.Stderr, Verbose: c.Bool("verbose")}
-	progress := cli.NewProgress(prog, env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr))
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
+	progress := cli.NewProgress(c.Root().Name, env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr))
 	defer progress.Done()
 	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password"), MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}})
 	popts := parse.Options{Chunk: copts}
