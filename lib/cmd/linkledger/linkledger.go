@@ -222,7 +222,7 @@ func helpVerb(filters Filters, env cli.Env) *ucli.Command {
 			args := []string{"linkledger", "--help"}
 			if c.Args().Present() {
 				verb := c.Args().First()
-				if New(filters, env).Command(verb) == nil {
+				if verb != "completion" && New(filters, env).Command(verb) == nil {
 					return inVerb(c, unknownVerb(c.Root(), verb))
 				}
 				args = []string{"linkledger", verb, "--help"}
@@ -270,12 +270,20 @@ func runOne(ctx context.Context, filters Filters, env cli.Env, filter, name stri
 	}
 	e := displayEnv(env, name)
 	cmd := mk(e)
-	code := cli.Report(cmd.Name, e.Stderr, cmd.Run(ctx, append([]string{filter}, args...)))
+	code := cli.Report(cmd.Name, e.Stderr, cmd.Run(detached{ctx}, append([]string{filter}, args...)))
 	if code != cli.ExitOK {
 		return &cli.ExitError{Code: code}
 	}
 	return nil
 }
+
+// detached is ctx without its values: a filter's command runs as a root
+// command of its own, not as a subcommand of the verb that runs it
+// (urfave/cli finds a command's parent in the context), while it still
+// stops when ctx is cancelled.
+type detached struct{ context.Context }
+
+func (detached) Value(any) any { return nil }
 
 // passVerb is a verb that hands all its arguments to filter: its help and
 // flags are the filter's.

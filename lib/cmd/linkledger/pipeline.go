@@ -52,7 +52,7 @@ func pipeline(ctx context.Context, filters Filters, env cli.Env, verb string, st
 		go func(i int, s stage, e cli.Env, pw *io.PipeWriter, r io.Reader) {
 			defer wg.Done()
 			cmd := filters[s.name](e)
-			codes[i] = cli.Report(cmd.Name, e.Stderr, cmd.Run(ctx, append([]string{s.name}, s.args...)))
+			codes[i] = cli.Report(cmd.Name, e.Stderr, cmd.Run(detached{ctx}, append([]string{s.name}, s.args...)))
 			if pw != nil {
 				pw.Close()
 			}

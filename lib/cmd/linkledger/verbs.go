@@ -232,13 +232,13 @@ func pinVerb(filters Filters, env cli.Env, verb string) *ucli.Command {
 		Usage:     what,
 		UsageText: fmt.Sprintf("linkledger %s [options] ITEM ANNOTATION_ID", verb),
 		Description: fmt.Sprintf(`%s (through ll-save). ANNOTATION_ID is the
-number in the item's annotations (linkledger status ITEM shows them).
+number annotate printed (save.annotation_ids).
 
 %s
 
 EXAMPLES:
-   linkledger status https://example.com/post --jq '.annotations[] | [.id, .text]'
-   linkledger %s https://example.com/post 3`, what, itemNote, verb),
+   linkledger annotate https://example.com/post --highlight "the key claim" -r --jq '.save.annotation_ids[0]'
+   linkledger %s https://example.com/post 1`, what, itemNote, verb),
 		Flags: itemFlags(cli.BusyTimeoutFlag()),
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if err := needArgs(c, 2, "ITEM and ANNOTATION_ID"); err != nil {
