@@ -152,7 +152,11 @@ func New(filters Filters, env cli.Env) *ucli.Command {
 	}
 	root.Commands = append(root.Commands, helpVerb(filters, env), versionVerb())
 	for _, v := range root.Commands {
+		// every verb's errors, and its usage errors, say the verb
 		v.OnUsageError = root.OnUsageError
+		if act := v.Action; act != nil {
+			v.Action = func(ctx context.Context, c *ucli.Command) error { return inVerb(c, act(ctx, c)) }
+		}
 	}
 	return root
 }
@@ -167,7 +171,8 @@ EXAMPLES:
 'make install' installs the three scripts where each shell looks for them.`
 
 // Verbs are the front command's verbs, in the order of its help. The verbs
-// of other parts (e.g. the item verbs) are appended here.
+// of other parts (e.g. the item verbs) are appended here; New gives every
+// verb the front's usage errors and "linkledger VERB:" error prefix.
 func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	return []*ucli.Command{
 		passVerb(filters, env, "save", "ll-save", "record links, notes and tags (ll-save)", "linkledger save [options] URL|PATH ..."),
