@@ -67,7 +67,7 @@ EXAMPLES:
 			Flags: []ucli.Flag{cli.DBFlag(), rulesFlag(),
 				&ucli.BoolFlag{Name: "text", Usage: "add the item's text (its chunks, in order)"}},
 			Action: func(ctx context.Context, c *ucli.Command) error {
-				return eachItem(ctx, c, env, false, func(ctx context.Context, st *store.Store, arg string, ro ledger.ResolveOptions) (*record.Record, error) {
+				return eachItem(ctx, c, env, func(ctx context.Context, st *store.Store, arg string, ro ledger.ResolveOptions) (*record.Record, error) {
 					return ledger.Show(ctx, st, arg, ledger.ShowOptions{Resolve: ro, Text: c.Bool("text")})
 				})
 			},
@@ -280,7 +280,7 @@ func itemErr(err error) error {
 
 // eachItem runs fn for every item argument of a reader verb and writes its
 // record.
-func eachItem(ctx context.Context, c *ucli.Command, env cli.Env, write bool,
+func eachItem(ctx context.Context, c *ucli.Command, env cli.Env,
 	fn func(context.Context, *store.Store, string, ledger.ResolveOptions) (*record.Record, error)) error {
 	args := c.Args().Slice()
 	if len(args) == 0 {
@@ -294,7 +294,7 @@ func eachItem(ctx context.Context, c *ucli.Command, env cli.Env, write bool,
 	if err != nil {
 		return err
 	}
-	st, _, err := openItems(ctx, c, env, write)
+	st, _, err := openItems(ctx, c, env, false)
 	if err != nil {
 		return err
 	}
@@ -336,7 +336,7 @@ func writeItems(ctx context.Context, c *ucli.Command, env cli.Env, args []string
 		return err
 	}
 	confirm := hasFlag(c, "yes") && !c.Bool("yes")
-	if confirm && !stdinIsTerminal(env) {
+	if confirm && !stdinIsTerminal(env.Stdin) {
 		return cli.Usage("%s: stdin is not a terminal, so there is no one to confirm: add --yes to %s without asking", c.Name, c.Name)
 	}
 	st, path, err := openItems(ctx, c, env, true)
@@ -389,9 +389,10 @@ func hasFlag(c *ucli.Command, name string) bool {
 	return false
 }
 
-// stdinIsTerminal reports whether a person can answer on stdin.
-func stdinIsTerminal(env cli.Env) bool {
-	f, ok := env.Stdin.(*os.File)
+// stdinIsTerminal reports whether a person can answer on stdin (a
+// variable so tests can stand in for a terminal).
+var stdinIsTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
