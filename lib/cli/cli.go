@@ -162,6 +162,11 @@ func Main(cmd *ucli.Command, env Env, args []string) int {
 	return Report(cmd.Name, env.Stderr, err)
 }
 
+// Hinter is an error that knows the next command to try (such as
+// ledger.NoItemError): Report prints its Hint on a "hint:" line instead of
+// the generic usage hint.
+type Hinter interface{ Hint() string }
+
 // Report prints err on w prefixed with prog and returns its exit code.
 func Report(prog string, w io.Writer, err error) int {
 	if err == nil || ndjson.IsClosedPipe(err) {
@@ -176,7 +181,10 @@ func Report(prog string, w io.Writer, err error) int {
 	}
 	if msg := err.Error(); msg != "" {
 		fmt.Fprintf(w, "%s: %s\n", prog, msg)
-		if code == ExitUsage {
+		var h Hinter
+		if errors.As(err, &h) {
+			fmt.Fprintf(w, "hint: %s\n", h.Hint())
+		} else if code == ExitUsage {
 			fmt.Fprintf(w, "hint: run '%s --help' for usage\n", prog)
 		}
 	}

@@ -48,8 +48,9 @@ type Options struct {
 
 // Store is an open database.
 type Store struct {
-	db  *sqlx.DB
-	now func() time.Time
+	db   *sqlx.DB
+	now  func() time.Time
+	path string
 }
 
 // ErrNoFTS5 says the binary was built without the sqlite_fts5 build tag.
@@ -105,7 +106,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	db.SetMaxOpenConns(4)
 	db.SetConnMaxIdleTime(time.Minute)
-	s := &Store{db: db, now: opts.Now}
+	s := &Store{db: db, now: opts.Now, path: path}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -244,6 +245,9 @@ func (s *Store) DB() *sqlx.DB { return s.db }
 
 // Now returns the store's current time in UTC, truncated to seconds.
 func (s *Store) Now() time.Time { return s.now().UTC().Truncate(time.Second) }
+
+// Path returns the database file the store was opened on (for messages).
+func (s *Store) Path() string { return s.path }
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }

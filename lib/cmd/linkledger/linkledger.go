@@ -51,6 +51,12 @@ VERBS:
                                                  and ll-parse's --pdf-password, --chunk-tokens, --chunk-overlap)
    stale [--older-than 30d --limit N]            re-ingest stale items: ll-find --stale | ll-fetch | ll-parse | ll-index
    status ID                                     one item's full status (ll-find --id)
+   show ID|URL [--text]                          everything about an item: metadata, status, tags,
+                                                 annotations (with their ids), artifacts, text
+   tags                                          every tag with its item count, by actor
+   unannotate ID|URL ANNOTATION_ID ...           remove annotations (ids from show)
+   archive ID|URL ... / unarchive ID|URL ...     leave items out of find and brief (--archived brings them back)
+   delete ID|URL ... [--yes]                     delete items for good (the history stays)
    retry ID                                      make a failed item due now and ingest it again
    help VERB                                     the help of a verb's filter
 
@@ -88,6 +94,9 @@ func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
 			if f, ok := verbFilter[rest[0]]; ok {
 				return one(f, []string{"--help"})
 			}
+			if cmd := itemVerb(env, rest[0]); cmd != nil {
+				return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, []string{"linkledger " + rest[0], "--help"}))
+			}
 		}
 		fmt.Fprint(env.Stdout, usage)
 		return cli.ExitOK
@@ -124,6 +133,9 @@ func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
 		return worker(ctx, filters, env, rest, "--stale")
 	case "retry":
 		return retry(ctx, filters, env, rest)
+	}
+	if cmd := itemVerb(env, verb); cmd != nil {
+		return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, append([]string{"linkledger " + verb}, rest...)))
 	}
 	fmt.Fprintf(env.Stderr, "linkledger: unknown verb %q\nhint: run 'linkledger help' for the list\n", verb)
 	return cli.ExitUsage

@@ -1,0 +1,82 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+func openTest(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "ll.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// save stores url as ll-save would and returns its id.
+func save(t *testing.T, st *store.Store, url string) string {
+	t.Helper()
+	res, err := st.Save(context.Background(), &record.Record{
+		URL: url, CanonicalURL: url, OriginalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle,
+	}, store.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.ID
+}
+
+func TestResolveItem(t *testing.T) {
+	ctx := context.Background()
+	st := openTest(t)
+	id := save(t, st, "https://example.com/post")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fileID := save(t, st, "file://"+file)
+
+	for _, tc := range []struct {
+		arg  string
+		want string // "" means NoItemError
+	}{
+		{id, id},
+		{"  " + id + " ", id},
+		{"https://example.com/post", id},
+		{"https://EXAMPLE.com/post?utm_source=x#frag", id},
+		{"example.com/post", id},
+		{"./notes.txt", fileID},
+		{file, fileID},
+		{"ll_0000000000000000", ""},
+		{"https://example.com/other", ""},
+		{"LL_0000000000000000", ""},
+		{"not-an-item", ""},
+		{"ftp://example.com/x", ""},
+		{"", ""},
+	} {
+		got, err := ResolveItem(ctx, st, tc.arg, ResolveOptions{Cwd: dir})
+		if tc.want == "" {
+			var ne *NoItemError
+			if !errors.As(err, &ne) {
+				t.Errorf("ResolveItem(%q) = %q, %v; want a NoItemError", tc.arg, got, err)
+				continue
+			}
+			want := `no item "` + tc.arg + `" in ` + st.Path()
+			if ne.Error() != want {
+				t.Errorf("ResolveItem(%q) error %q, want %q", tc.arg, ne.Error(), want)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("ResolveItem(%q) = %q, %v; want %q", tc.arg, got, err, tc.want)
+		}
+	}
+}
