@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -50,4 +51,21 @@ func llcheck(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Logf("%d items, each complete", items)
+}
+
+// llevents DB ID ENTITY:ACTION... checks an item's history: its events, in
+// order, are exactly the ENTITY:ACTION pairs given.
+func llevents(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: llevents DB ID ENTITY:ACTION...")
+	}
+	ctx := context.Background()
+	s, err := store.Open(ctx, ts.MkAbs(args[0]), store.Options{})
+	ts.Check(err)
+	defer s.Close()
+	var got []string
+	ts.Check(s.DB().SelectContext(ctx, &got, `SELECT entity || ':' || action FROM events WHERE item_id = ? ORDER BY id`, args[1]))
+	if strings.Join(got, " ") != strings.Join(args[2:], " ") {
+		ts.Fatalf("events of %s: %s\nwant: %s", args[1], strings.Join(got, " "), strings.Join(args[2:], " "))
+	}
 }

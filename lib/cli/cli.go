@@ -189,6 +189,11 @@ func Main(cmd *ucli.Command, env Env, args []string) int {
 	return Report(cmd.Name, env.Stderr, err)
 }
 
+// Hinter is an error that knows the next command to try (such as
+// ledger.NoItemError): Report prints its Hint on a "hint:" line instead of
+// the generic usage hint.
+type Hinter interface{ Hint() string }
+
 // Report prints err on w prefixed with prog and returns its exit code.
 // A usage error is followed by a hint: the error's own (Hinter), else
 // where to find the usage.

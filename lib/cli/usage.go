@@ -17,10 +17,6 @@ import (
 // speak of the command that was typed, not of the filter behind it.
 const DisplayNameEnv = "LINKLEDGER_DISPLAY_NAME"
 
-// Hinter is an error that knows the next command to try; Report prints
-// its hint on a "hint:" line.
-type Hinter interface{ Hint() string }
-
 // hinted is an error with a hint.
 type hinted struct {
 	error

@@ -67,6 +67,14 @@ type Record struct {
 	// Retrieval (ll-find, ll-brief).
 	Hit *Hit `json:"hit,omitempty"`
 
+	// Whole item and housekeeping (linkledger show, tags, archive,
+	// unarchive, delete, unannotate; docs/records.md).
+	ArchivedAt string     `json:"archived_at,omitempty"` // when the item was archived; absent when it is not
+	Tagged     []Tag      `json:"tagged,omitempty"`      // the item's tags with who added them and when
+	Artifacts  []Artifact `json:"artifacts,omitempty"`   // every artifact of the item, oldest first
+	TagCount   *TagCount  `json:"tag_count,omitempty"`   // one tag of the tags listing
+	Change     *Change    `json:"change,omitempty"`      // what a housekeeping verb did to the item
+
 	// Error is set when a stage failed for this record. Later stages pass it
 	// on; ll-index stores it on the item.
 	Error *Error `json:"error,omitempty"`
@@ -84,8 +92,49 @@ type Annotation struct {
 	Confidence *float64 `json:"confidence,omitempty"`
 	Pinned     bool     `json:"pinned,omitempty"`
 	ChunkID    *int64   `json:"chunk_id,omitempty"`
+	ChunkIndex *int     `json:"chunk_index,omitempty"` // the anchored chunk's index (show)
 	CreatedAt  string   `json:"created_at,omitempty"`
 	Displaced  []int64  `json:"displaced,omitempty"`
+}
+
+// Tag is one tag of an item with who added it and when.
+type Tag struct {
+	Tag       string `json:"tag"`
+	Actor     string `json:"actor"`
+	CreatedAt string `json:"created_at,omitempty"`
+}
+
+// TagCount is one tag of the tags listing: on how many items it is, in
+// all and by the actor who added it (human, agent:NAME).
+type TagCount struct {
+	Tag     string         `json:"tag"`
+	Items   int            `json:"items"`
+	ByActor map[string]int `json:"by_actor"`
+}
+
+// Change says what a housekeeping verb did to an item.
+type Change struct {
+	// Action is archive, unarchive, delete or unannotate.
+	Action string `json:"action"`
+	// Changed is false when there was nothing to do (archiving an item
+	// already archived).
+	Changed bool   `json:"changed"`
+	At      string `json:"at,omitempty"`
+	// AnnotationsRemoved are the annotation ids unannotate removed.
+	AnnotationsRemoved []int64 `json:"annotations_removed,omitempty"`
+	// Removed counts what went with a deleted item.
+	Removed *Removed `json:"removed,omitempty"`
+	// DuplicatesCleared are the items that were marked duplicates of a
+	// deleted item and no longer are.
+	DuplicatesCleared []string `json:"duplicates_cleared,omitempty"`
+}
+
+// Removed counts the rows deleted with an item.
+type Removed struct {
+	Chunks      int `json:"chunks"`
+	Annotations int `json:"annotations"`
+	Tags        int `json:"tags"`
+	Artifacts   int `json:"artifacts"`
 }
 
 // Artifact is a derived summary of an item (summary and key claims).

@@ -66,13 +66,15 @@ type queueRow struct {
 	NextRetryAt   sql.NullString `db:"next_retry_at"`
 	RevalidateDue bool           `db:"revalidate_due"`
 	DuplicateOf   sql.NullString `db:"duplicate_of"`
+	ArchivedAt    sql.NullString `db:"archived_at"`
 }
 
-const queueCols = hitCols + `, updated_at, parsed_at, error_json, attempts, next_retry_at, revalidate_due, duplicate_of`
+const queueCols = hitCols + `, updated_at, parsed_at, error_json, attempts, next_retry_at, revalidate_due, duplicate_of, archived_at`
 
 func (q queueRow) record() *record.Record {
 	rec := q.hitRow.record()
 	rec.URL = q.OriginalURL
+	rec.ArchivedAt = q.ArchivedAt.String
 	if q.ETag.Valid || q.LastModified.Valid {
 		rec.Fetch = &record.FetchInfo{ETag: q.ETag.String, LastModified: q.LastModified.String, FetchedAt: q.FetchedAt.String}
 	}

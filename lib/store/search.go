@@ -69,10 +69,47 @@ type Filter struct {
 	Until  time.Time // saved_at < Until
 	Actor  string    // items with an annotation by this actor
 	Status string    // ingest status
+	// Archived says whether archived items pass (default: they do; ll-find
+	// and ll-brief ask for NotArchived unless told otherwise).
+	Archived Archived
 }
 
+// Archived is the archive filter.
+type Archived int
+
+// Values of Filter.Archived.
+const (
+	AnyArchived  Archived = iota // archived items or not
+	NotArchived                  // leave archived items out
+	OnlyArchived                 // archived items only
+)
+
+// empty reports whether the filter passes every item, or every item but
+// the archived ones (rank leaves those out with archivedOut, a set of the
+// few archived items' rows, rather than a join on every match).
 func (f Filter) empty() bool {
-	return len(f.Tags) == 0 && f.Type == "" && f.Since.IsZero() && f.Until.IsZero() && f.Actor == "" && f.Status == ""
+	return len(f.Tags) == 0 && f.Type == "" && f.Since.IsZero() && f.Until.IsZero() && f.Actor == "" && f.Status == "" &&
+		f.Archived != OnlyArchived
+}
+
+// archivedOut returns a condition on FTS rows (table alias s) that leaves
+// out the rows of archived items, "" when no item is archived or the
+// filter keeps them. The partial index items_archived makes both the check
+// and the set (built once per query) cost about the number of archived
+// items.
+func (f Filter) archivedOut(ctx context.Context, conn *sqlx.Conn) (string, error) {
+	if f.Archived != NotArchived {
+		return "", nil
+	}
+	var n int
+	if err := conn.GetContext(ctx, &n, `SELECT EXISTS (SELECT 1 FROM items WHERE archived_at IS NOT NULL)`); err != nil {
+		return "", err
+	}
+	if n == 0 {
+		return "", nil
+	}
+	return `+s.rowid NOT IN (SELECT c.id FROM content_chunks c JOIN items it ON it.id = c.item_id WHERE it.archived_at IS NOT NULL
+		UNION ALL SELECT -seq FROM items WHERE archived_at IS NOT NULL)`, nil
 }
 
 // where returns an SQL condition on the items table aliased "it" and its
@@ -95,6 +132,12 @@ func (f Filter) where() (string, []any) {
 	if !f.Until.IsZero() {
 		conds = append(conds, "it.saved_at < ?")
 		args = append(args, record.FormatTime(f.Until))
+	}
+	switch f.Archived {
+	case NotArchived:
+		conds = append(conds, "it.archived_at IS NULL")
+	case OnlyArchived:
+		conds = append(conds, "it.archived_at IS NOT NULL")
 	}
 	if len(f.Tags) > 0 {
 		conds = append(conds, "it.id IN (SELECT item_id FROM tags WHERE tag IN (?"+strings.Repeat(",?", len(f.Tags)-1)+") GROUP BY item_id HAVING count(*) = ?)")
@@ -606,6 +649,13 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		fargs = append(fargs, exclude)
 	}
 	filtered := !opts.Filter.empty() || exclude != ""
+	archivedOut := ""
+	if !filtered {
+		var err error
+		if archivedOut, err = opts.Filter.archivedOut(ctx, conn); err != nil {
+			return nil, fmt.Errorf("search filter: %w", err)
+		}
+	}
 	// A selective filter (at most filterSetMax items pass) becomes the set
 	// of rows its items own, built once per query (SQLite materializes the
 	// IN subquery) and checked in memory against each match. It is
@@ -762,6 +812,8 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 			join = ` JOIN items it ON it.id = CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END`
 			cond += " AND " + fcond
 			args = append(args, fargs...)
+		case archivedOut != "":
+			cond += " AND " + archivedOut
 		}
 		sqlText := `SELECT ` + cols + ` FROM ` + t + ` s` + join + ` WHERE ` + t + ` MATCH ?` + rankPart + ` AND ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
 		args = append(args, limit)
@@ -810,6 +862,9 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 		pat := query.LikePattern(run)
 		sqlText := `SELECT s.rowid FROM search_cjk s WHERE (s.title LIKE ? ESCAPE '\' OR s.body LIKE ? ESCAPE '\' OR s.annotations LIKE ? ESCAPE '\') LIMIT ?`
 		args := []any{pat, pat, pat, opts.Candidates}
+		if archivedOut != "" {
+			sqlText = `SELECT s.rowid FROM search_cjk s WHERE (s.title LIKE ? ESCAPE '\' OR s.body LIKE ? ESCAPE '\' OR s.annotations LIKE ? ESCAPE '\') AND ` + archivedOut + ` LIMIT ?`
+		}
 		if filtered {
 			sqlText = `SELECT s.rowid FROM search_cjk s JOIN items it ON it.id =
 				CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END

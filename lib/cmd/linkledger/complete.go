@@ -33,7 +33,7 @@ func completeItems(env cli.Env) ucli.ShellCompleteFunc {
 		if err != nil {
 			return
 		}
-		st, err := openReadOnly(ctx, path)
+		st, err := openExisting(ctx, path, true)
 		if err != nil {
 			return
 		}

@@ -174,7 +174,7 @@ EXAMPLES:
 // of other parts (e.g. the item verbs) are appended here; New gives every
 // verb the front's usage errors and "linkledger VERB:" error prefix.
 func Verbs(filters Filters, env cli.Env) []*ucli.Command {
-	return []*ucli.Command{
+	verbs := []*ucli.Command{
 		passVerb(filters, env, "save", "ll-save", "record links, notes and tags (ll-save)", "linkledger save [options] URL|PATH ..."),
 		annotateVerb(filters, env),
 		tagVerb(filters, env),
@@ -191,6 +191,14 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 		passVerb(filters, env, "parse", "ll-parse", "extract text from fetched records (ll-parse)", "linkledger parse [options] < records"),
 		passVerb(filters, env, "index", "ll-index", "store parsed records in the index (ll-index)", "linkledger index [options] < records"),
 	}
+	// show, tags, unannotate, archive, unarchive, delete (items.go)
+	for _, v := range itemVerbs(env) {
+		if v.Name != "tags" && v.ShellComplete == nil {
+			v.ShellComplete = completeItems(env)
+		}
+		verbs = append(verbs, v)
+	}
+	return verbs
 }
 
 // unknownVerb says verb is not one, with the nearest verb as a hint.

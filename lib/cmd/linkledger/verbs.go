@@ -82,7 +82,9 @@ func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string) (str
 	if err != nil {
 		return "", err
 	}
-	st, err := openReadOnly(ctx, path)
+	// not read-only: a database of an older schema is migrated here as the
+	// filters would (only an existing file is opened, none is created)
+	st, err := openExisting(ctx, path, false)
 	if err != nil {
 		if errors.Is(err, errNoDB) {
 			return "", &cli.ExitError{Code: cli.ExitUsage, Err: &ledger.NoItemError{Arg: arg, DB: path}}
@@ -109,11 +111,12 @@ func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string) (str
 // one to look an item up).
 var errNoDB = errors.New("no database")
 
-func openReadOnly(ctx context.Context, path string) (*store.Store, error) {
+// openExisting opens the database at path if the file exists.
+func openExisting(ctx context.Context, path string, readOnly bool) (*store.Store, error) {
 	if !fileExists(path) {
 		return nil, errNoDB
 	}
-	st, err := store.Open(ctx, path, store.Options{ReadOnly: true, BusyTimeout: time.Second})
+	st, err := store.Open(ctx, path, store.Options{ReadOnly: readOnly, BusyTimeout: time.Second})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -232,7 +235,8 @@ func pinVerb(filters Filters, env cli.Env, verb string) *ucli.Command {
 		Usage:     what,
 		UsageText: fmt.Sprintf("linkledger %s [options] ITEM ANNOTATION_ID", verb),
 		Description: fmt.Sprintf(`%s (through ll-save). ANNOTATION_ID is the
-number annotate printed (save.annotation_ids).
+number annotate printed (save.annotation_ids), or that 'linkledger show ITEM'
+lists.
 
 %s
 

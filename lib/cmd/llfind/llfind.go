@@ -45,6 +45,10 @@ term of the sum, the matched fields and the matched terms. Terms too common
 to rank within --scan-rows rows are scored on the candidates only, or left
 out (-v lists them). See docs/retrieval.md.
 
+Archived items (linkledger archive) are left out of searches, listings and
+--related unless --archived (include them) or --only-archived is given;
+the queue views and --id show them.
+
 With no query, lists items newest first (filters apply). Other modes:
   --related ID        items related to ID by content and shared tags
   --pending           items waiting for ingest (saved, or failed and due
@@ -172,6 +176,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	switch {
 	case c.Bool("pending") || c.Bool("failed") || c.Bool("stale"):
 		q := store.QueueOptions{Filter: opts.Filter, Offset: opts.Offset, MaxAttempts: c.Int("max-attempts"), OlderThan: olderThan}
+		if q.Filter.Archived == store.NotArchived {
+			// archived items are still ingested and revalidated
+			q.Filter.Archived = store.AnyArchived
+		}
 		if c.IsSet("limit") {
 			q.Limit = opts.Limit
 		}

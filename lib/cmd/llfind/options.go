@@ -23,6 +23,8 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.StringFlag{Name: "until", Usage: "only items saved before `WHEN` (same forms as --since)"},
 		&ucli.StringFlag{Name: "actor", Usage: "only items with annotations by `ACTOR` (human or agent:<name>)"},
 		&ucli.StringFlag{Name: "status", Usage: "only items in ingest `STATE` (saved, fetched, parsed, enriched, failed)"},
+		&ucli.BoolFlag{Name: "archived", Usage: "include archived items (left out by default)"},
+		&ucli.BoolFlag{Name: "only-archived", Usage: "only archived items"},
 		&ucli.FloatFlag{Name: "w-title", Value: w.Title, Usage: "bm25 weight of the title field"},
 		&ucli.FloatFlag{Name: "w-body", Value: w.Body, Usage: "bm25 weight of the body (chunk text) field"},
 		&ucli.FloatFlag{Name: "w-annotations", Value: w.Annotations, Usage: "bm25 weight of the annotations (highlights, notes) field"},
@@ -106,6 +108,16 @@ func SearchOptions(c *ucli.Command, now time.Time, limit int) (store.SearchOptio
 	}
 	if f.Until, err = ParseWhen(c.String("until"), now); err != nil {
 		return o, cli.Usage("--until: %v", err)
+	}
+	switch {
+	case c.Bool("archived") && c.Bool("only-archived"):
+		return o, cli.Usage("--archived and --only-archived: give one")
+	case c.Bool("archived"):
+		f.Archived = store.AnyArchived
+	case c.Bool("only-archived"):
+		f.Archived = store.OnlyArchived
+	default:
+		f.Archived = store.NotArchived
 	}
 	o.Filter = f
 	return o, nil
