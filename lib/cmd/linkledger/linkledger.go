@@ -315,6 +315,9 @@ func passVerb(filters Filters, env cli.Env, name, filter, usage, usageText strin
 		},
 		ShellComplete: func(ctx context.Context, c *ucli.Command) {
 			args := c.Args().Slice()
+			if completeTags(ctx, c, env, args) {
+				return
+			}
 			if len(args) == 0 || !strings.HasPrefix(args[len(args)-1], "-") {
 				return
 			}
