@@ -103,3 +103,95 @@ func TestVerbArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpExamplesRun: every example in the help of the verbs and of
+// linkledger itself parses and runs (against recording filters, so
+// nothing is fetched): its flags exist, its values are valid, its item is
+// found. The placeholder id stands for a saved item.
+func TestHelpExamplesRun(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	db := filepath.Join(t.TempDir(), "ll.db")
+	env := func(out *bytes.Buffer) cli.Env {
+		return cli.Env{Stdin: strings.NewReader(""), Stdout: out, Stderr: out, Getenv: func(k string) string {
+			if k == "LINKLEDGER_DB" {
+				return db
+			}
+			return os.Getenv(k)
+		}, Getwd: os.Getwd}
+	}
+	var out bytes.Buffer
+	if code := linkledger.Run(context.Background(), inprocess.Filters(), env(&out), []string{"linkledger", "save", "https://example.com/post", "--note", "n", "--highlight", "h", "-r", "--jq", ".id"}); code != 0 {
+		t.Fatalf("save: %d %s", code, out.String())
+	}
+	id := strings.TrimSpace(out.String())
+	root := linkledger.New(nil, env(&out))
+	descs := []string{root.Description}
+	// the item verbs' examples name other items and annotations; their
+	// scripts (e2e items_*) run them
+	itemVerbs := map[string]bool{"show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "delete": true}
+	for _, v := range root.Commands {
+		if !itemVerbs[v.Name] {
+			descs = append(descs, v.Description)
+		}
+	}
+	n := 0
+	for _, d := range descs {
+		_, ex, ok := strings.Cut(d, "EXAMPLES:\n")
+		if !ok {
+			continue
+		}
+		ex, _, _ = strings.Cut(ex, "\n\n")
+		for _, line := range strings.Split(ex, "\n") {
+			line = strings.TrimSpace(line)
+			line, _, _ = strings.Cut(line, " #")
+			// only the front's own commands, not pipes or shell set-up
+			if !strings.HasPrefix(line, "linkledger ") || strings.ContainsAny(line, "|<>") {
+				continue
+			}
+			args := shellWords(t, strings.ReplaceAll(line, "ll_0123456789abcdef", id))
+			r := &recorder{runs: map[string]string{}}
+			var o bytes.Buffer
+			if code := linkledger.Run(context.Background(), r.filters(), env(&o), args); code != 0 {
+				t.Errorf("%s: exit %d\n%s", line, code, o.String())
+			}
+			n++
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d examples found; the check is stale", n)
+	}
+}
+
+// shellWords splits a command line as sh would, for the quoting the
+// examples use (single and double quotes, no escapes).
+func shellWords(t *testing.T, line string) []string {
+	var words []string
+	var cur strings.Builder
+	in, quote := false, rune(0)
+	for _, r := range line {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == ' ':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if quote != 0 {
+		t.Fatalf("unbalanced quotes: %s", line)
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words
+}
