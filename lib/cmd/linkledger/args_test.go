@@ -62,10 +62,10 @@ func TestVerbArgs(t *testing.T) {
 		args []string
 		want map[string]string
 	}{
-		{[]string{"annotate", "HTTPS://example.com/a?utm_source=x", "--highlight", "h1", "--highlight", "h2", "--note", "n", "--confidence", "0.8", "--actor", "agent:r", "-q"},
-			map[string]string{"ll-save": "linkledger annotate | ID --highlight h1 --highlight h2 --confidence 0.8 --actor agent:r --annotate-note n --quiet"}},
+		{[]string{"annotate", "HTTPS://example.com/a?utm_source=x", "--highlight", "h1", "--highlight", "h2, with a comma", "--note", "n", "--confidence", "0.8", "--actor", "agent:r", "-q"},
+			map[string]string{"ll-save": "linkledger annotate | ID --highlight h1 --highlight h2, with a comma --confidence 0.8 --actor agent:r --annotate-note n --quiet"}},
 		{[]string{"tag", "https://example.com/a", "--add", "a,b", "--remove", "c"},
-			map[string]string{"ll-save": "linkledger tag | ID --tags a --tags b --untag c"}},
+			map[string]string{"ll-save": "linkledger tag | ID --tags a,b --untag c"}},
 		{[]string{"pin", "https://example.com/a", "3"}, map[string]string{"ll-save": "linkledger pin | ID --pin 3"}},
 		{[]string{"status", "https://example.com/a", "--jq", ".ingest"}, map[string]string{"ll-find": "linkledger status | --id ID --jq .ingest"}},
 		{[]string{"related", "https://example.com/a", "--max-items", "3"}, map[string]string{"ll-find": "linkledger related | --related ID --limit 3"}},

@@ -154,6 +154,9 @@ func New(filters Filters, env cli.Env) *ucli.Command {
 	for _, v := range root.Commands {
 		// every verb's errors, and its usage errors, say the verb
 		v.OnUsageError = root.OnUsageError
+		// a highlight or note may hold commas: a value is forwarded whole
+		// (the filters split tag lists themselves)
+		v.DisableSliceFlagSeparator = true
 		if act := v.Action; act != nil {
 			v.Action = func(ctx context.Context, c *ucli.Command) error { return inVerb(c, act(ctx, c)) }
 		}
