@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 )
@@ -169,7 +170,7 @@ func writeFlags(b *strings.Builder, flags []ucli.Flag) {
 		if d, ok := f.(ucli.DocGenerationFlag); ok {
 			usage = d.GetUsage()
 			if d.TakesValue() {
-				value = "VALUE"
+				value = placeholder(f)
 				// a `NAME` in the usage names the value, as in --help
 				if i := strings.Index(usage, "`"); i >= 0 {
 					if j := strings.Index(usage[i+1:], "`"); j >= 0 {
@@ -197,6 +198,25 @@ func writeFlags(b *strings.Builder, flags []ucli.Flag) {
 		}
 		fmt.Fprintf(b, ".TP\n%s\n%s\n", line, roffLine(usage))
 	}
+}
+
+// placeholder names a flag's value by its type when its usage does not.
+func placeholder(f ucli.Flag) string {
+	g, ok := f.(interface{ Get() any })
+	if !ok {
+		return "VALUE"
+	}
+	switch g.Get().(type) {
+	case int, int64, uint, uint64, []int64:
+		return "N"
+	case float64:
+		return "NUMBER"
+	case time.Duration:
+		return "DURATION"
+	case string, []string:
+		return "TEXT"
+	}
+	return "VALUE"
 }
 
 // roffText escapes text for roff: backslashes and hyphens.
