@@ -198,7 +198,7 @@ func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 			}
 			return "*" + w + "*"
 		})
-		fmt.Fprintf(b, "    … %s …", text)
+		fmt.Fprintf(b, "    %s", text) // the store marks a cut snippet with …
 		if s.Page > 0 {
 			b.WriteString(r.paint(dim, " (p. "+strconv.Itoa(s.Page)+")"))
 		}

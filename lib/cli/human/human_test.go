@@ -32,7 +32,7 @@ func TestRecord(t *testing.T) {
     article · 2026-01-02 · #ai #memory
     https://example.com/post
     › the key claim (agent:r 0.82)
-    … *Agents* forget; *Memory* helps (*agents*-*memory*). … (p. 3)
+    *Agents* forget; *Memory* helps (*agents*-*memory*). (p. 3)
 `},
 		{"saved hit, pinned highlight, CJK", &record.Record{ID: "ll_x", URL: "https://jp.test/", Title: "機械学習の本",
 			Hit: &record.Hit{Rank: 12, SavedAt: "2026-11-22T18:47:41Z", IngestState: "saved",
@@ -43,7 +43,7 @@ func TestRecord(t *testing.T) {
     saved 2026-11-22 · not fetched yet
     https://jp.test/
     ★ pinned one
-    … *東京*で機械学習を学ぶ。 …
+    *東京*で機械学習を学ぶ。
 `},
 		{"save new", &record.Record{ID: "ll_a", URL: "https://a.test/?utm_source=x", CanonicalURL: "https://a.test/", Status: "saved",
 			Save: &record.SaveResult{TagsAdded: []string{"ai"}, NoteAdded: true}},
