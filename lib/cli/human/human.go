@@ -174,7 +174,9 @@ func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 	if len(meta) > 0 {
 		fmt.Fprintf(b, "    %s\n", r.paint(dim, strings.Join(meta, " · ")))
 	}
-	fmt.Fprintf(b, "    %s\n", r.paint(cyan, url(rec)))
+	if u := url(rec); u != title(rec) {
+		fmt.Fprintf(b, "    %s\n", r.paint(cyan, u))
+	}
 	if a := topAnnotation(h); a != nil {
 		mark := "›"
 		style := green
@@ -266,7 +268,9 @@ func (r *Renderer) status(b *strings.Builder, rec *record.Record, in *ingest) {
 		line = append(line, count(in.Attempts, "attempt"))
 	}
 	fmt.Fprintf(b, "    %s\n", strings.Join(line, " · "))
-	fmt.Fprintf(b, "    %s\n", r.paint(cyan, url(rec)))
+	if u := url(rec); u != title(rec) {
+		fmt.Fprintf(b, "    %s\n", r.paint(cyan, u))
+	}
 	var when []string
 	for _, t := range []struct{ what, at string }{{"saved", in.SavedAt}, {"fetched", in.FetchedAt}, {"parsed", in.ParsedAt}, {"next retry", in.NextRetryAt}} {
 		if t.at != "" {
@@ -337,7 +341,9 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 	if len(meta) > 0 {
 		fmt.Fprintf(b, "    %s\n", r.paint(dim, strings.Join(meta, " · ")))
 	}
-	fmt.Fprintf(b, "    %s\n", r.paint(cyan, url(rec)))
+	if u := url(rec); u != title(rec) {
+		fmt.Fprintf(b, "    %s\n", r.paint(cyan, u))
+	}
 	if a := rec.Artifact; a != nil && a.Summary != "" {
 		fmt.Fprintf(b, "    summary: %s\n", oneLine(a.Summary))
 	}

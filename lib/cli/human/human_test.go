@@ -65,6 +65,11 @@ func TestRecord(t *testing.T) {
     0 chunks · 1 annotation · 1 tag · #x
     last error fetch: http_status: 503 (will be retried)
 `},
+		{"status without a title shows the URL once", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/",
+			Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`{"status":"saved","attempts":0}`)}},
+			`https://a.test/
+    ll_a · saved
+`},
 		{"plain item", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", SourceType: "article", Status: "saved"},
 			"https://a.test/  ll_a · article · saved\n"},
 		{"item with annotations", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Title: "A",
