@@ -113,9 +113,6 @@ type ingest struct {
 
 func extras(rec *record.Record) extra {
 	var x extra
-	if len(rec.Extra) == 0 {
-		return x
-	}
 	b, err := json.Marshal(rec)
 	if err == nil {
 		_ = json.Unmarshal(b, &x) // a key of another shape is simply not shown
@@ -424,8 +421,11 @@ func (r *Renderer) indexLine(b *strings.Builder, rec *record.Record) {
 func (r *Renderer) errorLine(b *strings.Builder, rec *record.Record) {
 	e := rec.Error
 	ref := rec.Ref()
-	if ref == "" && e.Line > 0 {
+	switch {
+	case ref == "" && e.Line > 0:
 		ref = "line " + strconv.Itoa(e.Line)
+	case ref == "":
+		ref = "(no url)"
 	}
 	if rec.Title != "" {
 		ref = rec.Title + " · " + ref

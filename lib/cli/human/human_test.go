@@ -56,6 +56,8 @@ func TestRecord(t *testing.T) {
 			"failed  https://b.test/  fetch: timeout: no answer after 10s (will be retried)\n"},
 		{"bad line", &record.Record{Error: &record.Error{Stage: "save", Code: "bad_json", Message: "invalid character", Line: 4}},
 			"failed  line 4  save: bad_json: invalid character\n"},
+		{"error without url or line", &record.Record{Error: &record.Error{Stage: "index", Code: "bad_input", Message: "record has no url"}},
+			"failed  (no url)  index: bad_input: record has no url\n"},
 		{"status", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", SourceType: "pdf", Title: "A", Tags: []string{"x"},
 			Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`{"status":"failed","attempts":2,"saved_at":"2026-11-22T18:47:41Z","chunks":0,"annotations":1,"tags":1,"last_error":{"stage":"fetch","code":"http_status","message":"503","retryable":true}}`)}},
 			`A

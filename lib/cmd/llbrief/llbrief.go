@@ -167,7 +167,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		llfind.SayNoMatch(ctx, st, diag, q, llfind.SetFilters(c))
 	}
 	if format == brief.FormatMD {
-		if err := out.Text(text); err != nil && !ndjson.IsClosedPipe(err) {
+		// text ends with a newline; one more, as ll-brief always wrote
+		if err := out.Text(text + "\n"); err != nil && !ndjson.IsClosedPipe(err) {
 			return err
 		}
 	} else {

@@ -2,7 +2,6 @@ package llfind
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -37,11 +36,11 @@ func SayNoMatch(ctx context.Context, st *store.Store, diag cli.Diag, query strin
 		SayEmpty(diag)
 		return
 	}
-	what := "no items"
 	if query != "" {
-		what = fmt.Sprintf("no matches for %q", query)
+		diag.Printf("no matches for %q among %d %s", query, n, plural(n, "item", "items"))
+	} else {
+		diag.Printf("no items match the filters (%d in the ledger)", n)
 	}
-	diag.Printf("%s among %d %s", what, n, plural(n, "item", "items"))
 	switch {
 	case len(filters) > 0 && query != "":
 		diag.Hintf("try fewer or other words, or drop %s", strings.Join(filters, ", "))
