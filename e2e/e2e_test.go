@@ -6,6 +6,10 @@
 //   - LINKLEDGER_DB=$WORK/ll.db and HOME=$WORK (nothing outside $WORK is touched)
 //   - LL_TESTSERVER: the base URL of a local HTTP server serving
 //     testdata/site (plus a few dynamic paths, see server.go)
+//
+// and two commands besides testscript's: llcheck (a store's integrity after
+// a crash, check_test.go) and pty (a binary run with stdout and stderr on
+// pseudo-terminals, as for a person, pty_test.go).
 package e2e
 
 import (
