@@ -1,6 +1,7 @@
 // Package cli holds what every ll-* command shares: the common flags
-// (--db, -q, -v, --jq, --json), exit codes, database location, the record
-// output (jq filter, one-shot envelope, quiet end on a closed pipe) and
+// (--db, -q, -v, --jq, --json, --format), exit codes, database location,
+// the output (records, jq filter, one-shot envelope, or the view for a
+// person at a terminal; quiet end on a closed pipe), the progress line and
 // error reporting on stderr. It is the command layer: it may read the
 // environment; lib/ packages below it never do.
 package cli
