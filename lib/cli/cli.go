@@ -1,6 +1,7 @@
 // Package cli holds what every ll-* command shares: the common flags
-// (--db, -q, -v, --jq, --json), exit codes, database location, the record
-// output (jq filter, one-shot envelope, quiet end on a closed pipe) and
+// (--db, -q, -v, --jq, --json, --format), exit codes, database location,
+// the output (records, jq filter, one-shot envelope, or the view for a
+// person at a terminal; quiet end on a closed pipe), the progress line and
 // error reporting on stderr. It is the command layer: it may read the
 // environment; lib/ packages below it never do.
 package cli
@@ -74,6 +75,7 @@ func CommonFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "jq", Usage: "apply a jq `FILTER` to every output record"},
 		&ucli.BoolFlag{Name: "raw-output", Aliases: []string{"r"}, Usage: "with --jq: write strings without JSON quotes"},
 		&ucli.BoolFlag{Name: "json", Usage: "write one JSON document {ok, data, meta} instead of a stream"},
+		FormatFlag(),
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress or counts on stderr"},
 		&ucli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "more diagnostics on stderr"},
 	}
@@ -224,8 +226,8 @@ func ResolveDB(flag string, env Env) (string, error) {
 	return filepath.Join(data, "linkledger", "linkledger.db"), nil
 }
 
-// IsTerminal reports whether w is a terminal (for progress output and the
-// body guard only; the output format never depends on it).
+// IsTerminal reports whether w is a terminal: stdout for the output form
+// (OutputOn), stderr for progress.
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
@@ -236,10 +238,13 @@ type Diag struct {
 	Prog    string
 	W       io.Writer
 	Verbose bool
+	// Progress, when set, is cleared before each diagnostic.
+	Progress *Progress
 }
 
 // Printf prints one diagnostic line.
 func (d Diag) Printf(format string, args ...any) {
+	d.Progress.Clear()
 	fmt.Fprintf(d.W, d.Prog+": "+format+"\n", args...)
 }
 

@@ -142,7 +142,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if modes > 1 {
 		return cli.Usage("give one of: a query, --related, --pending, --failed, --stale, --id, --queries")
 	}
-	out, err := cli.OutputFor(c, env.Stdout)
+	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return err
 	}
@@ -249,6 +249,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return err
 		}
 	}
+	if emitted == 0 && out.IsHuman() {
+		sayNothing(ctx, c, st, diag, text)
+	}
 	if err := out.Finish(); err != nil {
 		return err
 	}
@@ -332,5 +335,25 @@ func runQueries(ctx context.Context, path string, st *store.Store, opts store.Se
 			}
 			n++
 		}
+	}
+}
+
+// sayNothing tells a person at a terminal, on stderr, that a view is empty.
+func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.Diag, text string) {
+	switch {
+	case c.Bool("pending"):
+		diag.Printf("nothing pending: every saved item is ingested")
+	case c.Bool("failed"):
+		diag.Printf("nothing failed")
+	case c.Bool("stale"):
+		diag.Printf("nothing fetched longer ago than %s", c.String("older-than"))
+	case c.String("id") != "":
+		// already said: no such item
+	case c.String("related") != "":
+		diag.Printf("nothing related to %s", c.String("related"))
+	case c.String("queries") != "":
+		diag.Printf("no matches for any query of %s", c.String("queries"))
+	default:
+		SayNoMatch(ctx, st, diag, text, SetFilters(c))
 	}
 }

@@ -81,7 +81,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if c.NArg() > 0 {
 		return cli.Usage("ll-index takes no arguments: it reads records on stdin")
 	}
-	out, err := cli.OutputFor(c, env.Stdout)
+	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return err
 	}
@@ -109,6 +109,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer st.Close()
+	progress := out.Progress("ll-index")
 	ix := &indexer{
 		path:     path,
 		wait:     wait,
@@ -117,8 +118,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		popts:    popts,
 		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base")},
 		keep:     c.Bool("keep-content"),
-		diag:     cli.Diag{Prog: "ll-index", W: env.Stderr, Verbose: c.Bool("verbose")},
-		progress: cli.NewProgress("ll-index", env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr)),
+		diag:     cli.Diag{Prog: "ll-index", W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress},
+		progress: progress,
 	}
 	indexed := 0
 	err = cli.EachRecord(ctx, env.Stdin, out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {

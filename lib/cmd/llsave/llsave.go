@@ -166,7 +166,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return cli.Usage("--rules: %v", err)
 		}
 	}
-	out, err := cli.OutputFor(c, env.Stdout)
+	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return err
 	}
