@@ -133,7 +133,8 @@ func OSEnv() Env {
 }
 
 // Prepare fills in the parts of a command every binary shares: the common
-// flags, the exit codes in --help, usage errors turned into exit 2.
+// flags, the exit codes in --help, usage errors turned into exit 2, and
+// slice flags that take each value whole (no splitting on commas).
 func Prepare(cmd *ucli.Command, env Env) {
 	cmd.Version = Version
 	cmd.Flags = append(cmd.Flags, CommonFlags()...)
@@ -141,6 +142,10 @@ func Prepare(cmd *ucli.Command, env Env) {
 	cmd.ErrWriter = env.Stderr
 	cmd.Reader = env.Stdin
 	cmd.HideHelpCommand = true
+	// A slice flag's value is one value: a highlight or note keeps its
+	// commas. Repeating the flag gives several; list flags (--tags) split
+	// on commas themselves.
+	cmd.DisableSliceFlagSeparator = true
 	if cmd.Description != "" {
 		cmd.Description += "\n\n"
 	}

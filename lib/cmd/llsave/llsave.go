@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -68,14 +69,14 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "add tags (comma-separated, repeatable)"},
 			&ucli.StringSliceFlag{Name: "untag", Usage: "remove tags (comma-separated, repeatable)"},
 			&ucli.StringFlag{Name: "actor", Value: "human", Usage: "who says it: human or agent:<name>"},
-			&ucli.StringSliceFlag{Name: "highlight", Usage: "add a highlight `TEXT` (repeatable)"},
-			&ucli.StringSliceFlag{Name: "lowlight", Usage: "add a lowlight `TEXT` (repeatable)"},
-			&ucli.StringSliceFlag{Name: "annotate-note", Usage: "add a note annotation `TEXT` (repeatable)"},
+			&ucli.StringSliceFlag{Name: "highlight", Usage: "add a highlight `TEXT`, kept whole, commas and all (repeat the flag for several)"},
+			&ucli.StringSliceFlag{Name: "lowlight", Usage: "add a lowlight `TEXT`, kept whole (repeat the flag for several)"},
+			&ucli.StringSliceFlag{Name: "annotate-note", Usage: "add a note annotation `TEXT`, kept whole (repeat the flag for several)"},
 			&ucli.FloatFlag{Name: "confidence", Value: -1, Usage: "confidence 0..1 of the annotations given by flags"},
 			&ucli.BoolFlag{Name: "pinned", Usage: "pin the highlights given by flags"},
 			&ucli.Int64Flag{Name: "chunk", Usage: "anchor the annotations given by flags to chunk `ID`"},
-			&ucli.Int64SliceFlag{Name: "pin", Usage: "pin highlight annotation `ID` (repeatable)"},
-			&ucli.Int64SliceFlag{Name: "unpin", Usage: "unpin highlight annotation `ID` (repeatable)"},
+			&ucli.StringSliceFlag{Name: "pin", Usage: "pin highlight annotation `ID` (comma-separated, repeatable)"},
+			&ucli.StringSliceFlag{Name: "unpin", Usage: "unpin highlight annotation `ID` (comma-separated, repeatable)"},
 			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
 		},
@@ -114,14 +115,33 @@ func splitList(vals []string) []string {
 	return out
 }
 
+// idList reads the annotation IDs of a repeatable, comma-separated flag
+// (--pin 1 --pin 2, or --pin 1,2).
+func idList(flag string, vals []string) ([]int64, error) {
+	var out []int64
+	for _, v := range splitList(vals) {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			return nil, cli.Usage("--%s %q: want annotation IDs (numbers), comma-separated or with the flag repeated", flag, v)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
 func readDefaults(c *ucli.Command) (defaults, error) {
 	d := defaults{
 		note:   c.String("note"),
 		tags:   splitList(c.StringSlice("tags")),
 		untags: splitList(c.StringSlice("untag")),
 		actor:  c.String("actor"),
-		pin:    c.Int64Slice("pin"),
-		unpin:  c.Int64Slice("unpin"),
+	}
+	var err error
+	if d.pin, err = idList("pin", c.StringSlice("pin")); err != nil {
+		return d, err
+	}
+	if d.unpin, err = idList("unpin", c.StringSlice("unpin")); err != nil {
+		return d, err
 	}
 	if !store.ValidActor(d.actor) {
 		return d, cli.Usage("--actor %q: want human or agent:<name>", d.actor)
