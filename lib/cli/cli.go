@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -43,10 +42,12 @@ const ExitCodesHelp = `EXIT CODES:
    3  finished, but some records failed (see the error records)
    4  nothing matched (ll-find and ll-brief, only with -e)`
 
-// ExitError carries an exit code up to Main.
+// ExitError carries an exit code up to Main, and optionally a hint (the
+// next thing to try) printed on its own "hint:" line after the error.
 type ExitError struct {
 	Code int
 	Err  error
+	Hint string
 }
 
 func (e *ExitError) Error() string {
@@ -181,44 +182,20 @@ func Report(prog string, w io.Writer, err error) int {
 	}
 	if msg := err.Error(); msg != "" {
 		fmt.Fprintf(w, "%s: %s\n", prog, msg)
-		if code == ExitUsage {
+		if ee != nil && ee.Hint != "" {
+			fmt.Fprintf(w, "hint: %s\n", ee.Hint)
+		} else if code == ExitUsage {
 			fmt.Fprintf(w, "hint: run '%s --help' for usage\n", prog)
 		}
 	}
 	return code
 }
 
-// ResolveDB returns the database path: the --db flag (which also reads
-// LINKLEDGER_DB), else a .linkledger/linkledger.db found upward from the
-// working directory (like git), else $XDG_DATA_HOME/linkledger/linkledger.db
-// (XDG_DATA_HOME defaults to ~/.local/share).
+// ResolveDB returns the database path (see LocateDB, which also says how
+// it was chosen).
 func ResolveDB(flag string, env Env) (string, error) {
-	if flag != "" {
-		return flag, nil
-	}
-	if v := env.Getenv("LINKLEDGER_DB"); v != "" {
-		return v, nil
-	}
-	if wd, err := env.Getwd(); err == nil {
-		for dir := wd; ; dir = filepath.Dir(dir) {
-			p := filepath.Join(dir, ".linkledger")
-			if st, err := os.Stat(p); err == nil && st.IsDir() {
-				return filepath.Join(p, "linkledger.db"), nil
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	data := env.Getenv("XDG_DATA_HOME")
-	if data == "" {
-		home := env.Getenv("HOME")
-		if home == "" {
-			return "", errors.New("cannot find a database: set --db or LINKLEDGER_DB (no HOME)")
-		}
-		data = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(data, "linkledger", "linkledger.db"), nil
+	loc, err := LocateDB(flag, env)
+	return loc.Path, err
 }
 
 // IsTerminal reports whether w is a terminal (for progress output and the

@@ -101,17 +101,14 @@ func Main() int {
 // OpenStore opens the database for ll-find and ll-brief: a short busy
 // timeout, since their only write (the revalidation mark) may be skipped,
 // and a preallocated page cache (store.Options.PagePool), since a query
-// reads hundreds of pages into a fresh process.
+// reads hundreds of pages into a fresh process. A missing database is an
+// error (exit 1), never created: a reader writes no file.
 func OpenStore(ctx context.Context, c *ucli.Command, env cli.Env) (*store.Store, error) {
-	path, err := cli.ResolveDB(c.String("db"), env)
+	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, path, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return st, nil
+	return cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots})
 }
 
 // PagePoolSlots is the page-cache pool of ll-find and ll-brief: 1024 pages

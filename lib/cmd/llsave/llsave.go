@@ -190,14 +190,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	path, err := cli.ResolveDB(c.String("db"), env)
+	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return err
 	}
+	path := loc.Path
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-	st, err := store.Open(ctx, path, store.Options{BusyTimeout: wait})
+	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait})
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	defer st.Close()
 	diag := cli.Diag{Prog: "ll-save", W: env.Stderr, Verbose: c.Bool("verbose")}
