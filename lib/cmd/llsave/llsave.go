@@ -1,10 +1,12 @@
 // Package llsave is the ll-save command: it records intent.
 //
-// Reads: URLs, local paths or item IDs as arguments, or, when there are no
-// arguments, stdin as plain lines (one URL or path each) or NDJSON records
-// ({"url", "note", "tags", "annotations", ...}; unknown fields pass through).
-// Writes: one record per input with id, url, canonical_url, source_type,
-// status, new and save (what it did); an error record for a bad input.
+// Reads: URLs, existing local paths or item IDs as arguments, or, when
+// there are no arguments, stdin as plain lines (one URL or path each) or
+// NDJSON records ({"url", "note", "tags", "annotations", ...}; unknown
+// fields pass through). Writes: one record per input with id, url,
+// canonical_url, source_type, status, new and save (what it did); an error
+// record for a bad input (with its line or argument number), which is never
+// saved: a missing path, a line of some other file.
 // Touches: the store (items, annotations, tags, artifacts, events), one
 // short transaction per record.
 package llsave
@@ -17,6 +19,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -30,10 +34,18 @@ const description = `ll-save records a link (or a local file), with an optional 
 annotations, in milliseconds. It does no network work: pipe its output into
 ll-fetch | ll-parse | ll-index, or run 'linkledger worker' later.
 
-An argument is a URL, a local path (saved as a file:// URL of its absolute
-path) or an item ID (ll_ followed by 16 hex digits) to annotate or tag an
-existing item. Saving the same canonical URL again returns the same ID,
-marked "new": false, and merges the new note and tags.
+An argument is a URL (http, https, file), a host name with a path
+(example.com/page, saved as https), a local path that exists (saved as a
+file:// URL of its absolute path) or an item ID (ll_ followed by 16 hex
+digits) to annotate or tag an existing item. Saving the same canonical URL
+again returns the same ID, marked "new": false, and merges the new note
+and tags. Anything else is an error record, never an item: a path that does
+not exist (not_found), or a line that is not a URL, path or JSON record,
+such as a line of an exported bookmarks or CSV file (bad_input, with a hint).
+
+Text flags (--note, --highlight, --lowlight, --annotate-note) keep their
+text whole, commas included; repeat a flag for several. List flags (--tags,
+--untag, --pin, --unpin) also split on commas.
 
 With no arguments, stdin is read: plain lines (a URL or path each) or NDJSON
 records such as
@@ -236,14 +248,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 }
 
 type saver struct {
-	st    *store.Store
-	rules *canon.Rules
-	d     defaults
-	cwd   string
-	home  string
-	out   *cli.Output
-	diag  cli.Diag
-	saved int // inputs saved so far
+	hinted map[string]bool // hints already given, by kind: once per run
+	st     *store.Store
+	rules  *canon.Rules
+	d      defaults
+	cwd    string
+	home   string
+	out    *cli.Output
+	diag   cli.Diag
+	saved  int // inputs saved so far
 }
 
 // one saves one input and emits its record. It returns an error only for
@@ -270,7 +283,7 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 	case target == "":
 		return fail(record.CodeBadInput, "record has no url or id")
 	default:
-		u, err := canon.FromInput(target, s.cwd, s.home)
+		u, err := canon.SaveInput(target, s.cwd, s.home)
 		if err == nil {
 			var res canon.Result
 			res, err = s.rules.Canonicalize(u)
@@ -285,11 +298,18 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 			}
 		}
 		if err != nil {
-			code := record.CodeBadURL
-			if errors.Is(err, canon.ErrUnsupportedScheme) {
+			code, msg := record.CodeBadURL, err.Error()
+			switch {
+			case errors.Is(err, canon.ErrUnsupportedScheme):
 				code = record.CodeUnsupported
+			case errors.Is(err, canon.ErrNoSuchFile):
+				code = record.CodeNotFound
+				defer s.hint("missing", "a path is saved only when it exists (a relative one is read from the working directory); check its name")
+			case errors.Is(err, canon.ErrNotInput):
+				code, msg = record.CodeBadInput, "not a URL, an existing path or a JSON record: "+quoteInput(target)
+				defer s.hintFor(target)
 			}
-			return fail(code, err.Error())
+			return fail(code, msg)
 		}
 	}
 	res, err := s.st.Save(ctx, rec, s.d.saveOpts)
@@ -329,4 +349,45 @@ func (s *saver) applyDefaults(rec *record.Record) {
 	rec.Annotations = append(rec.Annotations, s.d.anns...)
 	rec.Pin = append(rec.Pin, s.d.pin...)
 	rec.Unpin = append(rec.Unpin, s.d.unpin...)
+}
+
+// hint prints a hint line on stderr, once per run for each kind.
+func (s *saver) hint(kind, text string) {
+	if s.hinted[kind] {
+		return
+	}
+	if s.hinted == nil {
+		s.hinted = map[string]bool{}
+	}
+	s.hinted[kind] = true
+	fmt.Fprintf(s.diag.W, "hint: %s\n", text)
+}
+
+// hintFor gives the hint for an input that is neither a URL, a path nor a
+// record: what the line looks like, and what ll-save takes instead.
+func (s *saver) hintFor(in string) {
+	switch lower := strings.ToLower(in); {
+	case strings.HasPrefix(lower, "<") || strings.Contains(lower, "<a href") || strings.Contains(lower, "netscape-bookmark-file"):
+		s.hint("html", "this looks like an exported bookmarks file (HTML); ll-save takes one URL or path per line, "+
+			"and import of bookmark files is not supported yet: extract the links first, e.g. "+
+			`grep -Eio 'href="[^"]+"' bookmarks.html | cut -d'"' -f2 | ll-save`)
+	case (strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")) && strings.ContainsFunc(in, unicode.IsSpace):
+		s.hint("spaced", "a URL has no spaces (write a space in it as %20); ll-save takes one URL or path per line")
+	case strings.Contains(in, ","):
+		s.hint("csv", "this looks like a CSV row; ll-save takes one URL or path per line, "+
+			"and import of CSV files is not supported yet: pick the URL column first, e.g. cut -d, -f2 links.csv | ll-save")
+	default:
+		s.hint("other", "ll-save takes one URL (http, https, file), an existing path or a JSON record per line (or argument)")
+	}
+}
+
+// quoteInput quotes at most 80 characters of an input for a message,
+// control characters escaped.
+func quoteInput(in string) string {
+	const maxRunes = 80
+	if utf8.RuneCountInString(in) > maxRunes {
+		r := []rune(in)
+		return strconv.Quote(string(r[:maxRunes])) + "…"
+	}
+	return strconv.Quote(in)
 }
