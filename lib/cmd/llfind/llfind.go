@@ -45,6 +45,8 @@ term of the sum, the matched fields and the matched terms. Terms too common
 to rank within --scan-rows rows are scored on the candidates only, or left
 out (-v lists them). See docs/retrieval.md.
 
+ll-find only reads: a missing database is an error (exit 1), never created.
+
 With no query, lists items newest first (filters apply). Other modes:
   --related ID        items related to ID by content and shared tags
   --pending           items waiting for ingest (saved, or failed and due
@@ -52,6 +54,8 @@ With no query, lists items newest first (filters apply). Other modes:
   --failed            items whose ingest failed
   --stale             items fetched longer ago than --older-than; the records
                       carry fetch.etag/last_modified for a conditional GET
+                      (--pending and --stale skip items whose text came in
+                      the record: they have nothing to fetch)
   --id ID             one item's full status
   --queries FILE      one query per line (plain text, or JSON with "_id"/"id"
                       and "text"/"query"); records carry "query_id"

@@ -35,7 +35,9 @@ ingest state (saved -> fetched -> parsed -> enriched, or failed).
 
 Records that were fetched but not parsed are parsed here with ll-parse's
 adapter chain, so 'll-find --stale | ll-fetch | ll-index' works as written.
-Records that carry .text but no chunks are chunked here. A 304 (not
+Records that carry .text but no chunks are chunked here; content that came
+in the record (no ll-fetch step) is never re-fetched by the stale or pending
+queues. A 304 (not
 modified) or an unchanged checksum keeps the content and refreshes
 fetched_at. An error record marks the item failed with the reason, the
 attempt count and the next retry time (retryable errors only: 1 minute,
