@@ -550,4 +550,7 @@ func TestSaveInput(t *testing.T) {
 	if _, err := SaveInput("./typo.pdf", cwd, home); err == nil || !strings.Contains(err.Error(), filepath.Join(cwd, "typo.pdf")) {
 		t.Errorf("missing file error %v: want its absolute path", err)
 	}
+	if _, err := SaveInput("./a\x1b[2Jb", cwd, home); err == nil || !strings.Contains(err.Error(), `a\x1b[2Jb"`) {
+		t.Errorf("missing file error %v: want control characters escaped", err)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -209,7 +210,7 @@ func SaveInput(s, cwd, home string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "", fmt.Errorf("%w: %s", ErrNoSuchFile, filePath(u))
+	return "", fmt.Errorf("%w: %s", ErrNoSuchFile, showPath(filePath(u)))
 }
 
 // existingFile returns the file:// URL u when its file exists, else
@@ -217,7 +218,7 @@ func SaveInput(s, cwd, home string) (string, error) {
 func existingFile(u string) (string, error) {
 	p := filePath(u)
 	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("%w: %s", ErrNoSuchFile, p)
+		return "", fmt.Errorf("%w: %s", ErrNoSuchFile, showPath(p))
 	}
 	return u, nil
 }
@@ -250,4 +251,13 @@ func fileExtension(name string) bool {
 func notPathLike(s string) bool {
 	return strings.ContainsAny(s, "<>\"|,") || strings.Contains(s, "://") ||
 		strings.ContainsFunc(s, unicode.IsControl)
+}
+
+// showPath is p for a message: quoted, control characters escaped, when it
+// has any.
+func showPath(p string) string {
+	if strings.ContainsFunc(p, unicode.IsControl) {
+		return strconv.Quote(p)
+	}
+	return p
 }
