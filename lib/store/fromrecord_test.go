@@ -3,7 +3,10 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,7 +101,8 @@ func ingestOf(t *testing.T, rec *record.Record) IngestInfo {
 	return info
 }
 
-// TestMigrationContentFromRecord opens a version-4 database holding an
+// TestMigrationContentFromRecord opens a database of the version before
+// migration 0005_content_from_record holding an
 // own-text item, a fetched one, and an own-text one a stale re-fetch had
 // turned failed: migration 0005 marks the own-text items and restores the
 // failed one to parsed, with an audit event.
@@ -113,10 +117,15 @@ func TestMigrationContentFromRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range ms[:4] {
+	// the schema just before this migration, whatever its number
+	before := slices.IndexFunc(ms, func(m migration) bool { return strings.HasSuffix(m.name, "_content_from_record.sql") })
+	if before < 0 {
+		t.Fatal("no content_from_record migration")
+	}
+	for _, m := range ms[:before] {
 		db.MustExec(m.sql)
 	}
-	db.MustExec(`PRAGMA user_version = 4`)
+	db.MustExec(fmt.Sprintf(`PRAGMA user_version = %d`, before))
 	ins := `INSERT INTO items(id, canonical_url, original_url, source_type, meta_json, saved_at, updated_at, fetched_at, parsed_at,
 		ingest_status, error_json, attempts, next_retry_at) VALUES (?, ?, ?, 'article', ?, 't', 't', 't', 't', ?, ?, ?, ?)`
 	add := func(url, meta, status string, errJSON any, attempts int) {
