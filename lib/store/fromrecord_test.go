@@ -101,11 +101,11 @@ func ingestOf(t *testing.T, rec *record.Record) IngestInfo {
 	return info
 }
 
-// TestMigrationContentFromRecord opens a database of the version before
-// migration 0005_content_from_record holding an
-// own-text item, a fetched one, and an own-text one a stale re-fetch had
-// turned failed: migration 0005 marks the own-text items and restores the
-// failed one to parsed, with an audit event.
+// TestMigrationContentFromRecord opens a database of the schema just
+// before the content_from_record migration, holding an own-text item, a
+// fetched one, and an own-text one a stale re-fetch had turned failed: the
+// migration marks the own-text items and restores the failed one to
+// parsed, with an audit event.
 func TestMigrationContentFromRecord(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ll.db")
