@@ -42,12 +42,10 @@ const ExitCodesHelp = `EXIT CODES:
    3  finished, but some records failed (see the error records)
    4  nothing matched (ll-find and ll-brief, only with -e)`
 
-// ExitError carries an exit code up to Main, and optionally a hint (the
-// next thing to try) printed on its own "hint:" line after the error.
+// ExitError carries an exit code up to Main.
 type ExitError struct {
 	Code int
 	Err  error
-	Hint string
 }
 
 func (e *ExitError) Error() string {
@@ -168,6 +166,11 @@ func Main(cmd *ucli.Command, env Env, args []string) int {
 	return Report(cmd.Name, env.Stderr, err)
 }
 
+// Hinter is an error that knows the next command to try (such as
+// OpenReader's missing database): Report prints its Hint on a "hint:" line
+// instead of the generic usage hint.
+type Hinter interface{ Hint() string }
+
 // Report prints err on w prefixed with prog and returns its exit code.
 func Report(prog string, w io.Writer, err error) int {
 	if err == nil || ndjson.IsClosedPipe(err) {
@@ -182,8 +185,9 @@ func Report(prog string, w io.Writer, err error) int {
 	}
 	if msg := err.Error(); msg != "" {
 		fmt.Fprintf(w, "%s: %s\n", prog, msg)
-		if ee != nil && ee.Hint != "" {
-			fmt.Fprintf(w, "hint: %s\n", ee.Hint)
+		var h Hinter
+		if errors.As(err, &h) {
+			fmt.Fprintf(w, "hint: %s\n", h.Hint())
 		} else if code == ExitUsage {
 			fmt.Fprintf(w, "hint: run '%s --help' for usage\n", prog)
 		}

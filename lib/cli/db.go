@@ -92,9 +92,9 @@ func OpenReader(ctx context.Context, loc DBLocation, opts store.Options) (*store
 	opts.MustExist = true
 	st, err := store.Open(ctx, loc.Path, opts)
 	if errors.Is(err, store.ErrNoDatabase) {
-		return nil, &ExitError{Code: ExitFatal,
-			Err:  fmt.Errorf("no database at %s (%s)", loc.Path, loc.how()),
-			Hint: "save a first link with: linkledger save URL"}
+		return nil, &ExitError{Code: ExitFatal, Err: &hintError{
+			err:  fmt.Errorf("no database at %s (%s)", loc.Path, loc.how()),
+			hint: "save a first link with: linkledger save URL"}}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", loc.Path, err)
@@ -112,9 +112,9 @@ func OpenWriter(ctx context.Context, loc DBLocation, opts store.Options) (*store
 	dir := filepath.Dir(loc.Path)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		if !loc.Default() {
-			return nil, &ExitError{Code: ExitFatal,
-				Err:  fmt.Errorf("cannot create the database %s: folder %s does not exist (%s)", loc.Path, dir, loc.how()),
-				Hint: "create the folder first: mkdir -p " + dir}
+			return nil, &ExitError{Code: ExitFatal, Err: &hintError{
+				err:  fmt.Errorf("cannot create the database %s: folder %s does not exist (%s)", loc.Path, dir, loc.how()),
+				hint: "create the folder first: mkdir -p " + dir}}
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("create database folder %s: %w", dir, err)
@@ -126,3 +126,13 @@ func OpenWriter(ctx context.Context, loc DBLocation, opts store.Options) (*store
 	}
 	return st, nil
 }
+
+// hintError is an error with the next thing to try (a Hinter).
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string { return e.err.Error() }
+func (e *hintError) Unwrap() error { return e.err }
+func (e *hintError) Hint() string  { return e.hint }

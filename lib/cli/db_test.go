@@ -54,8 +54,13 @@ func TestOpenReaderWriter(t *testing.T) {
 	if _, err := OpenReader(ctx, missing, store.Options{}); exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "no database at "+missing.Path+" (given with --db)") {
 		t.Errorf("reader on a missing database: %v", err)
 	}
-	if _, err := OpenWriter(ctx, missing, store.Options{}); exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "folder "+filepath.Join(dir, "no", "such")+" does not exist") {
+	_, err := OpenWriter(ctx, missing, store.Options{})
+	if exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "folder "+filepath.Join(dir, "no", "such")+" does not exist") {
 		t.Errorf("writer in a missing folder: %v", err)
+	}
+	var h Hinter
+	if !errors.As(err, &h) || h.Hint() != "create the folder first: mkdir -p "+filepath.Join(dir, "no", "such") {
+		t.Errorf("writer in a missing folder: no hint to create it: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "no")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a folder was created: %v", err)
