@@ -13,7 +13,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -135,7 +134,8 @@ func OSEnv() Env {
 }
 
 // Prepare fills in the parts of a command every binary shares: the common
-// flags, the exit codes in --help, usage errors turned into exit 2.
+// flags, the exit codes in --help, usage errors turned into exit 2, and
+// slice flags that take each value whole (no splitting on commas).
 func Prepare(cmd *ucli.Command, env Env) {
 	cmd.Version = Version
 	cmd.Flags = append(cmd.Flags, CommonFlags()...)
@@ -143,6 +143,10 @@ func Prepare(cmd *ucli.Command, env Env) {
 	cmd.ErrWriter = env.Stderr
 	cmd.Reader = env.Stdin
 	cmd.HideHelpCommand = true
+	// A slice flag's value is one value: a highlight or note keeps its
+	// commas. Repeating the flag gives several; list flags (--tags) split
+	// on commas themselves.
+	cmd.DisableSliceFlagSeparator = true
 	if cmd.Description != "" {
 		cmd.Description += "\n\n"
 	}
@@ -165,8 +169,8 @@ func Main(cmd *ucli.Command, env Env, args []string) int {
 }
 
 // Hinter is an error that knows the next command to try (such as
-// ledger.NoItemError): Report prints its Hint on a "hint:" line instead of
-// the generic usage hint.
+// ledger.NoItemError, OpenReader's missing database): Report prints its
+// Hint on a "hint:" line instead of the generic usage hint.
 type Hinter interface{ Hint() string }
 
 // Report prints err on w prefixed with prog and returns its exit code.
@@ -193,37 +197,11 @@ func Report(prog string, w io.Writer, err error) int {
 	return code
 }
 
-// ResolveDB returns the database path: the --db flag (which also reads
-// LINKLEDGER_DB), else a .linkledger/linkledger.db found upward from the
-// working directory (like git), else $XDG_DATA_HOME/linkledger/linkledger.db
-// (XDG_DATA_HOME defaults to ~/.local/share).
+// ResolveDB returns the database path (see LocateDB, which also says how
+// it was chosen).
 func ResolveDB(flag string, env Env) (string, error) {
-	if flag != "" {
-		return flag, nil
-	}
-	if v := env.Getenv("LINKLEDGER_DB"); v != "" {
-		return v, nil
-	}
-	if wd, err := env.Getwd(); err == nil {
-		for dir := wd; ; dir = filepath.Dir(dir) {
-			p := filepath.Join(dir, ".linkledger")
-			if st, err := os.Stat(p); err == nil && st.IsDir() {
-				return filepath.Join(p, "linkledger.db"), nil
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	data := env.Getenv("XDG_DATA_HOME")
-	if data == "" {
-		home := env.Getenv("HOME")
-		if home == "" {
-			return "", errors.New("cannot find a database: set --db or LINKLEDGER_DB (no HOME)")
-		}
-		data = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(data, "linkledger", "linkledger.db"), nil
+	loc, err := LocateDB(flag, env)
+	return loc.Path, err
 }
 
 // IsTerminal reports whether w is a terminal: stdout for the output form

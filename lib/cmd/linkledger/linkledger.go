@@ -379,13 +379,15 @@ func retry(ctx context.Context, filters Filters, env cli.Env, args []string) int
 			dbFlag = v
 		}
 	}
-	path, err := cli.ResolveDB(dbFlag, env)
+	loc, err := cli.LocateDB(dbFlag, env)
 	if err != nil {
 		return cli.Report("linkledger", env.Stderr, err)
 	}
-	st, err := store.Open(ctx, path, store.Options{BusyTimeout: cli.EnvBusyTimeout(env)})
+	// retry changes an existing item: a missing database is an error, not
+	// a new empty file
+	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: cli.EnvBusyTimeout(env)})
 	if err != nil {
-		return cli.Report("linkledger", env.Stderr, fmt.Errorf("%s: %w", path, err))
+		return cli.Report("linkledger", env.Stderr, err)
 	}
 	rec, err := st.Retry(ctx, id, "human")
 	st.Close()

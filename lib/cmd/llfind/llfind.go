@@ -49,6 +49,8 @@ Archived items (linkledger archive) are left out of searches, listings and
 --related unless --archived (include them) or --only-archived is given;
 the queue views and --id show them.
 
+ll-find only reads: a missing database is an error (exit 1), never created.
+
 With no query, lists items newest first (filters apply). Other modes:
   --related ID        items related to ID by content and shared tags
   --pending           items waiting for ingest (saved, or failed and due
@@ -56,6 +58,8 @@ With no query, lists items newest first (filters apply). Other modes:
   --failed            items whose ingest failed
   --stale             items fetched longer ago than --older-than; the records
                       carry fetch.etag/last_modified for a conditional GET
+                      (--pending and --stale skip items whose text came in
+                      the record: they have nothing to fetch)
   --id ID             one item's full status
   --queries FILE      one query per line (plain text, or JSON with "_id"/"id"
                       and "text"/"query"); records carry "query_id"
@@ -105,17 +109,14 @@ func Main() int {
 // OpenStore opens the database for ll-find and ll-brief: a short busy
 // timeout, since their only write (the revalidation mark) may be skipped,
 // and a preallocated page cache (store.Options.PagePool), since a query
-// reads hundreds of pages into a fresh process.
+// reads hundreds of pages into a fresh process. A missing database is an
+// error (exit 1), never created: a reader writes no file.
 func OpenStore(ctx context.Context, c *ucli.Command, env cli.Env) (*store.Store, error) {
-	path, err := cli.ResolveDB(c.String("db"), env)
+	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, path, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return st, nil
+	return cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots})
 }
 
 // PagePoolSlots is the page-cache pool of ll-find and ll-brief: 1024 pages
