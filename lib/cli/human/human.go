@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -56,6 +57,10 @@ func (r *Renderer) Record(rec *record.Record) error {
 		r.indexLine(&b, rec)
 	case rec.Save != nil:
 		r.saveLine(&b, rec)
+	case rec.TagCount != nil:
+		r.tagLine(&b, rec.TagCount)
+	case rec.Change != nil:
+		r.changeLine(&b, rec)
 	default:
 		r.item(&b, rec)
 	}
@@ -395,6 +400,58 @@ func (r *Renderer) saveLine(b *strings.Builder, rec *record.Record) {
 		fmt.Fprintf(b, "  %s", r.paint(dim, "("+strings.Join(what, "; ")+")"))
 	}
 	b.WriteString("\n")
+}
+
+// tagLine writes one tag of the tags listing: "#ai  12 items (human 9, agent:r 3)".
+func (r *Renderer) tagLine(b *strings.Builder, t *record.TagCount) {
+	actors := make([]string, 0, len(t.ByActor))
+	for a := range t.ByActor {
+		actors = append(actors, a)
+	}
+	sort.Slice(actors, func(i, j int) bool {
+		if t.ByActor[actors[i]] != t.ByActor[actors[j]] {
+			return t.ByActor[actors[i]] > t.ByActor[actors[j]]
+		}
+		return actors[i] < actors[j]
+	})
+	by := make([]string, len(actors))
+	for i, a := range actors {
+		by[i] = fmt.Sprintf("%s %d", oneLine(a), t.ByActor[a])
+	}
+	fmt.Fprintf(b, "%s  %s", r.paint(bold, "#"+oneLine(t.Tag)), count(t.Items, "item"))
+	if len(by) > 0 {
+		fmt.Fprintf(b, "  %s", r.paint(dim, "("+strings.Join(by, ", ")+")"))
+	}
+	b.WriteString("\n")
+}
+
+// changeLine writes what a housekeeping verb did:
+// "archived ll_… Title · URL", or "already archived …" when nothing changed.
+func (r *Renderer) changeLine(b *strings.Builder, rec *record.Record) {
+	c := rec.Change
+	done := map[string]string{"archive": "archived", "unarchive": "unarchived", "delete": "deleted", "unannotate": "removed annotations from"}
+	verb, ok := done[c.Action]
+	if !ok {
+		verb = oneLine(c.Action)
+	}
+	if !c.Changed {
+		verb = "already " + verb
+		if c.Action == "unannotate" || c.Action == "delete" {
+			verb = "nothing to do for"
+		}
+	}
+	parts := []string{r.paint(bold, title(rec))}
+	if n := len(c.AnnotationsRemoved); n > 0 {
+		ids := make([]string, n)
+		for i, id := range c.AnnotationsRemoved {
+			ids[i] = "#" + strconv.FormatInt(id, 10)
+		}
+		parts = append(parts, "annotation "+strings.Join(ids, " "))
+	}
+	if u := url(rec); u != title(rec) {
+		parts = append(parts, r.paint(cyan, u))
+	}
+	fmt.Fprintf(b, "%s %s  %s\n", r.paint(green, verb), rec.ID, strings.Join(parts, " · "))
 }
 
 // indexLine writes what ll-index stored: "parsed  Title · 3 chunks · URL".

@@ -81,6 +81,14 @@ func TestRecord(t *testing.T) {
     https://a.test/
     lowlight: wrong date (agent:r 0.4) #7
 `},
+		{"tag count", &record.Record{TagCount: &record.TagCount{Tag: "ai", Items: 3, ByActor: map[string]int{"agent:r": 1, "human": 2, "agent:a": 1}}},
+			"#ai  3 items  (human 2, agent:a 1, agent:r 1)\n"},
+		{"archived", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Title: "A", Change: &record.Change{Action: "archive", Changed: true}},
+			"archived ll_a  A · https://a.test/\n"},
+		{"already archived", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Title: "A", Change: &record.Change{Action: "archive"}},
+			"already archived ll_a  A · https://a.test/\n"},
+		{"unannotate", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Change: &record.Change{Action: "unannotate", Changed: true, AnnotationsRemoved: []int64{3, 4}}},
+			"removed annotations from ll_a  https://a.test/ · annotation #3 #4\n"},
 		{"control characters cannot reach the terminal", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Title: "evil\x1b[2Jtitle", Index: &record.IndexResult{Status: "parsed"}},
 			"parsed  evil [2Jtitle · https://a.test/\n"},
 	}
