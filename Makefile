@@ -24,8 +24,12 @@ all: build
 setup:
 	@scripts/setup.sh
 
+# build says so before a build that must compile SQLite (mattn/go-sqlite3 not
+# yet in the Go build cache: a fresh machine), which takes about 2 minutes.
 build:
 	@mkdir -p $(BIN)
+	@[ "$$($(GO) list -tags $(TAGS) -f '{{.Stale}}' github.com/mattn/go-sqlite3 2>/dev/null)" = false ] || \
+		echo "building (the first build compiles SQLite, about 2 minutes)..." >&2
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
 
 vet:

@@ -6,6 +6,10 @@
 //   - LINKLEDGER_DB=$WORK/ll.db and HOME=$WORK (nothing outside $WORK is touched)
 //   - LL_TESTSERVER: the base URL of a local HTTP server serving
 //     testdata/site (plus a few dynamic paths, see server.go)
+//
+// and two commands besides testscript's: llcheck (a store's integrity after
+// a crash, check_test.go) and pty (a binary run with stdout and stderr on
+// pseudo-terminals, as for a person, pty_test.go).
 package e2e
 
 import (
@@ -23,7 +27,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"llcheck": llcheck, "llevents": llevents},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"llcheck": llcheck, "llevents": llevents, "pty": ptyCmd},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("LINKLEDGER_DB", env.WorkDir+"/ll.db")
 			env.Setenv("HOME", env.WorkDir)

@@ -23,7 +23,10 @@ for _ in $(seq 1 50); do
 done
 base="http://127.0.0.1:$port"
 
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*" >&2; }
+# Steps are bold only on a terminal, and never with NO_COLOR.
+bold='' plain=''
+if [ -t 2 ] && [ -z "${NO_COLOR:-}" ]; then bold=$'\033[1m' plain=$'\033[0m'; fi
+step() { printf '\n%s$ %s%s\n' "$bold" "$*" "$plain" >&2; }
 
 step "linkledger save $base/agent-memory.html --tags ai,memory --note 'why agents re-read pages'"
 "$bin/linkledger" save "$base/agent-memory.html?utm_source=demo" --tags ai,memory --note "why agents re-read pages" --jq '{id, canonical_url, new}' -q
@@ -38,8 +41,10 @@ step "linkledger annotate $id --highlight '…' --confidence 0.82 --actor agent:
 "$bin/linkledger" annotate "$id" --highlight "Re-reading whole pages to recover a few sentences multiplies the cost of every follow-up task" \
   --confidence 0.82 --actor agent:researcher --jq '{id, annotation_ids: .save.annotation_ids}' -q
 
-step "ll-find 'agent memory' --limit 3"
-"$bin/ll-find" "agent memory" --limit 3 --jq '{rank: .hit.rank, title, url: .canonical_url, score: .hit.score, highlights: [.hit.highlights[]?.text], snippet: .hit.snippets[0].text}'
+step "ll-find 'agent memory' --limit 3   # a view at a terminal, NDJSON records in a pipe"
+"$bin/ll-find" "agent memory" --limit 3
+step "ll-find 'agent memory' --limit 3 --jq '{rank: .hit.rank, title, score: .hit.score}'"
+"$bin/ll-find" "agent memory" --limit 3 --jq '{rank: .hit.rank, title, score: .hit.score}'
 
 step "ll-find 'agent memory' | ll-brief --format md --max-tokens 400"
 "$bin/ll-find" "agent memory" --limit 5 | "$bin/ll-brief" --format md --max-tokens 400

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -468,5 +469,88 @@ func BenchmarkCanonicalize(b *testing.B) {
 		if _, err := Canonicalize(inputs[i%len(inputs)]); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestSaveInput checks what ll-save accepts: URLs, host names with a path,
+// and local paths that exist; a missing path and anything else (lines of
+// a bookmarks HTML or CSV file, prose) are errors, never items.
+func TestSaveInput(t *testing.T) {
+	cwd := t.TempDir()
+	home := t.TempDir()
+	for _, f := range []string{"notes.md", "my file.txt", "docs/a.md", "example.org"} {
+		p := filepath.Join(cwd, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, "h.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cwdURL := "file://" + filepath.ToSlash(cwd)
+	ok := []struct{ in, want string }{
+		{"https://example.com/a,b?c#d", "https://example.com/a,b?c#d"},
+		{"  HTTP://Example.com  ", "HTTP://Example.com"},
+		{"file:///no/such/file.pdf", "file:///no/such/file.pdf"}, // an explicit URL is taken as given
+		{"notes.md", cwdURL + "/notes.md"},
+		{"my file.txt", cwdURL + "/my%20file.txt"},
+		{"./my file.txt", cwdURL + "/my%20file.txt"},
+		{cwd + "/docs/a.md", cwdURL + "/docs/a.md"},
+		{"docs/a.md", cwdURL + "/docs/a.md"},
+		{"~/h.md", "file://" + filepath.ToSlash(home) + "/h.md"},
+		{"example.org", cwdURL + "/example.org"}, // exists on disk: a file wins
+		{"example.com/page", "https://example.com/page"},
+		{"example.com", "https://example.com"},
+		{"localhost:8080/x", "https://localhost:8080/x"},
+		{"127.0.0.1/x", "https://127.0.0.1/x"},
+		{"example.com/paper.pdf", "https://example.com/paper.pdf"},
+	}
+	for _, tt := range ok {
+		got, err := SaveInput(tt.in, cwd, home)
+		if err != nil || got != tt.want {
+			t.Errorf("SaveInput(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	errs := []struct {
+		in   string
+		want error
+	}{
+		{"", ErrBadURL},
+		{"./typo.pdf", ErrNoSuchFile},
+		{"typo.pdf", ErrNoSuchFile},
+		{"docs/missing.md", ErrNoSuchFile},
+		{"/no/such/file", ErrNoSuchFile},
+		{"~/missing.md", ErrNoSuchFile},
+		{"my missing file.txt", ErrNoSuchFile},
+		{`<!DOCTYPE NETSCAPE-Bookmark-file-1>`, ErrNotInput},
+		{`<DT><A HREF="https://a.example/" ADD_DATE="1">A</A>`, ErrNotInput},
+		{`</DL><p>`, ErrNotInput},
+		{`"Title",https://x.example/,tag`, ErrNotInput},
+		{`Title,https://x.example/,tag`, ErrNotInput},
+		{"Title,URL,Tags", ErrNotInput},
+		{"not a url at all", ErrNotInput},
+		{"nosuchword", ErrNotInput},
+		{"example.com/a page", ErrNotInput},
+		{"https://a.example/ Some title", ErrNotInput},
+		{"Note: some text", ErrNotInput},
+		{"[t](https://x.example/)", ErrNotInput},
+		{"a/b\x01c", ErrNotInput},
+		{"ftp://example.com/a", ErrUnsupportedScheme},
+		{"javascript:alert(1)", ErrUnsupportedScheme},
+	}
+	for _, tt := range errs {
+		got, err := SaveInput(tt.in, cwd, home)
+		if !errors.Is(err, tt.want) {
+			t.Errorf("SaveInput(%q) = %q, %v; want error %v", tt.in, got, err, tt.want)
+		}
+	}
+	if _, err := SaveInput("./typo.pdf", cwd, home); err == nil || !strings.Contains(err.Error(), filepath.Join(cwd, "typo.pdf")) {
+		t.Errorf("missing file error %v: want its absolute path", err)
+	}
+	if _, err := SaveInput("./a\x1b[2Jb", cwd, home); err == nil || !strings.Contains(err.Error(), `a\x1b[2Jb"`) {
+		t.Errorf("missing file error %v: want control characters escaped", err)
 	}
 }

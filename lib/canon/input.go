@@ -1,11 +1,14 @@
 package canon
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // FromInput turns one user input into a URL string for Canonicalize.
@@ -132,4 +135,129 @@ func relFileURL(s, cwd string) (string, error) {
 func fileURL(p string) string {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Clean(p))}
 	return u.String()
+}
+
+// Errors of SaveInput besides ErrBadURL and ErrUnsupportedScheme.
+var (
+	// ErrNoSuchFile means the input is a local path that does not exist.
+	ErrNoSuchFile = errors.New("no such file")
+	// ErrNotInput means the input is neither a URL, a host name (with a
+	// path), nor a local path: a line of some other file, a title, prose.
+	ErrNotInput = errors.New("not a URL or a path")
+)
+
+// SaveInput is FromInput for what a user asks to save (ll-save): it saves
+// nothing by guess, so a line of some other file never becomes an item.
+//
+//   - an http or https URL without spaces, or any file: URL, is returned
+//     unchanged (trimmed); another scheme gives ErrUnsupportedScheme;
+//   - a local path (absolute, ./, ../, ~, ~/, or relative) that exists
+//     becomes a file:// URL of its cleaned absolute path, spaces and all;
+//   - a host name with an optional path ("example.com/page",
+//     "localhost:8080/x"), without spaces, whose host has a dot and ends in
+//     an alphabetic top-level label (or is localhost or an IPv4 address),
+//     becomes https://...; except a bare name ending in a common file
+//     extension ("typo.pdf"), which is taken for a missing file;
+//   - a path that does not exist gives ErrNoSuchFile (with its absolute
+//     path): a path form (/, ./, ../, ~), a relative name with '/' and
+//     nothing a path rarely has (<, >, ", |, a comma, a control
+//     character, "://"), or a name with a file extension;
+//   - anything else gives ErrNotInput.
+func SaveInput(s, cwd, home string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", fmt.Errorf("%w: empty", ErrBadURL)
+	}
+	switch {
+	case s == "~" || strings.HasPrefix(s, "~/") || filepath.IsAbs(s) ||
+		s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../"):
+		u, err := FromInput(s, cwd, home)
+		if err != nil {
+			return "", err
+		}
+		return existingFile(u)
+	}
+	spaced := strings.ContainsFunc(s, unicode.IsSpace)
+	if scheme, ok := schemeOf(s); ok {
+		switch {
+		case scheme == "file":
+			return s, nil
+		case (scheme == "http" || scheme == "https") && !spaced:
+			return s, nil
+		case scheme == "http" || scheme == "https" || spaced:
+			// "https://a.example/ Title", "Note: text": not one URL
+			return "", ErrNotInput
+		}
+		return "", fmt.Errorf("%w: %s", ErrUnsupportedScheme, scheme)
+	}
+	if cwd != "" {
+		if _, err := os.Stat(filepath.Join(cwd, s)); err == nil {
+			return relFileURL(s, cwd)
+		}
+	}
+	first, _, hasSlash := strings.Cut(s, "/")
+	fileLike := !hasSlash && fileExtension(s)
+	if !fileLike && looksLikeHost(first) {
+		if spaced {
+			return "", ErrNotInput // "example.com/a page": a URL has no spaces
+		}
+		return "https://" + s, nil
+	}
+	if notPathLike(s) || !hasSlash && !fileLike {
+		return "", ErrNotInput
+	}
+	u, err := relFileURL(s, cwd)
+	if err != nil {
+		return "", err
+	}
+	return "", fmt.Errorf("%w: %s", ErrNoSuchFile, showPath(filePath(u)))
+}
+
+// existingFile returns the file:// URL u when its file exists, else
+// ErrNoSuchFile with the path.
+func existingFile(u string) (string, error) {
+	p := filePath(u)
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("%w: %s", ErrNoSuchFile, showPath(p))
+	}
+	return u, nil
+}
+
+// filePath is the local path of a file:// URL made by fileURL.
+func filePath(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return strings.TrimPrefix(u, "file://")
+	}
+	return filepath.FromSlash(pu.Path)
+}
+
+// fileExtensions are the extensions that make a bare name ("paper.pdf") a
+// file, not a host name, though some are also top-level domains (.md).
+var fileExtensions = map[string]bool{
+	"pdf": true, "md": true, "txt": true, "html": true, "htm": true, "epub": true, "doc": true, "docx": true,
+	"csv": true, "json": true, "ndjson": true, "jsonl": true, "xml": true, "png": true, "jpg": true, "jpeg": true,
+	"gif": true, "webp": true, "svg": true, "rtf": true, "odt": true, "tex": true, "rst": true, "adoc": true,
+}
+
+// fileExtension reports whether name ends in a common file extension.
+func fileExtension(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	return i > 0 && fileExtensions[strings.ToLower(name[i+1:])]
+}
+
+// notPathLike reports whether s has what a path a person types rarely
+// has and a line of an HTML or CSV file often does.
+func notPathLike(s string) bool {
+	return strings.ContainsAny(s, "<>\"|,") || strings.Contains(s, "://") ||
+		strings.ContainsFunc(s, unicode.IsControl)
+}
+
+// showPath is p for a message: quoted, control characters escaped, when it
+// has any.
+func showPath(p string) string {
+	if strings.ContainsFunc(p, unicode.IsControl) {
+		return strconv.Quote(p)
+	}
+	return p
 }

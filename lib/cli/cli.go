@@ -1,6 +1,7 @@
 // Package cli holds what every ll-* command shares: the common flags
-// (--db, -q, -v, --jq, --json), exit codes, database location, the record
-// output (jq filter, one-shot envelope, quiet end on a closed pipe) and
+// (--db, -q, -v, --jq, --json, --format), exit codes, database location,
+// the output (records, jq filter, one-shot envelope, or the view for a
+// person at a terminal; quiet end on a closed pipe), the progress line and
 // error reporting on stderr. It is the command layer: it may read the
 // environment; lib/ packages below it never do.
 package cli
@@ -12,7 +13,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -71,6 +71,7 @@ func CommonFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "jq", Usage: "apply a jq `FILTER` to every output record"},
 		&ucli.BoolFlag{Name: "raw-output", Aliases: []string{"r"}, Usage: "with --jq: write strings without JSON quotes"},
 		&ucli.BoolFlag{Name: "json", Usage: "write one JSON document {ok, data, meta} instead of a stream"},
+		FormatFlag(),
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress or counts on stderr"},
 		&ucli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "more diagnostics on stderr"},
 	}
@@ -131,8 +132,9 @@ func OSEnv() Env {
 
 // Prepare fills in the parts of a command every binary shares: the common
 // flags, the exit codes in --help, usage errors in the user's terms (exit
-// 2), and, when the front command runs the filter for a verb
-// (DisplayNameEnv), that verb's name in help and errors.
+// 2), slice flags that take each value whole (no splitting on commas),
+// and, when the front command runs the filter for a verb (DisplayNameEnv),
+// that verb's name in help and errors.
 func Prepare(cmd *ucli.Command, env Env) {
 	cmd.Version = Version
 	cmd.Flags = append(cmd.Flags, CommonFlags()...)
@@ -140,6 +142,10 @@ func Prepare(cmd *ucli.Command, env Env) {
 	cmd.ErrWriter = env.Stderr
 	cmd.Reader = env.Stdin
 	cmd.HideHelpCommand = true
+	// A slice flag's value is one value: a highlight or note keeps its
+	// commas. Repeating the flag gives several; list flags (--tags) split
+	// on commas themselves.
+	cmd.DisableSliceFlagSeparator = true
 	if cmd.Description != "" {
 		cmd.Description += "\n\n"
 	}
@@ -190,8 +196,8 @@ func Main(cmd *ucli.Command, env Env, args []string) int {
 }
 
 // Hinter is an error that knows the next command to try (such as
-// ledger.NoItemError): Report prints its Hint on a "hint:" line instead of
-// the generic usage hint.
+// ledger.NoItemError, OpenReader's missing database): Report prints its
+// Hint on a "hint:" line instead of the generic usage hint.
 type Hinter interface{ Hint() string }
 
 // Report prints err on w prefixed with prog and returns its exit code.
@@ -221,41 +227,15 @@ func Report(prog string, w io.Writer, err error) int {
 	return code
 }
 
-// ResolveDB returns the database path: the --db flag (which also reads
-// LINKLEDGER_DB), else a .linkledger/linkledger.db found upward from the
-// working directory (like git), else $XDG_DATA_HOME/linkledger/linkledger.db
-// (XDG_DATA_HOME defaults to ~/.local/share).
+// ResolveDB returns the database path (see LocateDB, which also says how
+// it was chosen).
 func ResolveDB(flag string, env Env) (string, error) {
-	if flag != "" {
-		return flag, nil
-	}
-	if v := env.Getenv("LINKLEDGER_DB"); v != "" {
-		return v, nil
-	}
-	if wd, err := env.Getwd(); err == nil {
-		for dir := wd; ; dir = filepath.Dir(dir) {
-			p := filepath.Join(dir, ".linkledger")
-			if st, err := os.Stat(p); err == nil && st.IsDir() {
-				return filepath.Join(p, "linkledger.db"), nil
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	data := env.Getenv("XDG_DATA_HOME")
-	if data == "" {
-		home := env.Getenv("HOME")
-		if home == "" {
-			return "", errors.New("cannot find a database: set --db or LINKLEDGER_DB (no HOME)")
-		}
-		data = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(data, "linkledger", "linkledger.db"), nil
+	loc, err := LocateDB(flag, env)
+	return loc.Path, err
 }
 
-// IsTerminal reports whether w is a terminal (for progress output and the
-// body guard only; the output format never depends on it).
+// IsTerminal reports whether w is a terminal: stdout for the output form
+// (OutputOn), stderr for progress.
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
@@ -266,10 +246,13 @@ type Diag struct {
 	Prog    string
 	W       io.Writer
 	Verbose bool
+	// Progress, when set, is cleared before each diagnostic.
+	Progress *Progress
 }
 
 // Printf prints one diagnostic line.
 func (d Diag) Printf(format string, args ...any) {
+	d.Progress.Clear()
 	fmt.Fprintf(d.W, d.Prog+": "+format+"\n", args...)
 }
 

@@ -4,23 +4,27 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/itchyny/gojq"
-	ucli "github.com/urfave/cli/v3"
 
+	"github.com/linkledger/linkledger/lib/cli/human"
 	"github.com/linkledger/linkledger/lib/ndjson"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
 // Output writes records to stdout: as a stream (the default), through a jq
-// filter (--jq), or gathered into one envelope document (--json):
+// filter (--jq), gathered into one envelope document (--json):
 //
 //	{"ok": true, "data": [...], "meta": {"timestamp": "...", "version": "..."}}
 //
-// ok is false when any record carried an error.
+// (ok is false when any record carried an error), or rendered for a person
+// (the human form, see OutputOn and docs/output.md). Commands emit the same
+// records whatever the form.
 type Output struct {
 	w        *ndjson.Writer
+	out      io.Writer
 	jq       *gojq.Code
 	envelope bool
 	gathered []any
@@ -28,6 +32,38 @@ type Output struct {
 	written  int
 	raw      bool
 	rawW     io.Writer
+	human    *human.Renderer // nil: records
+	stderr   io.Writer       // progress (OutputOn); nil: none
+	quiet    bool
+	progress *Progress
+}
+
+// Human switches the output to the form for a person; color allows ANSI
+// colour. OutputOn calls it when stdout is a terminal or --format asks.
+func (o *Output) Human(color bool) { o.human = human.New(o.out, color) }
+
+// IsHuman reports whether the output is for a person (a terminal, or
+// --format human): commands then say on stderr when nothing matched.
+func (o *Output) IsHuman() bool { return o.human != nil }
+
+// Progress returns the command's progress line on stderr: shown only when
+// stderr is a terminal and -q was not given, and cleared by the Output
+// before every record it writes.
+func (o *Output) Progress(prog string) *Progress {
+	o.progress = NewProgress(prog, o.stderr, o.stderr != nil && !o.quiet && IsTerminal(o.stderr))
+	return o.progress
+}
+
+// Text writes ready-made text for a person (ll-brief's Markdown) as it is,
+// ending it with a newline.
+func (o *Output) Text(s string) error {
+	o.progress.Clear()
+	o.written++
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	_, err := io.WriteString(o.out, s)
+	return err
 }
 
 // RawStrings makes --jq results that are strings print without quotes
@@ -36,7 +72,7 @@ func (o *Output) RawStrings(w io.Writer) { o.raw, o.rawW = true, w }
 
 // NewOutput returns an Output on w. jqFilter may be empty.
 func NewOutput(w io.Writer, jqFilter string, envelope bool) (*Output, error) {
-	o := &Output{w: ndjson.NewWriter(w), envelope: envelope}
+	o := &Output{w: ndjson.NewWriter(w), out: w, envelope: envelope}
 	if jqFilter != "" {
 		q, err := gojq.Parse(jqFilter)
 		if err != nil {
@@ -57,12 +93,18 @@ func (o *Output) Emit(rec *record.Record) error {
 	if rec.Error != nil {
 		o.failed++
 	}
+	if o.human != nil {
+		o.progress.Clear()
+		o.written++
+		return o.human.Record(rec)
+	}
 	return o.EmitValue(rec)
 }
 
 // EmitValue writes any JSON value (used by ll-brief for its pack).
 func (o *Output) EmitValue(v any) error {
 	o.written++
+	o.progress.Clear()
 	if o.jq == nil {
 		if o.envelope {
 			o.gathered = append(o.gathered, v)
@@ -115,7 +157,7 @@ func (o *Output) Written() int { return o.written }
 
 // Close writes the envelope when --json was given.
 func (o *Output) Close() error {
-	if !o.envelope {
+	if !o.envelope || o.human != nil {
 		return nil
 	}
 	data := o.gathered
@@ -138,17 +180,4 @@ func (o *Output) Finish() error {
 		return Partial
 	}
 	return nil
-}
-
-// OutputFor returns the Output a command's flags ask for (--jq, --json,
-// --raw-output) on w.
-func OutputFor(c *ucli.Command, w io.Writer) (*Output, error) {
-	o, err := NewOutput(w, c.String("jq"), c.Bool("json"))
-	if err != nil {
-		return nil, err
-	}
-	if c.Bool("raw-output") {
-		o.RawStrings(w)
-	}
-	return o, nil
 }

@@ -2,7 +2,8 @@
 //
 // The reader has no line-length cap, skips blank lines, reports malformed
 // lines with their line number without stopping, and accepts a bare line
-// (a URL or a path) as a record with only its url set. The writer uses one
+// (a URL or a path; anything that is not JSON) as a record with only its
+// url set, for the filter to judge. The writer uses one
 // encoder without HTML escaping and flushes after every record, so records
 // stream through pipes.
 package ndjson
@@ -55,7 +56,10 @@ func (r *Reader) Next() (*record.Record, int, error) {
 			continue
 		}
 		if line[0] != '{' {
-			if line[0] == '[' || line[0] == '"' {
+			// A JSON value other than an object is a mistake; a line that
+			// only starts like one (a CSV row "Title",https://…, a
+			// Markdown link [t](u)) is a bare line for the filter to judge.
+			if (line[0] == '[' || line[0] == '"') && json.Valid(line) {
 				return nil, r.line, &LineError{Line: r.line, Err: errors.New("not a JSON object"), Raw: cut(line)}
 			}
 			return &record.Record{URL: string(line)}, r.line, nil

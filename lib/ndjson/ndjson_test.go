@@ -12,7 +12,7 @@ import (
 
 func TestReader(t *testing.T) {
 	long := strings.Repeat("x", 1<<20) // far beyond bufio.Scanner's default cap
-	in := "https://a.example/\n\n  \n{\"url\":\"https://b.example/\",\"text\":\"" + long + "\"}\n{bad\n[1]\n{\"url\":\"https://c.example/\"}"
+	in := "https://a.example/\n\n  \n{\"url\":\"https://b.example/\",\"text\":\"" + long + "\"}\n{bad\n[1]\n{\"url\":\"https://c.example/\"}\n\"Title\",https://x.example/,tag\n\"a string\"\n[t](https://y.example/)"
 	r := NewReader(strings.NewReader(in))
 	type got struct {
 		URL  string
@@ -38,7 +38,8 @@ func TestReader(t *testing.T) {
 			t.Errorf("long line cut to %d", len(rec.TextValue()))
 		}
 	}
-	want := []got{{"https://a.example/", 1, false}, {"https://b.example/", 4, false}, {"", 5, true}, {"", 6, true}, {"https://c.example/", 7, false}}
+	want := []got{{"https://a.example/", 1, false}, {"https://b.example/", 4, false}, {"", 5, true}, {"", 6, true}, {"https://c.example/", 7, false},
+		{`"Title",https://x.example/,tag`, 8, false}, {"", 9, true}, {"[t](https://y.example/)", 10, false}}
 	if diff := cmp.Diff(want, all); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

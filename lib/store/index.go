@@ -40,7 +40,10 @@ var ErrNothingToIndex = errors.New("nothing to index: record has no text, chunks
 // metadata, its chunks (replaced atomically), the FTS rows, checksum and
 // ingest state. A record with an error marks the item failed with the
 // reason, attempt count and next retry time. A not-modified fetch or an
-// unchanged checksum keeps the content and refreshes fetched_at. The item is
+// unchanged checksum keeps the content and refreshes fetched_at. Content
+// indexed without a fetch (rec.Fetch nil: text or chunks given in the
+// record) marks the item content_from_record, which keeps it out of the
+// stale and pending queues; a fetched ingest clears the mark. The item is
 // created when it was never saved. rec must carry id and canonical_url.
 func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions) (*record.IndexResult, error) {
 	opts = opts.withDefaults()
@@ -125,7 +128,7 @@ func successState(ctx context.Context, tx *sqlx.Tx, itemID string) (string, erro
 func (s *Store) indexUnchanged(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec *record.Record) (*record.IndexResult, error) {
 	now := s.nowString()
 	if _, err := tx.ExecContext(ctx, `UPDATE items SET fetched_at = ?, updated_at = ?, attempts = 0, error_json = NULL,
-		next_retry_at = NULL, revalidate_due = 0 WHERE id = ?`, fetchedAt(rec, now), now, it.ID); err != nil {
+		next_retry_at = NULL, revalidate_due = 0, content_from_record = 0 WHERE id = ?`, fetchedAt(rec, now), now, it.ID); err != nil {
 		return nil, err
 	}
 	state := it.IngestStatus
@@ -212,9 +215,11 @@ func (s *Store) indexContent(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec 
 	unchanged := rec.Checksum != "" && it.Checksum.Valid && it.Checksum.String == rec.Checksum && nChunks > 0
 	if _, err := tx.ExecContext(ctx, `UPDATE items SET source_type = ?, title = ?, author = ?, published_at = ?, site_name = ?, lang = ?,
 		excerpt = ?, description = ?, meta_json = ?, updated_at = ?, fetched_at = ?, parsed_at = ?, checksum = ?, duplicate_of = ?,
-		etag = ?, last_modified = ?, error_json = NULL, attempts = 0, next_retry_at = NULL, revalidate_due = 0 WHERE id = ?`,
+		etag = ?, last_modified = ?, error_json = NULL, attempts = 0, next_retry_at = NULL, revalidate_due = 0,
+		content_from_record = ? WHERE id = ?`,
 		st, title, rec.Author, nullIfEmpty(rec.PublishedAt), rec.SiteName, rec.Lang, rec.Excerpt, rec.Description, string(mj),
-		now, fetchedAt(rec, now), now, nullIfEmpty(rec.Checksum), dup, nullIfEmpty(etag), nullIfEmpty(lastMod), it.ID); err != nil {
+		now, fetchedAt(rec, now), now, nullIfEmpty(rec.Checksum), dup, nullIfEmpty(etag), nullIfEmpty(lastMod),
+		rec.Fetch == nil, it.ID); err != nil {
 		return nil, err
 	}
 	switch {

@@ -16,7 +16,9 @@ import (
 // is waiting, `ll-find --stale | ll-fetch | ll-index` revalidates with a
 // conditional GET (the records carry fetch.etag and fetch.last_modified).
 
-// Queue names.
+// Queue names. Pending and stale feed ll-fetch: both skip items whose
+// content came in the record (content_from_record), which have nothing to
+// fetch.
 const (
 	QueuePending = "pending" // saved, or failed (retryable) and due for a retry
 	QueueFailed  = "failed"  // failed
@@ -52,6 +54,7 @@ type IngestInfo struct {
 	ParsedAt      string        `json:"parsed_at,omitempty"`
 	RevalidateDue bool          `json:"revalidate_due,omitempty"`
 	DuplicateOf   string        `json:"duplicate_of,omitempty"`
+	FromRecord    bool          `json:"content_from_record,omitempty"` // content came in the record: nothing to fetch
 	Chunks        *int          `json:"chunks,omitempty"`
 	Annotations   *int          `json:"annotations,omitempty"`
 	Tags          *int          `json:"tags,omitempty"`
@@ -81,7 +84,7 @@ func (q queueRow) record() *record.Record {
 	info := IngestInfo{
 		Status: q.IngestStatus, Attempts: q.Attempts, NextRetryAt: q.NextRetryAt.String,
 		SavedAt: q.SavedAt, UpdatedAt: q.UpdatedAt, FetchedAt: q.FetchedAt.String, ParsedAt: q.ParsedAt.String,
-		RevalidateDue: q.RevalidateDue, DuplicateOf: q.DuplicateOf.String,
+		RevalidateDue: q.RevalidateDue, DuplicateOf: q.DuplicateOf.String, FromRecord: q.FromRecord,
 	}
 	if q.ErrorJSON.Valid && q.ErrorJSON.String != "" {
 		var e record.Error
@@ -114,14 +117,14 @@ func (s *Store) Queue(ctx context.Context, opts QueueOptions) ([]*record.Record,
 	var cond, order string
 	switch opts.Queue {
 	case QueuePending:
-		cond = `(it.ingest_status = 'saved' OR (it.ingest_status = 'failed' AND it.attempts < ? AND it.next_retry_at IS NOT NULL AND it.next_retry_at <= ?))`
+		cond = `it.content_from_record = 0 AND (it.ingest_status = 'saved' OR (it.ingest_status = 'failed' AND it.attempts < ? AND it.next_retry_at IS NOT NULL AND it.next_retry_at <= ?))`
 		args = append([]any{opts.MaxAttempts, record.FormatTime(now)}, args...)
 		order = `it.saved_at, it.seq`
 	case QueueFailed:
 		cond = `it.ingest_status = 'failed'`
 		order = `it.updated_at, it.seq`
 	case QueueStale:
-		cond = `it.fetched_at IS NOT NULL AND it.fetched_at <= ?`
+		cond = `it.fetched_at IS NOT NULL AND it.fetched_at <= ? AND it.content_from_record = 0`
 		args = append([]any{record.FormatTime(now.Add(-opts.OlderThan))}, args...)
 		order = `it.fetched_at, it.seq`
 	default:

@@ -1076,10 +1076,11 @@ type hitRow struct {
 	IngestStatus string         `db:"ingest_status"`
 	ETag         sql.NullString `db:"etag"`
 	LastModified sql.NullString `db:"last_modified"`
+	FromRecord   bool           `db:"content_from_record"` // content came in the record: never due for revalidation
 }
 
 const hitCols = `seq, id, canonical_url, original_url, source_type, title, author, published_at, site_name, lang, excerpt, description,
-	saved_at, fetched_at, ingest_status, etag, last_modified`
+	saved_at, fetched_at, ingest_status, etag, last_modified, content_from_record`
 
 type annRow struct {
 	ID         int64           `db:"id"`
@@ -1215,7 +1216,7 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 			explain(it, hit, h, chunks, q, opts)
 		}
 		rec.Hit = hit
-		if opts.StaleAfter > 0 && h.FetchedAt.Valid {
+		if opts.StaleAfter > 0 && h.FetchedAt.Valid && !h.FromRecord {
 			if t, err := time.Parse(time.RFC3339, h.FetchedAt.String); err == nil && now.Sub(t) > opts.StaleAfter {
 				rec.Revalidate = &record.Revalidation{Due: true, FetchedAt: h.FetchedAt.String}
 				stale = append(stale, it.id)
@@ -1558,7 +1559,7 @@ func (s *Store) MarkRevalidate(ctx context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	qs, args, err := sqlx.In(`UPDATE items SET revalidate_due = 1 WHERE revalidate_due = 0 AND id IN (?)`, ids)
+	qs, args, err := sqlx.In(`UPDATE items SET revalidate_due = 1 WHERE revalidate_due = 0 AND content_from_record = 0 AND id IN (?)`, ids)
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,7 @@ func addDocs(t *testing.T, s *Store, docs ...doc) {
 			rec.SourceType = d.typ
 		}
 		rec.Title = d.title
+		rec.Fetch = &record.FetchInfo{Source: "test"} // fetched content (see TestContentFromRecord)
 		text := strings.Join(d.chunks, "\n\n")
 		rec.Text = &text
 		for i, c := range d.chunks {

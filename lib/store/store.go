@@ -14,6 +14,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -36,6 +37,10 @@ type Options struct {
 	// ReadOnly opens the database for reading only (no migration; the
 	// schema must be current).
 	ReadOnly bool
+	// MustExist opens an existing database only: a missing file gives
+	// ErrNoDatabase and is not created. Readers (ll-find, ll-brief) and
+	// writers that change existing items only (linkledger retry) set it.
+	MustExist bool
 	// Now returns the current time (tests set it).
 	Now func() time.Time
 	// PagePool is the number of page-cache slots (4 KB pages) to
@@ -56,6 +61,9 @@ type Store struct {
 // ErrNoFTS5 says the binary was built without the sqlite_fts5 build tag.
 var ErrNoFTS5 = errors.New("this binary was built without SQLite FTS5: rebuild with `go build -tags sqlite_fts5` (make build does)")
 
+// ErrNoDatabase says the database file does not exist (Options.MustExist).
+var ErrNoDatabase = errors.New("no database")
+
 // ErrNewerSchema says the database was written by a newer linkledger.
 var ErrNewerSchema = errors.New("database schema is newer than this linkledger: upgrade linkledger")
 
@@ -71,8 +79,11 @@ func DSN(path string, opts Options) string {
 	q.Set("_foreign_keys", "on")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
-	if opts.ReadOnly {
+	switch {
+	case opts.ReadOnly:
 		q.Set("mode", "ro")
+	case opts.MustExist:
+		q.Set("mode", "rw") // never create the file
 	}
 	return "file:" + escapePath(path) + "?" + q.Encode()
 }
@@ -83,8 +94,10 @@ func escapePath(p string) string {
 	return r.Replace(p)
 }
 
-// Open opens (creating it if needed) the database at path and brings its
-// schema up to date. Opening a current database writes nothing.
+// Open opens the database at path and brings its schema up to date.
+// Opening a current database writes nothing. A missing file is created
+// (unless opts.MustExist or opts.ReadOnly), but never a missing folder:
+// which folders may be created is the command layer's decision.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if !fts5Built {
 		return nil, ErrNoFTS5
@@ -92,11 +105,13 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("no database path")
 	}
-	if !opts.ReadOnly {
-		if dir := filepath.Dir(path); dir != "" {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, fmt.Errorf("create database folder: %w", err)
-			}
+	if opts.MustExist || opts.ReadOnly {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, ErrNoDatabase
+		}
+	} else if dir := filepath.Dir(path); dir != "" {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("folder %s does not exist", dir)
 		}
 	}
 	usePagePool(opts.PagePool)

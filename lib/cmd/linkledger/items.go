@@ -89,7 +89,7 @@ EXAMPLES:
 				if c.Args().Len() > 0 {
 					return cli.Usage("tags takes no arguments (got %q)", c.Args().First())
 				}
-				out, err := cli.OutputFor(c, env.Stdout)
+				out, err := cli.OutputOn(c, env)
 				if err != nil {
 					return err
 				}
@@ -280,7 +280,7 @@ func eachItem(ctx context.Context, c *ucli.Command, env cli.Env,
 	if err != nil {
 		return err
 	}
-	out, err := cli.OutputFor(c, env.Stdout)
+	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return err
 	}
@@ -321,7 +321,7 @@ func writeItems(ctx context.Context, c *ucli.Command, env cli.Env, args []string
 	if err != nil {
 		return err
 	}
-	out, err := cli.OutputFor(c, env.Stdout)
+	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return err
 	}

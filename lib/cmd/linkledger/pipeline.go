@@ -248,7 +248,7 @@ func retry(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command, s
 	if err != nil {
 		return err
 	}
-	path, err := cli.ResolveDB(c.String("db"), env)
+	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return err
 	}
@@ -256,9 +256,9 @@ func retry(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command, s
 	if c.IsSet("busy-timeout") {
 		busy = cli.BusyTimeout(c.Duration("busy-timeout"))
 	}
-	st, err := store.Open(ctx, path, store.Options{BusyTimeout: busy})
+	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: busy})
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	rec, err := st.Retry(ctx, id, "human")
 	st.Close()

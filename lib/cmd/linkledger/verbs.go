@@ -78,17 +78,14 @@ func forwardAs(c *ucli.Command, name, as string) []string {
 // any form that canonicalizes to a saved item) to its id. An unknown item
 // is a usage error (exit 2) with the same message from every verb.
 func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string) (string, error) {
-	path, err := cli.ResolveDB(c.String("db"), env)
+	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return "", err
 	}
-	// not read-only: a database of an older schema is migrated here as the
-	// filters would (only an existing file is opened, none is created)
-	st, err := openExisting(ctx, path, false)
+	// a missing database is "no database at ..." (exit 1), as from every
+	// reader; an older schema is migrated here as the filters would
+	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: time.Second})
 	if err != nil {
-		if errors.Is(err, errNoDB) {
-			return "", &cli.ExitError{Code: cli.ExitUsage, Err: &ledger.NoItemError{Arg: arg, DB: path}}
-		}
 		return "", err
 	}
 	defer st.Close()
@@ -107,8 +104,8 @@ func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string) (str
 	return id, err
 }
 
-// errNoDB says the database file does not exist (the front never creates
-// one to look an item up).
+// errNoDB says the database file does not exist (completion never
+// creates one).
 var errNoDB = errors.New("no database")
 
 // openExisting opens the database at path if the file exists.

@@ -2,8 +2,9 @@
 // evidence pack under a token budget.
 //
 // Reads: ll-find records on stdin, or with --query (or arguments) runs the
-// search itself. Writes: one pack, as one JSON document (--format json:
-// {query, items, tokens, max_tokens, dropped}) or Markdown (--format md).
+// search itself. Writes: one pack, as one JSON document ({query, items,
+// tokens, max_tokens, dropped}) into a pipe or file (or with --format json),
+// or as Markdown at a terminal (or with --format md; docs/output.md).
 // Touches: reads the store when it searches; sets revalidate_due on stale
 // items it returns (a short write, skipped when the database is busy).
 package llbrief
@@ -23,6 +24,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
 	"github.com/linkledger/linkledger/lib/ndjson"
+	"github.com/linkledger/linkledger/lib/store"
 )
 
 const description = `ll-brief builds an evidence pack for a topic or task: the best saved items
@@ -35,6 +37,10 @@ lowest-ranked items, then lowlights, then low-confidence agent highlights
 (below --low-confidence-below), then whole items from the bottom. The pack
 lists what was dropped. tokens counts the pack exactly as written (without
 --jq or --json).
+
+Into a pipe or file the pack is one JSON document; at a terminal it is
+Markdown ready to paste into a prompt. --format json or --format md (also
+human) forces either.
 
 Input: ll-find records on stdin, or a query (--query or arguments) that
 ll-brief searches itself with ll-find's ranking and filter flags.
@@ -52,7 +58,6 @@ func Command(env cli.Env) *ucli.Command {
 		&ucli.StringFlag{Name: "query", Usage: "search for `TEXT` instead of reading ll-find records"},
 		&ucli.IntFlag{Name: "max-tokens", Value: brief.DefaultMaxTokens, Usage: "token budget of the pack (cl100k_base)"},
 		&ucli.IntFlag{Name: "max-items", Value: brief.DefaultMaxItems, Usage: fmt.Sprintf("at most `N` candidate items (1..%d)", brief.MaxItems)},
-		&ucli.StringFlag{Name: "format", Value: brief.FormatJSON, Usage: "json (one document) or md (Markdown for a prompt)"},
 		&ucli.BoolFlag{Name: "exit-status", Aliases: []string{"e"}, Usage: "exit 4 when the pack has no items"},
 	}
 	flags = append(flags, llfind.SearchFlags(false)...)
@@ -90,14 +95,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if c.Int("max-tokens") < 1 {
 		return cli.Usage("--max-tokens %d: want 1 or more", c.Int("max-tokens"))
 	}
-	format := c.String("format")
-	switch format {
-	case brief.FormatJSON, brief.FormatMD:
-	default:
-		return cli.Usage("--format %q: want json or md", format)
+	// The output decides once: Markdown for a person, the JSON pack for a
+	// pipe (--format forces either).
+	out, err := cli.OutputOn(c, env)
+	if err != nil {
+		return err
 	}
-	if format == brief.FormatMD && (c.String("jq") != "" || c.Bool("json")) {
-		return cli.Usage("--jq and --json apply to --format json only")
+	format := brief.FormatJSON
+	if out.IsHuman() {
+		format = brief.FormatMD
 	}
 	opts, err := llfind.SearchOptions(c, time.Now(), maxItems)
 	if err != nil {
@@ -106,8 +112,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	low := c.Float("low-confidence-below")
 
 	var items []brief.Item
+	var st *store.Store
 	if q != "" {
-		st, err := llfind.OpenStore(ctx, c, env)
+		st, err = llfind.OpenStore(ctx, c, env)
 		if err != nil {
 			return err
 		}
@@ -156,15 +163,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	for _, d := range pack.Dropped {
 		diag.Debugf("dropped %d %s to fit %d tokens", d.Count, d.What, pack.MaxTokens)
 	}
+	if len(pack.Items) == 0 && out.IsHuman() && q != "" {
+		llfind.SayNoMatch(ctx, st, diag, q, llfind.SetFilters(c))
+	}
 	if format == brief.FormatMD {
-		if _, err := io.WriteString(env.Stdout, text+"\n"); err != nil && !ndjson.IsClosedPipe(err) {
+		// text ends with a newline; one more, as ll-brief always wrote
+		if err := out.Text(text + "\n"); err != nil && !ndjson.IsClosedPipe(err) {
 			return err
 		}
 	} else {
-		out, err := cli.OutputFor(c, env.Stdout)
-		if err != nil {
-			return err
-		}
 		if err := out.EmitValue(rawJSON(text)); err != nil {
 			if ndjson.IsClosedPipe(err) {
 				return nil

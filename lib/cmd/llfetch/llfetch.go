@@ -228,26 +228,23 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	out, err := cli.OutputFor(c, env.Stdout)
+	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return err
 	}
-	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
-	quiet := c.Bool("quiet")
-	prog := newProgress(env.Stderr, cli.IsTerminal(env.Stderr) && !quiet)
+	progress := out.Progress(c.Root().Name)
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
 	// Bodies are for the next filter, not for eyes.
 	stripBodies := cli.IsTerminal(env.Stdout) && c.String("jq") == ""
 	hinted := false
 
 	in := inputs(c.Args().Slice(), env, func(le *ndjson.LineError) {
-		prog.clear()
 		diag.Printf("line %d: %v", le.Line, le.Err)
 	})
 	f := fetch.New(opts)
 	err = f.Run(ctx, in.next, func(rec *record.Record) error {
 		pos := in.pop()
 		if rec.Error != nil && rec.Error.Stage == record.StageFetch && rec.Error.Code != record.CodeBadJSON {
-			prog.clear()
 			ref := rec.Ref()
 			if ref == "" {
 				ref = pos
@@ -256,16 +253,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 		if stripBodies && (rec.Body != nil || rec.BodyBase64 != nil) {
 			rec.Body, rec.BodyBase64 = nil, nil
-			if !hinted {
+			if !hinted && !out.IsHuman() { // the human form never shows bodies
 				hinted = true
-				prog.clear()
 				diag.Printf("stdout is a terminal: bodies omitted (pipe into ll-parse or use --jq)")
 			}
 		}
-		prog.record(rec.Error != nil)
+		progress.Tick(rec.Error != nil)
 		return out.Emit(rec)
 	})
-	prog.finish()
+	progress.Done()
 	switch {
 	case err == nil:
 	case ndjson.IsClosedPipe(err):

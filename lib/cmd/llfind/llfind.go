@@ -49,6 +49,8 @@ Archived items (linkledger archive) are left out of searches, listings and
 --related unless --archived (include them) or --only-archived is given;
 the queue views and --id show them.
 
+ll-find only reads: a missing database is an error (exit 1), never created.
+
 With no query, lists items newest first (filters apply). Other modes:
   --related ID        items related to ID by content and shared tags
   --pending           items waiting for ingest (saved, or failed and due
@@ -56,6 +58,8 @@ With no query, lists items newest first (filters apply). Other modes:
   --failed            items whose ingest failed
   --stale             items fetched longer ago than --older-than; the records
                       carry fetch.etag/last_modified for a conditional GET
+                      (--pending and --stale skip items whose text came in
+                      the record: they have nothing to fetch)
   --id ID             one item's full status
   --queries FILE      one query per line (plain text, or JSON with "_id"/"id"
                       and "text"/"query"); records carry "query_id"
@@ -105,17 +109,14 @@ func Main() int {
 // OpenStore opens the database for ll-find and ll-brief: a short busy
 // timeout, since their only write (the revalidation mark) may be skipped,
 // and a preallocated page cache (store.Options.PagePool), since a query
-// reads hundreds of pages into a fresh process.
+// reads hundreds of pages into a fresh process. A missing database is an
+// error (exit 1), never created: a reader writes no file.
 func OpenStore(ctx context.Context, c *ucli.Command, env cli.Env) (*store.Store, error) {
-	path, err := cli.ResolveDB(c.String("db"), env)
+	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, path, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return st, nil
+	return cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots})
 }
 
 // PagePoolSlots is the page-cache pool of ll-find and ll-brief: 1024 pages
@@ -142,7 +143,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if modes > 1 {
 		return cli.Usage("give one of: a query, --related, --pending, --failed, --stale, --id, --queries")
 	}
-	out, err := cli.OutputFor(c, env.Stdout)
+	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return err
 	}
@@ -249,6 +250,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return err
 		}
 	}
+	if emitted == 0 && out.IsHuman() {
+		sayNothing(ctx, c, st, diag, text)
+	}
 	if err := out.Finish(); err != nil {
 		return err
 	}
@@ -332,5 +336,25 @@ func runQueries(ctx context.Context, path string, st *store.Store, opts store.Se
 			}
 			n++
 		}
+	}
+}
+
+// sayNothing tells a person at a terminal, on stderr, that a view is empty.
+func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.Diag, text string) {
+	switch {
+	case c.Bool("pending"):
+		diag.Printf("nothing pending: every saved item is ingested")
+	case c.Bool("failed"):
+		diag.Printf("nothing failed")
+	case c.Bool("stale"):
+		diag.Printf("nothing fetched longer ago than %s", c.String("older-than"))
+	case c.String("id") != "":
+		// already said: no such item
+	case c.String("related") != "":
+		diag.Printf("nothing related to %s", c.String("related"))
+	case c.String("queries") != "":
+		diag.Printf("no matches for any query of %s", c.String("queries"))
+	default:
+		SayNoMatch(ctx, st, diag, text, SetFilters(c))
 	}
 }

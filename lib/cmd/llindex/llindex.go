@@ -9,7 +9,8 @@
 // Writes: each record with index: {status, chunks, duplicate_of, unchanged};
 // bodies, text and chunks are dropped from the output unless --keep-content.
 // Touches: the store, one transaction per item (a killed ll-index leaves
-// every item either complete or untouched).
+// every item either complete or untouched); it opens (and creates) the
+// database at the first record to write, so an empty input touches nothing.
 package llindex
 
 import (
@@ -35,7 +36,9 @@ ingest state (saved -> fetched -> parsed -> enriched, or failed).
 
 Records that were fetched but not parsed are parsed here with ll-parse's
 adapter chain, so 'll-find --stale | ll-fetch | ll-index' works as written.
-Records that carry .text but no chunks are chunked here. A 304 (not
+Records that carry .text but no chunks are chunked here; content that came
+in the record (no ll-fetch step) is never re-fetched by the stale or pending
+queues. A 304 (not
 modified) or an unchanged checksum keeps the content and refreshes
 fetched_at. An error record marks the item failed with the reason, the
 attempt count and the next retry time (retryable errors only: 1 minute,
@@ -81,7 +84,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if c.NArg() > 0 {
 		return cli.Usage("ll-index takes no arguments: it reads records on stdin")
 	}
-	out, err := cli.OutputFor(c, env.Stdout)
+	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return err
 	}
@@ -99,27 +102,25 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			popts.Chunk.OverlapTokens = n
 		}
 	}
-	path, err := cli.ResolveDB(c.String("db"), env)
+	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return err
 	}
+	path := loc.Path
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-	st, err := store.Open(ctx, path, store.Options{BusyTimeout: wait})
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	defer st.Close()
+	progress := out.Progress(c.Root().Name)
 	ix := &indexer{
 		path:     path,
 		wait:     wait,
-		st:       st,
+		loc:      loc,
 		adapters: source.Adapters(source.Options{MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}}),
 		popts:    popts,
 		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base")},
 		keep:     c.Bool("keep-content"),
-		diag:     cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")},
-		progress: cli.NewProgress(c.Root().Name, env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr)),
+		diag:     cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress},
+		progress: progress,
 	}
+	defer ix.close()
 	indexed := 0
 	err = cli.EachRecord(ctx, env.Stdin, out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {
 		if err := ix.one(ctx, rec); err != nil {
@@ -142,6 +143,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	case ix.busy != nil:
 		// no maintenance while another process holds the lock
 	case c.Bool("optimize"):
+		if _, err := ix.store(ctx); err != nil {
+			return err
+		}
 		ix.merge(ctx, -1)
 	case !c.Bool("no-merge") && indexed > 0:
 		ix.merge(ctx, indexed*store.MergePagesPerItem)
@@ -167,13 +171,34 @@ type indexer struct {
 	path     string
 	wait     time.Duration // busy timeout
 	busy     error         // set once a write gave up on another process's lock
-	st       *store.Store
+	loc      cli.DBLocation
+	st       *store.Store // opened by the first record to write (see store)
 	adapters []parse.Adapter
 	popts    parse.Options
 	iopts    store.IndexOptions
 	keep     bool
 	diag     cli.Diag
 	progress *cli.Progress
+}
+
+// store opens the database on first use: an input with nothing to write
+// (an empty stream, as after a failed ll-find in linkledger worker)
+// creates no database.
+func (ix *indexer) store(ctx context.Context) (*store.Store, error) {
+	if ix.st == nil {
+		st, err := cli.OpenWriter(ctx, ix.loc, store.Options{BusyTimeout: ix.wait})
+		if err != nil {
+			return nil, err
+		}
+		ix.st = st
+	}
+	return ix.st, nil
+}
+
+func (ix *indexer) close() {
+	if ix.st != nil {
+		ix.st.Close()
+	}
 }
 
 // one indexes rec in place. It returns an error only when the stream must
@@ -222,7 +247,11 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		}
 		return nil
 	}
-	res, err := ix.st.Index(ctx, rec, ix.iopts)
+	st, err := ix.store(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := st.Index(ctx, rec, ix.iopts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

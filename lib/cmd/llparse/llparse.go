@@ -121,12 +121,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if workers < 1 {
 		return cli.Usage("--concurrency must be at least 1, got %d", workers)
 	}
-	out, err := cli.OutputFor(c, env.Stdout)
+	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return err
 	}
-	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
-	progress := cli.NewProgress(c.Root().Name, env.Stderr, !c.Bool("quiet") && cli.IsTerminal(env.Stderr))
+	progress := out.Progress(c.Root().Name)
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
 	defer progress.Done()
 	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password"), MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}})
 	popts := parse.Options{Chunk: copts}

@@ -1,10 +1,12 @@
 // Package llsave is the ll-save command: it records intent.
 //
-// Reads: URLs, local paths or item IDs as arguments, or, when there are no
-// arguments, stdin as plain lines (one URL or path each) or NDJSON records
-// ({"url", "note", "tags", "annotations", ...}; unknown fields pass through).
-// Writes: one record per input with id, url, canonical_url, source_type,
-// status, new and save (what it did); an error record for a bad input.
+// Reads: URLs, existing local paths or item IDs as arguments, or, when
+// there are no arguments, stdin as plain lines (one URL or path each) or
+// NDJSON records ({"url", "note", "tags", "annotations", ...}; unknown
+// fields pass through). Writes: one record per input with id, url,
+// canonical_url, source_type, status, new and save (what it did); an error
+// record for a bad input (with its line or argument number), which is never
+// saved: a missing path, a line of some other file.
 // Touches: the store (items, annotations, tags, artifacts, events), one
 // short transaction per record.
 package llsave
@@ -15,7 +17,10 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -29,10 +34,18 @@ const description = `ll-save records a link (or a local file), with an optional 
 annotations, in milliseconds. It does no network work: pipe its output into
 ll-fetch | ll-parse | ll-index, or run 'linkledger worker' later.
 
-An argument is a URL, a local path (saved as a file:// URL of its absolute
-path) or an item ID (ll_ followed by 16 hex digits) to annotate or tag an
-existing item. Saving the same canonical URL again returns the same ID,
-marked "new": false, and merges the new note and tags.
+An argument is a URL (http, https, file), a host name with a path
+(example.com/page, saved as https), a local path that exists (saved as a
+file:// URL of its absolute path) or an item ID (ll_ followed by 16 hex
+digits) to annotate or tag an existing item. Saving the same canonical URL
+again returns the same ID, marked "new": false, and merges the new note
+and tags. Anything else is an error record, never an item: a path that does
+not exist (not_found), or a line that is not a URL, path or JSON record,
+such as a line of an exported bookmarks or CSV file (bad_input, with a hint).
+
+Text flags (--note, --highlight, --lowlight, --annotate-note) keep their
+text whole, commas included; repeat a flag for several. List flags (--tags,
+--untag, --pin, --unpin) also split on commas.
 
 With no arguments, stdin is read: plain lines (a URL or path each) or NDJSON
 records such as
@@ -68,14 +81,14 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "add tags (comma-separated, repeatable)"},
 			&ucli.StringSliceFlag{Name: "untag", Usage: "remove tags (comma-separated, repeatable)"},
 			&ucli.StringFlag{Name: "actor", Value: "human", Usage: "who says it: human or agent:<name>"},
-			&ucli.StringSliceFlag{Name: "highlight", Usage: "add a highlight `TEXT` (repeatable)"},
-			&ucli.StringSliceFlag{Name: "lowlight", Usage: "add a lowlight `TEXT` (repeatable)"},
-			&ucli.StringSliceFlag{Name: "annotate-note", Usage: "add a note annotation `TEXT` (repeatable)"},
+			&ucli.StringSliceFlag{Name: "highlight", Usage: "add a highlight `TEXT`, kept whole, commas and all (repeat the flag for several)"},
+			&ucli.StringSliceFlag{Name: "lowlight", Usage: "add a lowlight `TEXT`, kept whole (repeat the flag for several)"},
+			&ucli.StringSliceFlag{Name: "annotate-note", Usage: "add a note annotation `TEXT`, kept whole (repeat the flag for several)"},
 			&ucli.FloatFlag{Name: "confidence", Value: -1, Usage: "confidence 0..1 of the annotations given by flags"},
 			&ucli.BoolFlag{Name: "pinned", Usage: "pin the highlights given by flags"},
 			&ucli.Int64Flag{Name: "chunk", Usage: "anchor the annotations given by flags to chunk `ID`"},
-			&ucli.Int64SliceFlag{Name: "pin", Usage: "pin highlight annotation `ID` (repeatable)"},
-			&ucli.Int64SliceFlag{Name: "unpin", Usage: "unpin highlight annotation `ID` (repeatable)"},
+			&ucli.StringSliceFlag{Name: "pin", Usage: "pin highlight annotation `ID` (comma-separated, repeatable)"},
+			&ucli.StringSliceFlag{Name: "unpin", Usage: "unpin highlight annotation `ID` (comma-separated, repeatable)"},
 			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
 		},
@@ -114,14 +127,33 @@ func splitList(vals []string) []string {
 	return out
 }
 
+// idList reads the annotation IDs of a repeatable, comma-separated flag
+// (--pin 1 --pin 2, or --pin 1,2).
+func idList(flag string, vals []string) ([]int64, error) {
+	var out []int64
+	for _, v := range splitList(vals) {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			return nil, cli.Usage("--%s %q: want annotation IDs (numbers), comma-separated or with the flag repeated", flag, v)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
 func readDefaults(c *ucli.Command) (defaults, error) {
 	d := defaults{
 		note:   c.String("note"),
 		tags:   splitList(c.StringSlice("tags")),
 		untags: splitList(c.StringSlice("untag")),
 		actor:  c.String("actor"),
-		pin:    c.Int64Slice("pin"),
-		unpin:  c.Int64Slice("unpin"),
+	}
+	var err error
+	if d.pin, err = idList("pin", c.StringSlice("pin")); err != nil {
+		return d, err
+	}
+	if d.unpin, err = idList("unpin", c.StringSlice("unpin")); err != nil {
+		return d, err
 	}
 	if !store.ValidActor(d.actor) {
 		return d, cli.Usage("--actor %q: want human or agent:<name>", d.actor)
@@ -166,18 +198,19 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return cli.Usage("--rules: %v", err)
 		}
 	}
-	out, err := cli.OutputFor(c, env.Stdout)
+	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return err
 	}
-	path, err := cli.ResolveDB(c.String("db"), env)
+	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return err
 	}
+	path := loc.Path
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-	st, err := store.Open(ctx, path, store.Options{BusyTimeout: wait})
+	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait})
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	defer st.Close()
 	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
@@ -215,14 +248,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 }
 
 type saver struct {
-	st    *store.Store
-	rules *canon.Rules
-	d     defaults
-	cwd   string
-	home  string
-	out   *cli.Output
-	diag  cli.Diag
-	saved int // inputs saved so far
+	hinted map[string]bool // hints already given, by kind: once per run
+	st     *store.Store
+	rules  *canon.Rules
+	d      defaults
+	cwd    string
+	home   string
+	out    *cli.Output
+	diag   cli.Diag
+	saved  int // inputs saved so far
 }
 
 // one saves one input and emits its record. It returns an error only for
@@ -249,7 +283,7 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 	case target == "":
 		return fail(record.CodeBadInput, "record has no url or id")
 	default:
-		u, err := canon.FromInput(target, s.cwd, s.home)
+		u, err := canon.SaveInput(target, s.cwd, s.home)
 		if err == nil {
 			var res canon.Result
 			res, err = s.rules.Canonicalize(u)
@@ -264,11 +298,18 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 			}
 		}
 		if err != nil {
-			code := record.CodeBadURL
-			if errors.Is(err, canon.ErrUnsupportedScheme) {
+			code, msg := record.CodeBadURL, err.Error()
+			switch {
+			case errors.Is(err, canon.ErrUnsupportedScheme):
 				code = record.CodeUnsupported
+			case errors.Is(err, canon.ErrNoSuchFile):
+				code = record.CodeNotFound
+				defer s.hint("missing", "a path is saved only when it exists (a relative one is read from the working directory); check its name")
+			case errors.Is(err, canon.ErrNotInput):
+				code, msg = record.CodeBadInput, "not a URL, an existing path or a JSON record: "+quoteInput(target)
+				defer s.hintFor(target)
 			}
-			return fail(code, err.Error())
+			return fail(code, msg)
 		}
 	}
 	res, err := s.st.Save(ctx, rec, s.d.saveOpts)
@@ -308,4 +349,45 @@ func (s *saver) applyDefaults(rec *record.Record) {
 	rec.Annotations = append(rec.Annotations, s.d.anns...)
 	rec.Pin = append(rec.Pin, s.d.pin...)
 	rec.Unpin = append(rec.Unpin, s.d.unpin...)
+}
+
+// hint prints a hint line on stderr, once per run for each kind.
+func (s *saver) hint(kind, text string) {
+	if s.hinted[kind] {
+		return
+	}
+	if s.hinted == nil {
+		s.hinted = map[string]bool{}
+	}
+	s.hinted[kind] = true
+	fmt.Fprintf(s.diag.W, "hint: %s\n", text)
+}
+
+// hintFor gives the hint for an input that is neither a URL, a path nor a
+// record: what the line looks like, and what ll-save takes instead.
+func (s *saver) hintFor(in string) {
+	switch lower := strings.ToLower(in); {
+	case strings.HasPrefix(lower, "<") || strings.Contains(lower, "<a href") || strings.Contains(lower, "netscape-bookmark-file"):
+		s.hint("html", "this looks like an exported bookmarks file (HTML); ll-save takes one URL or path per line, "+
+			"and import of bookmark files is not supported yet: extract the links first, e.g. "+
+			`grep -Eio 'href="[^"]+"' bookmarks.html | cut -d'"' -f2 | ll-save`)
+	case (strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")) && strings.ContainsFunc(in, unicode.IsSpace):
+		s.hint("spaced", "a URL has no spaces (write a space in it as %20); ll-save takes one URL or path per line")
+	case strings.Contains(in, ","):
+		s.hint("csv", "this looks like a CSV row; ll-save takes one URL or path per line, "+
+			"and import of CSV files is not supported yet: pick the URL column first, e.g. cut -d, -f2 links.csv | ll-save")
+	default:
+		s.hint("other", "ll-save takes one URL (http, https, file), an existing path or a JSON record per line (or argument)")
+	}
+}
+
+// quoteInput quotes at most 80 characters of an input for a message,
+// control characters escaped.
+func quoteInput(in string) string {
+	const maxRunes = 80
+	if utf8.RuneCountInString(in) > maxRunes {
+		r := []rune(in)
+		return strconv.Quote(string(r[:maxRunes])) + "…"
+	}
+	return strconv.Quote(in)
 }

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// How a database location was chosen (DBLocation.Source).
+const (
+	DBFromFlag    = "--db"
+	DBFromEnv     = "LINKLEDGER_DB"
+	DBFromProject = ".linkledger/ found upward"
+	DBFromDefault = "the default location"
+)
+
+// DBLocation is where the database is and how that was decided, so an
+// error can say both.
+type DBLocation struct {
+	Path   string
+	Source string // DBFromFlag, DBFromEnv, DBFromProject or DBFromDefault
+}
+
+// Default reports whether the location is the default one, whose folders
+// a writer may create ($XDG_DATA_HOME/linkledger or
+// ~/.local/share/linkledger).
+func (l DBLocation) Default() bool { return l.Source == DBFromDefault }
+
+// how says in words how the location was chosen.
+func (l DBLocation) how() string {
+	switch l.Source {
+	case DBFromFlag:
+		return "given with --db"
+	case DBFromEnv:
+		return "given by LINKLEDGER_DB"
+	case DBFromProject:
+		return "the .linkledger/ folder found upward from the working directory"
+	default:
+		return "the default location; --db or LINKLEDGER_DB choose another"
+	}
+}
+
+// LocateDB returns the database location: the --db flag (whose value comes
+// from LINKLEDGER_DB when the flag is not given: a value equal to
+// LINKLEDGER_DB counts as coming from it), else a .linkledger/linkledger.db
+// found upward from the working directory (like git), else
+// $XDG_DATA_HOME/linkledger/linkledger.db (XDG_DATA_HOME defaults to
+// ~/.local/share).
+func LocateDB(flag string, env Env) (DBLocation, error) {
+	envDB := env.Getenv("LINKLEDGER_DB")
+	switch {
+	case flag != "" && flag == envDB:
+		return DBLocation{Path: flag, Source: DBFromEnv}, nil
+	case flag != "":
+		return DBLocation{Path: flag, Source: DBFromFlag}, nil
+	case envDB != "":
+		return DBLocation{Path: envDB, Source: DBFromEnv}, nil
+	}
+	if wd, err := env.Getwd(); err == nil {
+		for dir := wd; ; dir = filepath.Dir(dir) {
+			p := filepath.Join(dir, ".linkledger")
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				return DBLocation{Path: filepath.Join(p, "linkledger.db"), Source: DBFromProject}, nil
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	data := env.Getenv("XDG_DATA_HOME")
+	if data == "" {
+		home := env.Getenv("HOME")
+		if home == "" {
+			return DBLocation{}, errors.New("cannot find a database: set --db or LINKLEDGER_DB (no HOME)")
+		}
+		data = filepath.Join(home, ".local", "share")
+	}
+	return DBLocation{Path: filepath.Join(data, "linkledger", "linkledger.db"), Source: DBFromDefault}, nil
+}
+
+// OpenReader opens an existing database for a command that reads it
+// (ll-find, ll-brief) or changes existing items only (linkledger retry). A
+// missing database is never created: it is a fatal error (exit 1) that
+// says where the command looked, how that place was chosen, and how to
+// start one.
+func OpenReader(ctx context.Context, loc DBLocation, opts store.Options) (*store.Store, error) {
+	opts.MustExist = true
+	st, err := store.Open(ctx, loc.Path, opts)
+	if errors.Is(err, store.ErrNoDatabase) {
+		return nil, &ExitError{Code: ExitFatal, Err: &hintError{
+			err:  fmt.Errorf("no database at %s (%s)", loc.Path, loc.how()),
+			hint: "save a first link with: linkledger save URL"}}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", loc.Path, err)
+	}
+	return st, nil
+}
+
+// OpenWriter opens the database for a command that adds items (ll-save,
+// ll-index), creating the file when it is missing. Of the folders it
+// creates only the default location's ($XDG_DATA_HOME/linkledger/): a
+// folder named by --db or LINKLEDGER_DB that does not exist is a fatal
+// error (exit 1) with a hint to create it, since a typo there would
+// otherwise start a new, empty store somewhere unexpected.
+func OpenWriter(ctx context.Context, loc DBLocation, opts store.Options) (*store.Store, error) {
+	dir := filepath.Dir(loc.Path)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if !loc.Default() {
+			return nil, &ExitError{Code: ExitFatal, Err: &hintError{
+				err:  fmt.Errorf("cannot create the database %s: folder %s does not exist (%s)", loc.Path, dir, loc.how()),
+				hint: "create the folder first: mkdir -p " + dir}}
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create database folder %s: %w", dir, err)
+		}
+	}
+	st, err := store.Open(ctx, loc.Path, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", loc.Path, err)
+	}
+	return st, nil
+}
+
+// hintError is an error with the next thing to try (a Hinter).
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string { return e.err.Error() }
+func (e *hintError) Unwrap() error { return e.err }
+func (e *hintError) Hint() string  { return e.hint }

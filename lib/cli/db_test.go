@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+func TestLocateDBSource(t *testing.T) {
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".linkledger"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, flag string
+		vars       map[string]string
+		wd         string
+		want       DBLocation
+	}{
+		{"flag", "/x/flag.db", map[string]string{"LINKLEDGER_DB": "/x/env.db"}, root, DBLocation{"/x/flag.db", DBFromFlag}},
+		{"env through the flag", "/x/env.db", map[string]string{"LINKLEDGER_DB": "/x/env.db"}, root, DBLocation{"/x/env.db", DBFromEnv}},
+		{"env", "", map[string]string{"LINKLEDGER_DB": "/x/env.db"}, root, DBLocation{"/x/env.db", DBFromEnv}},
+		{"project", "", map[string]string{"HOME": "/home/u"}, proj, DBLocation{filepath.Join(proj, ".linkledger", "linkledger.db"), DBFromProject}},
+		{"default", "", map[string]string{"HOME": "/home/u"}, root, DBLocation{"/home/u/.local/share/linkledger/linkledger.db", DBFromDefault}},
+	}
+	for _, c := range cases {
+		got, err := LocateDB(c.flag, envWith(c.vars, c.wd))
+		if err != nil || got != c.want {
+			t.Errorf("%s: got %+v, %v; want %+v", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestOpenReaderWriter checks who creates what: a reader nothing, a
+// writer the file, and folders only at the default location.
+func TestOpenReaderWriter(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	exitCode := func(err error) int {
+		var ee *ExitError
+		if errors.As(err, &ee) {
+			return ee.Code
+		}
+		return -1
+	}
+
+	missing := DBLocation{Path: filepath.Join(dir, "no", "such", "x.db"), Source: DBFromFlag}
+	if _, err := OpenReader(ctx, missing, store.Options{}); exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "no database at "+missing.Path+" (given with --db)") {
+		t.Errorf("reader on a missing database: %v", err)
+	}
+	_, err := OpenWriter(ctx, missing, store.Options{})
+	if exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "folder "+filepath.Join(dir, "no", "such")+" does not exist") {
+		t.Errorf("writer in a missing folder: %v", err)
+	}
+	var h Hinter
+	if !errors.As(err, &h) || h.Hint() != "create the folder first: mkdir -p "+filepath.Join(dir, "no", "such") {
+		t.Errorf("writer in a missing folder: no hint to create it: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "no")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a folder was created: %v", err)
+	}
+
+	here := DBLocation{Path: filepath.Join(dir, "x.db"), Source: DBFromEnv}
+	if _, err := OpenReader(ctx, here, store.Options{}); exitCode(err) != ExitFatal {
+		t.Errorf("reader on a missing file: %v", err)
+	}
+	if _, err := os.Stat(here.Path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("reader created the file: %v", err)
+	}
+	st, err := OpenWriter(ctx, here, store.Options{})
+	if err != nil {
+		t.Fatalf("writer: %v", err)
+	}
+	st.Close()
+	st, err = OpenReader(ctx, here, store.Options{})
+	if err != nil {
+		t.Fatalf("reader on the new file: %v", err)
+	}
+	st.Close()
+
+	def := DBLocation{Path: filepath.Join(dir, "data", "linkledger", "linkledger.db"), Source: DBFromDefault}
+	st, err = OpenWriter(ctx, def, store.Options{})
+	if err != nil {
+		t.Fatalf("writer at the default location: %v", err)
+	}
+	st.Close()
+}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	ucli "github.com/urfave/cli/v3"
+)
+
+// The values of --format. Machine output is the record stream (ndjson, or
+// its synonym json: every record is one JSON document on its own line; for
+// ll-brief, the one pack). The human form is the view for a person: compact
+// lines for records, Markdown for ll-brief's pack (md is a synonym of
+// human). With no --format (or auto) the form follows stdout: a terminal
+// gets the human form, a pipe or file the records. docs/output.md is the
+// one description of this rule.
+const (
+	FormatAuto   = "auto"
+	FormatNDJSON = "ndjson"
+	FormatJSON   = "json"
+	FormatHuman  = "human"
+	FormatMD     = "md"
+)
+
+// FormatFlag is the --format flag every binary has (in CommonFlags).
+func FormatFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "format", Value: FormatAuto,
+		Usage: "output `FORM`: ndjson (or json: records, the default into a pipe or file), human (or md: for a person, the default at a terminal), auto"}
+}
+
+// humanForm decides, once, whether the output is for a person: --jq and
+// --json always mean records; an explicit --format wins; else a terminal on
+// stdout gets the human form.
+func humanForm(format string, jq, envelope, stdoutTTY bool) (bool, error) {
+	switch format {
+	case "", FormatAuto:
+		return stdoutTTY && !jq && !envelope, nil
+	case FormatNDJSON, FormatJSON:
+		return false, nil
+	case FormatHuman, FormatMD:
+		if jq || envelope {
+			return false, Usage("--format %s: --jq and --json write records; drop them or use --format ndjson", format)
+		}
+		return true, nil
+	}
+	return false, Usage("--format %q: want ndjson, json, human, md or auto", format)
+}
+
+// colorWanted reports whether the human form may use colour: never with
+// NO_COLOR set or TERM=dumb, forced by CLICOLOR_FORCE (other than 0),
+// never with CLICOLOR=0, else only on a terminal.
+func colorWanted(getenv func(string) string, stdoutTTY bool) bool {
+	if getenv == nil {
+		return false
+	}
+	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
+		return false
+	}
+	if v := getenv("CLICOLOR_FORCE"); v != "" && v != "0" {
+		return true
+	}
+	if getenv("CLICOLOR") == "0" {
+		return false
+	}
+	return stdoutTTY
+}
+
+// OutputOn returns the Output a command's flags ask for (--format, --jq,
+// --json, --raw-output) on env.Stdout, deciding once between records and
+// the human form (terminal detection on env.Stdout, colour from env), with
+// progress on env.Stderr (see Output.Progress).
+func OutputOn(c *ucli.Command, env Env) (*Output, error) {
+	tty := IsTerminal(env.Stdout)
+	human, err := humanForm(c.String("format"), c.String("jq") != "", c.Bool("json"), tty)
+	if err != nil {
+		return nil, err
+	}
+	o, err := NewOutput(env.Stdout, c.String("jq"), c.Bool("json"))
+	if err != nil {
+		return nil, err
+	}
+	if c.Bool("raw-output") {
+		o.RawStrings(env.Stdout)
+	}
+	if human {
+		o.Human(colorWanted(env.Getenv, tty))
+	}
+	o.stderr = env.Stderr
+	o.quiet = c.Bool("quiet")
+	return o, nil
+}

@@ -1,0 +1,65 @@
+package llfind
+
+import (
+	"context"
+	"strings"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// SetFilters lists the filter flags given on c (--tags, --type, ...), to
+// name them in the hint when nothing matched.
+func SetFilters(c *ucli.Command) []string {
+	var set []string
+	for _, f := range []string{"tags", "type", "since", "until", "actor", "status", "offset"} {
+		if c.IsSet(f) {
+			set = append(set, "--"+f)
+		}
+	}
+	return set
+}
+
+// SayNoMatch tells a person at a terminal that a search found nothing,
+// on stderr: among how many items, and what to try next; an empty ledger
+// says how to add the first link. Callers call it only for the human form
+// (Output.IsHuman), so pipes stay empty.
+func SayNoMatch(ctx context.Context, st *store.Store, diag cli.Diag, query string, filters []string) {
+	n, err := st.CountItems(ctx)
+	if err != nil {
+		diag.Debugf("counting items: %v", err)
+		return
+	}
+	if n == 0 {
+		SayEmpty(diag)
+		return
+	}
+	if query != "" {
+		diag.Printf("no matches for %q among %d %s", query, n, plural(n, "item", "items"))
+	} else {
+		diag.Printf("no items match the filters (%d in the ledger)", n)
+	}
+	switch {
+	case len(filters) > 0 && query != "":
+		diag.Hintf("try fewer or other words, or drop %s", strings.Join(filters, ", "))
+	case len(filters) > 0:
+		diag.Hintf("drop %s", strings.Join(filters, ", "))
+	default:
+		diag.Hintf("try fewer or other words (any one word may match)")
+	}
+}
+
+// SayEmpty tells a person that the ledger has no items yet.
+func SayEmpty(diag cli.Diag) {
+	diag.Printf("the ledger is empty: nothing saved yet")
+	diag.Hintf("add the first link with: linkledger save URL")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
