@@ -159,6 +159,7 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 		x.why.RankingScore = round(x.score)
 	}
 	sortItems(items)
+	so.exclude = it.ID // and its copies (see groupCopies)
 	out, err := s.finish(ctx, conn, res, items, q, so)
 	if err != nil {
 		return nil, err
