@@ -152,9 +152,10 @@ func groupItem(first *scoredItem, g []groupMember, ranked map[string]*scoredItem
 // groupCopies walks the ranked items (best first) and returns the first n
 // groups of copies, each as one item (see groupItem); an item without
 // copies is a group of one. A group holding exclude (the item Related
-// starts from) is left out. Only the items the n groups need are looked
-// up, a page's worth per statement. w is nil for unranked lists.
-func (s *Store) groupCopies(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, n int, f Filter, exclude string, w *Weights) ([]*scoredItem, error) {
+// starts from) is left out. folded says whether copies were folded into
+// groups. Only the items the n groups need are looked up, a page's worth
+// per statement. w is nil for unranked lists.
+func (s *Store) groupCopies(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, n int, f Filter, exclude string, w *Weights) (out []*scoredItem, folded bool, err error) {
 	looked := map[string]bool{}
 	groups := map[string][]groupMember{}
 	taken := map[string]bool{} // members of the groups already walked
@@ -165,7 +166,6 @@ func (s *Store) groupCopies(ctx context.Context, conn *sqlx.Conn, items []*score
 			ranked[it.id] = it
 		}
 	}
-	var out []*scoredItem
 	bumped := false
 	next := 0
 	for len(out) < n && next < len(items) {
@@ -177,7 +177,7 @@ func (s *Store) groupCopies(ctx context.Context, conn *sqlx.Conn, items []*score
 		}
 		found, err := lookupCopies(ctx, conn, batch, f)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		for _, id := range batch {
 			looked[id] = true
@@ -199,6 +199,7 @@ func (s *Store) groupCopies(ctx context.Context, conn *sqlx.Conn, items []*score
 				out = append(out, it)
 				continue
 			}
+			folded = true
 			skip := false
 			for _, m := range g {
 				taken[m.ID] = true
@@ -215,7 +216,7 @@ func (s *Store) groupCopies(ctx context.Context, conn *sqlx.Conn, items []*score
 	if bumped {
 		sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	}
-	return out, nil
+	return out, folded, nil
 }
 
 // attachCopies lists, on each item with copies, the other members of its
@@ -243,25 +244,58 @@ func attachCopies(ctx context.Context, conn *sqlx.Conn, items []*scoredItem) err
 
 // pageItems cuts the page opts asks for from the ranked items: groups of
 // copies made one (groupCopies) unless opts.AllCopies, when every copy
-// stays and lists the others. w is nil for unranked lists.
-func (s *Store) pageItems(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, opts SearchOptions, w *Weights) ([]*scoredItem, error) {
+// stays and lists the others. w is nil for unranked lists. folded says
+// whether copies were folded into groups.
+func (s *Store) pageItems(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, opts SearchOptions, w *Weights) (page []*scoredItem, folded bool, err error) {
 	n := opts.Offset + opts.Limit
 	if !opts.AllCopies {
-		var err error
-		if items, err = s.groupCopies(ctx, conn, items, n, opts.Filter, opts.exclude, w); err != nil {
-			return nil, err
+		if items, folded, err = s.groupCopies(ctx, conn, items, n, opts.Filter, opts.exclude, w); err != nil {
+			return nil, false, err
 		}
 	}
 	if opts.Offset >= len(items) {
-		return nil, nil
+		return nil, folded, nil
 	}
 	items = items[opts.Offset:min(len(items), n)]
 	if opts.AllCopies {
 		if err := attachCopies(ctx, conn, items); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return items, nil
+	return items, folded, nil
+}
+
+// Copies can take every candidate row: twenty copies of a page hold twenty
+// times its matching chunks. When they fold the candidates into fewer
+// groups than the page needs while the candidate bound was reached,
+// rankPage ranks again with copyRetryFactor times the candidates, at most
+// copyRetries times.
+const (
+	copyRetryFactor = 4
+	copyRetries     = 2
+)
+
+// rankPage ranks (rank) and cuts the page opts asks for (pageItems),
+// looking further when copies left the page short (see copyRetries).
+func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, rank func(SearchOptions) ([]*scoredItem, error)) ([]*scoredItem, error) {
+	for round := 0; ; round++ {
+		items, err := rank(opts)
+		if err != nil {
+			return nil, err
+		}
+		page, folded, err := s.pageItems(ctx, conn, items, opts, &opts.Weights)
+		if err != nil {
+			return nil, err
+		}
+		rows := 0
+		for _, it := range items {
+			rows += len(it.rows)
+		}
+		if !folded || len(page) >= opts.Limit || rows < opts.Candidates || round == copyRetries {
+			return page, nil
+		}
+		opts.Candidates *= copyRetryFactor
+	}
 }
 
 // mergeAnnotations returns the annotations of a group, best first (pinned,

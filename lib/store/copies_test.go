@@ -391,3 +391,41 @@ func TestCopiesQueueViewsNotGrouped(t *testing.T) {
 		t.Errorf("stale view lists %d copies, want 5", n)
 	}
 }
+
+// TestCopiesFillThePage: when copies take all the candidate rows, the
+// search looks further, so that the page still gets every other match.
+func TestCopiesFillThePage(t *testing.T) {
+	s := openTest(t)
+	tickingClock(s)
+	addFiller(t, s, 12)
+	page := []string{
+		"The lighthouse keeper trims the wick at dusk.",
+		"The lighthouse lens turns on clockwork.",
+		"The lighthouse log records the weather.",
+		"The lighthouse beam reaches twenty miles.",
+	}
+	for i := 0; i < 30; i++ {
+		addCopy(t, s, doc{url: fmt.Sprintf("https://c.test/page?q=%d", i), title: "Lighthouse lighthouse", chunks: page})
+	}
+	var want []string
+	for i := 0; i < 5; i++ {
+		u := fmt.Sprintf("other%d", i)
+		addCopy(t, s, doc{url: "https://c.test/" + u, title: "Coast " + u, chunks: []string{fmt.Sprintf("A long walk number %d along the coast path, over the dunes and past the harbour wall, the old fort, the chapel, and at last the lighthouse on the cliff.", i)}})
+		want = append(want, u)
+	}
+	res := search(t, s, SearchOptions{Text: "lighthouse", Limit: 10})
+	var got []string
+	for _, h := range summarize(res) {
+		if strings.HasPrefix(h.URL, "page?q=") {
+			if len(h.Copies) != 29 {
+				t.Errorf("%s lists %d copies", h.URL, len(h.Copies))
+			}
+			continue
+		}
+		got = append(got, h.URL)
+	}
+	sortStrings(got)
+	if diff := cmp.Diff(want, got); diff != "" || len(res.Hits) != 6 {
+		t.Errorf("%d hits; others (-want +got):\n%s", len(res.Hits), diff)
+	}
+}

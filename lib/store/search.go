@@ -240,18 +240,17 @@ func (s *Store) Search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 	opts.rest = rest
 	res.Terms = append(append(append([]string{}, q.Terms...), rest...), q.CJK...)
 	res.Dropped = append(res.Dropped, common...)
-	items, err := s.rank(ctx, conn, q, opts, "")
+	items, err := s.rankPage(ctx, conn, opts, func(o SearchOptions) ([]*scoredItem, error) { return s.rank(ctx, conn, q, o, "") })
 	if err != nil {
 		return nil, err
 	}
 	return s.finish(ctx, conn, res, items, q, opts)
 }
 
-// finish pages the ranked items and builds their records.
+// finish builds the records of a page of ranked items (see rankPage).
 func (s *Store) finish(ctx context.Context, conn *sqlx.Conn, res *SearchResult, items []*scoredItem, q query.Query, opts SearchOptions) (*SearchResult, error) {
-	items, err := s.pageItems(ctx, conn, items, opts, &opts.Weights)
-	if err != nil || len(items) == 0 {
-		return res, err
+	if len(items) == 0 {
+		return res, nil
 	}
 	recs, stale, err := s.hitRecords(ctx, conn, items, q, opts)
 	if err != nil {
@@ -1090,9 +1089,12 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 	// a group's hit shows its copies' evidence too
 	evIDs := ids
 	for _, it := range items {
-		if it.merge {
+		if it.merge && len(it.copies) > 0 {
+			if len(evIDs) == len(ids) {
+				evIDs = append([]string{}, ids...)
+			}
 			for _, c := range it.copies {
-				evIDs = append(evIDs[:len(evIDs):len(evIDs)], c.ID)
+				evIDs = append(evIDs, c.ID)
 			}
 		}
 	}
@@ -1162,9 +1164,10 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 		rec.Copies = it.copies
 		if it.merge && len(it.copies) > 0 {
 			tagLists := [][]string{rec.Tags}
+			itemAnns = append([]annRow{}, itemAnns...)
 			for _, c := range it.copies {
 				tagLists = append(tagLists, tags[c.ID])
-				itemAnns = append(itemAnns[:len(itemAnns):len(itemAnns)], anns[c.ID]...)
+				itemAnns = append(itemAnns, anns[c.ID]...)
 				if a := arts[c.ID]; a != nil && arts[it.id] == nil && (art == nil || a.CreatedAt > art.CreatedAt) {
 					art = a // the representative has none: the copies' newest
 				}
@@ -1567,7 +1570,7 @@ func (s *Store) Recent(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		if opts.AllCopies {
 			break
 		}
-		grouped, err := s.groupCopies(ctx, conn, items, n, opts.Filter, "", nil)
+		grouped, _, err := s.groupCopies(ctx, conn, items, n, opts.Filter, "", nil)
 		if err != nil {
 			return nil, err
 		}
