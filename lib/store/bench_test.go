@@ -123,6 +123,25 @@ func BenchmarkSearch(b *testing.B) {
 		"common": {"memory agent", "search query store", "the key claim of the summary"},
 		"recent": {""},
 	}
+	// The step grouping adds to a query: one lookup of a page of 10
+	// candidates (here every fifth has copies).
+	b.Run("copies-lookup", func(b *testing.B) {
+		conn, err := s.db.Connx(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer conn.Close()
+		var ids []string
+		for i := 0; i < 10; i++ {
+			ids = append(ids, record.ItemID(fmt.Sprintf("https://bench%d.example/post/%d", (i*10)%53, i*10)))
+		}
+		for i := 0; i < b.N; i++ {
+			g, err := lookupCopies(ctx, conn, ids, Filter{})
+			if err != nil || len(g) != 2 {
+				b.Fatalf("%d groups, %v", len(g), err)
+			}
+		}
+	})
 	for _, name := range []string{"rare", "common", "recent"} {
 		b.Run(name, func(b *testing.B) {
 			qs := queries[name]
