@@ -143,3 +143,28 @@ func TestMarkdown(t *testing.T) {
 		t.Errorf("markdown does not say what was dropped:\n%s", text)
 	}
 }
+
+func TestCopiesSeen(t *testing.T) {
+	recs := []*record.Record{
+		{ID: "a", Copies: []record.Copy{{ID: "b"}, {ID: "c"}}}, // a group hit
+		{ID: "b"}, // a copy named by a
+		{ID: "d"}, // another text
+		{ID: "e", Copies: []record.Copy{{ID: "a"}}}, // --all-copies: names a
+		{ID: "f", Index: &record.IndexResult{DuplicateOf: "d"}},
+		{ID: "g", Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`{"duplicate_of":"f"}`)}}, // a copy of a copy
+		{ID: "h", Checksum: "sha256:1"},
+		{ID: "i", Checksum: "sha256:1"},
+		{ID: "j", Checksum: "sha256:2", Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`"odd"`)}},
+		{ID: "d"}, // the same item twice
+	}
+	var c Copies
+	var kept []string
+	for _, r := range recs {
+		if !c.Seen(r) {
+			kept = append(kept, r.ID)
+		}
+	}
+	if diff := cmp.Diff([]string{"a", "d", "h", "j"}, kept); diff != "" {
+		t.Errorf("kept (-want +got):\n%s", diff)
+	}
+}

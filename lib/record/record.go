@@ -66,6 +66,10 @@ type Record struct {
 
 	// Retrieval (ll-find, ll-brief).
 	Hit *Hit `json:"hit,omitempty"`
+	// Copies are the other items with the same text as this hit (ll-find:
+	// a group of copies is one hit; with --all-copies each copy lists the
+	// others).
+	Copies []Copy `json:"copies,omitempty"`
 
 	// Whole item and housekeeping (linkledger show, tags, archive,
 	// unarchive, delete, unannotate; docs/records.md).
@@ -153,6 +157,12 @@ type SaveResult struct {
 	AnnotationIDs []int64  `json:"annotation_ids,omitempty"`
 	Displaced     []int64  `json:"displaced,omitempty"`
 	NoteAdded     bool     `json:"note_added,omitempty"`
+}
+
+// Copy is another item with the same text: its id and canonical URL.
+type Copy struct {
+	ID  string `json:"id"`
+	URL string `json:"url"`
 }
 
 // Revalidation marks an item returned by ll-find or ll-brief whose content is

@@ -55,3 +55,25 @@ func TestItemIDStable(t *testing.T) {
 		t.Errorf("ItemID changed: %s", a)
 	}
 }
+
+func TestCopiesKey(t *testing.T) {
+	in := `{"id":"ll_a","hit":{"rank":1,"score":0},"copies":[{"id":"ll_b","url":"https://a.example/?q=2"}]}`
+	var r Record
+	if err := json.Unmarshal([]byte(in), &r); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Copy{{ID: "ll_b", URL: "https://a.example/?q=2"}}, r.Copies); diff != "" {
+		t.Errorf("decoded (-want +got):\n%s", diff)
+	}
+	if len(r.Extra) != 0 {
+		t.Errorf("copies kept as an unknown key: %v", r.Extra)
+	}
+	out, _ := json.Marshal(r)
+	if string(out) != in {
+		t.Errorf("round trip: %s", out)
+	}
+	r.Copies = nil
+	if out, _ := json.Marshal(r); string(out) != `{"id":"ll_a","hit":{"rank":1,"score":0}}` {
+		t.Errorf("no copies: %s", out)
+	}
+}

@@ -89,6 +89,78 @@ func BenchmarkSave(b *testing.B) {
 	}
 }
 
+// BenchmarkSearch measures the store's part of ll-find (Search and Recent,
+// default options) on a 10k-item store where every 50th item has three
+// copies (the same text under other URLs): rare-term, common-term and
+// no-query listings, one page of 10.
+func BenchmarkSearch(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	const size = 10000
+	for i := 0; i < size; i++ {
+		r := benchItem(i, 4)
+		if _, err := s.Index(ctx, r, IndexOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		if i%50 != 0 {
+			continue
+		}
+		for c := 0; c < 3; c++ {
+			cp := benchItem(i, 4)
+			cp.URL = fmt.Sprintf("%s?copy=%d", r.URL, c)
+			cp.CanonicalURL, cp.ID = cp.URL, record.ItemID(cp.URL)
+			if _, err := s.Index(ctx, cp, IndexOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	queries := map[string][]string{
+		"rare":   {"post 1250", "post 4200 memory", "post 7 agent", "post 9950"},
+		"common": {"memory agent", "search query store", "the key claim of the summary"},
+		"recent": {""},
+	}
+	// The step grouping adds to a query: one lookup of a page of 10
+	// candidates (here every fifth has copies).
+	b.Run("copies-lookup", func(b *testing.B) {
+		conn, err := s.db.Connx(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer conn.Close()
+		var ids []string
+		for i := 0; i < 10; i++ {
+			ids = append(ids, record.ItemID(fmt.Sprintf("https://bench%d.example/post/%d", (i*10)%53, i*10)))
+		}
+		for i := 0; i < b.N; i++ {
+			g, err := lookupCopies(ctx, conn, ids, Filter{})
+			if err != nil || len(g) != 2 {
+				b.Fatalf("%d groups, %v", len(g), err)
+			}
+		}
+	})
+	for _, name := range []string{"rare", "common", "recent"} {
+		b.Run(name, func(b *testing.B) {
+			qs := queries[name]
+			for i := 0; i < b.N; i++ {
+				o := SearchOptions{Text: qs[i%len(qs)]}
+				var err error
+				if o.Text == "" {
+					_, err = s.Recent(ctx, o)
+				} else {
+					_, err = s.Search(ctx, o)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkSearchArchived measures what leaving archived items out costs a
 // search (Filter.Archived = NotArchived, as ll-find does by default) next
 // to not filtering at all, with none, 1% and 10% of 3,000 items archived.

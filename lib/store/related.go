@@ -98,8 +98,8 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 	}
 	q := query.Query{Terms: terms, CJK: grams}
 	res := &SearchResult{Terms: append(append([]string{}, terms...), grams...)}
-	var items []*scoredItem
-	if len(terms) > 0 || len(grams) > 0 {
+	match := len(terms) > 0 || len(grams) > 0
+	if match {
 		// The same bounds as Search (see pruneCommon): an item's terms
 		// may be common in a large library, and an OR of a dozen of them
 		// ranked in full would cost with the number of matches.
@@ -109,8 +109,33 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 		}
 		q.Terms, so.rest, so.newestOnly, so.unranked = keep, rest, newest, unranked
 		res.Dropped = common
-		items, err = s.rank(ctx, conn, q, so, it.ID)
-		if err != nil {
+	}
+	so.exclude = it.ID // and its copies (see groupCopies)
+	page, err := s.rankPage(ctx, conn, so, func(so SearchOptions) ([]*scoredItem, error) {
+		return s.rankRelated(ctx, conn, q, so, it.ID, myTags, opts.TagBoost, match)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.finish(ctx, conn, res, page, q, so)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range out.Hits {
+		if h.Hit.Related != nil && h.Hit.WhyRanked != nil {
+			h.Hit.Related.Terms = h.Hit.WhyRanked.MatchedTerms
+		}
+	}
+	return out, nil
+}
+
+// rankRelated ranks the items related to the item id: by content (q, when
+// match) and by the tags they share with it (myTags, tagBoost per tag).
+func (s *Store) rankRelated(ctx context.Context, conn *sqlx.Conn, q query.Query, so SearchOptions, id string, myTags []string, tagBoost float64, match bool) ([]*scoredItem, error) {
+	var items []*scoredItem
+	if match {
+		var err error
+		if items, err = s.rank(ctx, conn, q, so, id); err != nil {
 			return nil, err
 		}
 	}
@@ -129,7 +154,7 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 		for _, t := range myTags {
 			args = append(args, t)
 		}
-		args = append(args, it.ID)
+		args = append(args, id)
 		fcond, fargs := so.Filter.where()
 		qs += ` AND ` + fcond + ` ORDER BY t.item_id, t.tag LIMIT 5000`
 		args = append(args, fargs...)
@@ -144,31 +169,22 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 				items = append(items, x)
 			}
 			if x.related == nil {
-				x.related = &record.RelatedWhy{To: it.ID}
+				x.related = &record.RelatedWhy{To: id}
 			}
 			x.related.SharedTags = append(x.related.SharedTags, sh.Tag)
 		}
 	}
 	for _, x := range items {
 		if x.related == nil {
-			x.related = &record.RelatedWhy{To: it.ID}
+			x.related = &record.RelatedWhy{To: id}
 		}
-		boost := opts.TagBoost * float64(len(x.related.SharedTags))
+		boost := tagBoost * float64(len(x.related.SharedTags))
 		x.why.BM25 = round(x.rel)
 		x.score += boost
 		x.why.RankingScore = round(x.score)
 	}
 	sortItems(items)
-	out, err := s.finish(ctx, conn, res, items, q, so)
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range out.Hits {
-		if h.Hit.Related != nil && h.Hit.WhyRanked != nil {
-			h.Hit.Related.Terms = h.Hit.WhyRanked.MatchedTerms
-		}
-	}
-	return out, nil
+	return items, nil
 }
 
 // distinctiveTerms returns the n terms of text (the item self's) with the

@@ -186,9 +186,14 @@ type SearchOptions struct {
 	// rows (stopword-like), taken newest first without bm25. So a query's
 	// cost does not grow with the number of matches.
 	ScanRows int
+	// AllCopies shows every copy of the same text as its own hit, each
+	// listing the others; by default a group of copies is one hit (see
+	// copies.go).
+	AllCopies bool
 
-	newestOnly bool // set by Search: rank the newest ScanRows matches only
-	unranked   bool // set by Search: with newestOnly, no bm25 at all
+	exclude    string // set by Related: the item whose group is left out
+	newestOnly bool   // set by Search: rank the newest ScanRows matches only
+	unranked   bool   // set by Search: with newestOnly, no bm25 at all
 	// exactCounts turns off sampled row counts (tests compare both).
 	exactCounts bool
 	rest        []string // set by Search: terms scored on the candidates only
@@ -250,6 +255,8 @@ type scoredItem struct {
 	score   float64      // ranking score, unrounded (why.RankingScore is rounded)
 	why     record.WhyRanked
 	related *record.RelatedWhy
+	copies  []record.Copy // the other items with the same text
+	merge   bool          // the hit shows the copies' annotations and tags too
 }
 
 // Search runs a full-text query and returns items, best first. Any text is
@@ -276,21 +283,17 @@ func (s *Store) Search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 	opts.rest = rest
 	res.Terms = append(append(append([]string{}, q.Terms...), rest...), q.CJK...)
 	res.Dropped = append(res.Dropped, common...)
-	items, err := s.rank(ctx, conn, q, opts, "")
+	items, err := s.rankPage(ctx, conn, opts, func(o SearchOptions) ([]*scoredItem, error) { return s.rank(ctx, conn, q, o, "") })
 	if err != nil {
 		return nil, err
 	}
 	return s.finish(ctx, conn, res, items, q, opts)
 }
 
-// finish pages the ranked items and builds their records.
+// finish builds the records of a page of ranked items (see rankPage).
 func (s *Store) finish(ctx context.Context, conn *sqlx.Conn, res *SearchResult, items []*scoredItem, q query.Query, opts SearchOptions) (*SearchResult, error) {
-	if opts.Offset >= len(items) {
+	if len(items) == 0 {
 		return res, nil
-	}
-	items = items[opts.Offset:]
-	if len(items) > opts.Limit {
-		items = items[:opts.Limit]
 	}
 	recs, stale, err := s.hitRecords(ctx, conn, items, q, opts)
 	if err != nil {
@@ -1139,6 +1142,18 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 	for i, it := range items {
 		ids[i] = it.id
 	}
+	// a group's hit shows its copies' evidence too
+	evIDs := ids
+	for _, it := range items {
+		if it.merge && len(it.copies) > 0 {
+			if len(evIDs) == len(ids) {
+				evIDs = append([]string{}, ids...)
+			}
+			for _, c := range it.copies {
+				evIDs = append(evIDs, c.ID)
+			}
+		}
+	}
 	meta := map[string]hitRow{}
 	{
 		qs, args, err := sqlx.In(`SELECT `+hitCols+` FROM items WHERE id IN (?)`, ids)
@@ -1153,14 +1168,14 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 			meta[h.ID] = h
 		}
 	}
-	tags, err := loadTags(ctx, conn, ids)
+	tags, err := loadTags(ctx, conn, evIDs)
 	if err != nil {
 		return nil, nil, err
 	}
 	anns := map[string][]annRow{}
 	{
 		qs, args, err := sqlx.In(`SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at FROM annotations
-			WHERE item_id IN (?) ORDER BY pinned DESC, actor = 'human' DESC, coalesce(confidence, 1) DESC, id`, ids)
+			WHERE item_id IN (?) ORDER BY pinned DESC, actor = 'human' DESC, coalesce(confidence, 1) DESC, id`, evIDs)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -1172,7 +1187,7 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 			anns[a.ItemID] = append(anns[a.ItemID], a)
 		}
 	}
-	arts, err := loadArtifacts(ctx, conn, ids)
+	arts, err := loadArtifacts(ctx, conn, evIDs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1201,7 +1216,22 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 		rec.Tags = tags[it.id]
 		why := it.why
 		hit := &record.Hit{Score: why.RankingScore, WhyRanked: &why, SavedAt: h.SavedAt, FetchedAt: h.FetchedAt.String, IngestState: h.IngestStatus, Related: it.related}
-		for _, a := range anns[it.id] {
+		itemAnns, art := anns[it.id], arts[it.id]
+		rec.Copies = it.copies
+		if it.merge && len(it.copies) > 0 {
+			tagLists := [][]string{rec.Tags}
+			itemAnns = append([]annRow{}, itemAnns...)
+			for _, c := range it.copies {
+				tagLists = append(tagLists, tags[c.ID])
+				itemAnns = append(itemAnns, anns[c.ID]...)
+				if a := arts[c.ID]; a != nil && arts[it.id] == nil && (art == nil || a.CreatedAt > art.CreatedAt) {
+					art = a // the representative has none: the copies' newest
+				}
+			}
+			rec.Tags = mergeTags(tagLists...)
+			itemAnns = mergeAnnotations(itemAnns)
+		}
+		for _, a := range itemAnns {
 			switch a.Type {
 			case record.AnnHighlight:
 				hit.Highlights = append(hit.Highlights, a.annotation())
@@ -1211,7 +1241,7 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 				hit.Notes = append(hit.Notes, a.annotation())
 			}
 		}
-		hit.Artifact = arts[it.id]
+		hit.Artifact = art
 		if hit.WhyRanked != nil {
 			explain(it, hit, h, chunks, q, opts)
 		}
@@ -1576,15 +1606,43 @@ func (s *Store) Recent(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		return nil, err
 	}
 	defer conn.Close()
-	fcond, args := opts.Filter.where()
-	args = append(args, opts.Limit, opts.Offset)
-	var ids []string
-	if err := conn.SelectContext(ctx, &ids, `SELECT it.id FROM items it WHERE `+fcond+` ORDER BY it.saved_at DESC, it.seq DESC LIMIT ? OFFSET ?`, args...); err != nil {
-		return nil, err
+	fcond, fargs := opts.Filter.where()
+	// A group of copies stands where its newest member does. The newest
+	// offset+limit items are read first, and more (four times as many
+	// each round) while copies fold them into fewer groups than the page
+	// needs.
+	n := opts.Offset + opts.Limit
+	var items []*scoredItem
+	for window := n; ; window *= 4 {
+		var ids []string
+		if err := conn.SelectContext(ctx, &ids, `SELECT it.id FROM items it WHERE `+fcond+` ORDER BY it.saved_at DESC, it.seq DESC LIMIT ?`,
+			append(append([]any{}, fargs...), window)...); err != nil {
+			return nil, err
+		}
+		items = make([]*scoredItem, len(ids))
+		for i, id := range ids {
+			items[i] = &scoredItem{id: id}
+		}
+		if opts.AllCopies {
+			break
+		}
+		grouped, _, err := s.groupCopies(ctx, conn, items, n, opts.Filter, "", nil)
+		if err != nil {
+			return nil, err
+		}
+		if len(grouped) >= n || len(ids) < window {
+			items = grouped
+			break
+		}
 	}
-	items := make([]*scoredItem, len(ids))
-	for i, id := range ids {
-		items[i] = &scoredItem{id: id}
+	if opts.Offset >= len(items) {
+		return &SearchResult{}, nil
+	}
+	items = items[opts.Offset:min(len(items), n)]
+	if opts.AllCopies {
+		if err := attachCopies(ctx, conn, items); err != nil {
+			return nil, err
+		}
 	}
 	res := &SearchResult{}
 	recs, stale, err := s.hitRecords(ctx, conn, items, query.Query{}, opts)

@@ -21,7 +21,7 @@ func TestRecord(t *testing.T) {
 			WhyRanked:  &record.WhyRanked{MatchedTerms: []string{"agents", "memory"}},
 			Highlights: []record.Annotation{{Type: "highlight", Text: "the key claim", Actor: "agent:r", Confidence: conf(0.82)}},
 			Snippets:   []record.Snippet{{Text: "Agents forget; Memory helps (agents-memory).", Page: 3}}},
-		Extra: map[string]json.RawMessage{"copies": json.RawMessage(`[{"id":"ll_1"},{"id":"ll_2"}]`)},
+		Copies: []record.Copy{{ID: "ll_1"}, {ID: "ll_2"}},
 	}
 	cases := []struct {
 		name string

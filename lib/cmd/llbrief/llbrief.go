@@ -24,6 +24,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
 	"github.com/linkledger/linkledger/lib/ndjson"
+	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -44,6 +45,13 @@ human) forces either.
 
 Input: ll-find records on stdin, or a query (--query or arguments) that
 ll-brief searches itself with ll-find's ranking and filter flags.
+
+Copies of one text (the same page saved under several URLs) take one place
+in the pack: a search makes them one item (with every copy's highlights and
+notes), and a record on stdin that is a copy of one already taken (it is
+named in the other's "copies", shares its duplicate_of or checksum, or is
+the same item) is skipped. --all-copies keeps every copy, as ll-find
+--all-copies does.
 
 EXAMPLES:
    ll-brief --query "agent memory design" --max-tokens 1500
@@ -113,6 +121,14 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 
 	var items []brief.Item
 	var st *store.Store
+	var copies brief.Copies
+	copyOf := func(rec *record.Record) bool {
+		if opts.AllCopies || !copies.Seen(rec) {
+			return false
+		}
+		diag.Debugf("%s: skipping a copy of an item already in the pack", rec.Ref())
+		return true
+	}
 	if q != "" {
 		st, err = llfind.OpenStore(ctx, c, env)
 		if err != nil {
@@ -126,7 +142,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 		llfind.MarkStale(ctx, st, res.StaleIDs, diag)
 		for _, h := range res.Hits {
-			items = append(items, brief.FromRecord(h))
+			if !copyOf(h) {
+				items = append(items, brief.FromRecord(h))
+			}
 		}
 	} else {
 		rd := ndjson.NewReader(env.Stdin)
@@ -148,6 +166,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 				continue
 			}
 			if rec.ID == "" && rec.CanonicalURL == "" && rec.URL == "" {
+				continue
+			}
+			if copyOf(rec) {
 				continue
 			}
 			items = append(items, brief.FromRecord(rec))

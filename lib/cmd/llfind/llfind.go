@@ -45,6 +45,12 @@ term of the sum, the matched fields and the matched terms. Terms too common
 to rank within --scan-rows rows are scored on the candidates only, or left
 out (-v lists them). See docs/retrieval.md.
 
+Copies of one text (items with the same content under different URLs) are
+one hit: the copy with the most human evidence (pins, human annotations,
+then the earliest saved) stands for the group, its record lists the others
+in "copies", and their annotations count for it. --all-copies shows every
+copy.
+
 Archived items (linkledger archive) are left out of searches, listings and
 --related unless --archived (include them) or --only-archived is given;
 the queue views and --id show them.

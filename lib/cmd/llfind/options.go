@@ -37,6 +37,7 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.IntFlag{Name: "snippets", Value: 2, Usage: "snippets per item (0 for none)"},
 		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
+		&ucli.BoolFlag{Name: "all-copies", Usage: "show every copy of the same text (saved under other URLs) as its own item; by default copies are one item listing the others under \"copies\""},
 	}
 	if paging {
 		flags = append(flags,
@@ -76,6 +77,7 @@ func SearchOptions(c *ucli.Command, now time.Time, limit int) (store.SearchOptio
 		o.Snippets = -1
 	}
 	o.ExpandChunks = c.Bool("expand-chunks")
+	o.AllCopies = c.Bool("all-copies")
 	o.ScanRows = c.Int("scan-rows")
 	if o.ScanRows == 0 || o.ScanRows < -1 {
 		return o, cli.Usage("--scan-rows %d: want 1 or more, or -1", o.ScanRows)
