@@ -76,6 +76,7 @@ func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
 		_ = cmd.Run(ctx, []string{"linkledger", "--help"})
 		return cli.ExitUsage
 	}
+	prune(cmd, args[1])
 	err := cmd.Run(ctx, args)
 	prog := "linkledger"
 	var ve *verbError
@@ -83,6 +84,23 @@ func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
 		prog = ve.prog
 	}
 	return cli.Report(prog, env.Stderr, err)
+}
+
+// prune leaves in root only the verb that will run, when first (the first
+// argument) names one, and no verb for --version: urfave/cli sets up every
+// command of the tree at each run (~1 ms for this tree), which only help,
+// completion of verbs, --man and an unknown verb's suggestion need.
+func prune(root *ucli.Command, first string) {
+	if first == "--version" || first == "-v" {
+		root.Commands = nil
+		return
+	}
+	for _, v := range root.Commands {
+		if v.HasName(first) {
+			root.Commands = []*ucli.Command{v}
+			return
+		}
+	}
 }
 
 // verbError is an error of a verb, reported as "linkledger VERB: ...".
@@ -239,7 +257,7 @@ func helpVerb(filters Filters, env cli.Env) *ucli.Command {
 			if c.Args().Present() {
 				verb := c.Args().First()
 				if verb != "completion" && New(filters, env).Command(verb) == nil {
-					return inVerb(c, unknownVerb(c.Root(), verb))
+					return inVerb(c, unknownVerb(New(filters, env), verb))
 				}
 				args = []string{"linkledger", verb, "--help"}
 			}
