@@ -151,6 +151,12 @@ func New(filters Filters, env cli.Env) *ucli.Command {
 				}
 			}
 			c.Commands = shells
+			c.Action = func(_ context.Context, c *ucli.Command) error {
+				if c.Args().Present() {
+					return inVerb(c, cli.Usage("unknown shell %q: want bash, zsh or fish", c.Args().First()))
+				}
+				return ucli.ShowSubcommandHelp(c)
+			}
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(context.Context, *ucli.Command, error) {},
