@@ -218,7 +218,7 @@ func join(us []unit) string {
 func sentenceUnits(text string, piece, max int) []unit {
 	var out []unit
 	for _, s := range Sentences(text) {
-		n := CountTokens(s.Text)
+		n := countUpTo(s.Text, max)
 		if n <= max {
 			out = append(out, unit{text: s.Text, tokens: n, piece: piece, sep: s.Sep})
 			continue
@@ -242,7 +242,7 @@ func splitWords(s string, max int) []string {
 	var cur []string
 	curTokens := 0
 	for _, w := range strings.Fields(s) {
-		n := CountTokens(" " + w)
+		n := countUpTo(" "+w, max)
 		if n > max {
 			if len(cur) > 0 {
 				parts = append(parts, strings.Join(cur, " "))
