@@ -147,6 +147,9 @@ type ParseInfo struct {
 	// NoTextReason is a typed reason why the main text (transcript, PDF
 	// text layer) is missing while the item still indexes what it has.
 	NoTextReason string `json:"no_text_reason,omitempty"`
+	// Truncated is true when the text was cut at the text cap (ll-parse
+	// and ll-index --max-text-bytes); a warning says how much was kept.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // IndexResult is what ll-index stored.
