@@ -285,14 +285,15 @@ func (r *Record) TextValue() string {
 	return *r.Text
 }
 
-// Ref returns the best identifier of the record for diagnostics.
+// Ref returns the best identifier of the record for diagnostics, made safe
+// for a terminal by Echo (records can be written by anyone).
 func (r *Record) Ref() string {
 	switch {
 	case r.CanonicalURL != "":
-		return r.CanonicalURL
+		return Echo(r.CanonicalURL)
 	case r.URL != "":
-		return r.URL
+		return Echo(r.URL)
 	default:
-		return r.ID
+		return Echo(r.ID)
 	}
 }

@@ -254,7 +254,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			if ref == "" {
 				ref = pos
 			}
-			diag.Printf("%s: %s: %s", ref, rec.Error.Code, rec.Error.Message)
+			diag.Printf("%s: %s: %s", ref, rec.Error.Code, record.Clean(rec.Error.Message))
 		}
 		if stripBodies && (rec.Body != nil || rec.BodyBase64 != nil) {
 			rec.Body, rec.BodyBase64 = nil, nil

@@ -241,14 +241,14 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 			ix.busy = cli.BusyError(ix.path, ix.wait, "this record and the rest of the input are written out failed (retryable), not indexed; saved items keep their status, so ll-find --pending or --failed lists them again")
 			err = ix.busy
 		}
-		ix.diag.Printf("%s: %v", rec.Ref(), err)
+		ix.diag.Printf("%s: %s", rec.Ref(), record.Clean(err.Error()))
 		if rec.Error == nil {
 			rec.Fail(record.StageIndex, record.CodeStore, err.Error(), store.IsBusy(err) || ix.busy != nil)
 		}
 		return nil
 	}
 	if rec.Error != nil {
-		ix.diag.Debugf("%s: stored failure: %s", rec.Ref(), rec.Error.Message)
+		ix.diag.Debugf("%s: stored failure: %s", rec.Ref(), record.Clean(rec.Error.Message))
 	}
 	rec.Index = res
 	rec.Status = res.Status

@@ -215,7 +215,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return ctx.Err()
 		}
 		if e := j.rec.Error; e != nil && e.Stage == record.StageParse && e.Code != record.CodeBadJSON {
-			diag.Printf("%s: %s: %s", j.rec.Ref(), e.Code, e.Message)
+			diag.Printf("%s: %s: %s", j.rec.Ref(), record.Clean(e.Code), record.Clean(e.Message))
 		}
 		progress.Tick(j.rec.Error != nil)
 		err := out.Emit(j.rec)
