@@ -113,14 +113,52 @@ func MarkTruncated(rec *record.Record, from int, opts Options) {
 	markTruncated(rec.Parse, from, opts.maxText())
 }
 
+// Caps of the metadata fields, in bytes: far above any real title or
+// description, low enough that a forged record cannot put megabytes into
+// every search result.
+const (
+	MaxTitleBytes       = 2 << 10 // title, author, site_name, published_at, lang
+	MaxDescriptionBytes = 8 << 10 // description, excerpt
+)
+
+// capMeta cuts over-long metadata fields of rec and returns a warning for
+// each field it cut.
+func capMeta(rec *record.Record) []string {
+	var warns []string
+	for _, f := range []struct {
+		name string
+		v    *string
+		max  int
+	}{
+		{"title", &rec.Title, MaxTitleBytes}, {"author", &rec.Author, MaxTitleBytes},
+		{"site_name", &rec.SiteName, MaxTitleBytes}, {"published_at", &rec.PublishedAt, MaxTitleBytes},
+		{"lang", &rec.Lang, MaxTitleBytes},
+		{"description", &rec.Description, MaxDescriptionBytes}, {"excerpt", &rec.Excerpt, MaxDescriptionBytes},
+	} {
+		if len(*f.v) > f.max {
+			warns = append(warns, fmt.Sprintf("%s truncated to the first %d of %d bytes", f.name, f.max, len(*f.v)))
+			*f.v = cutUTF8(*f.v, f.max)
+		}
+	}
+	return warns
+}
+
 // Bound enforces the text cap on a record that arrives at ll-index with
 // text or chunks already made (records can be written by hand): when its
 // text or its chunks' text is over opts.MaxTextBytes, or it has more than
 // MaxChunks chunks, the text is cut to the cap (made from the chunks when
 // there is no text), the chunks are made again from it and rec.Parse says
-// so. It reports whether it changed the record.
+// so. Metadata fields over MaxTitleBytes or MaxDescriptionBytes are cut
+// too, with a warning each. It reports whether it changed the text.
 func Bound(rec *record.Record, opts Options) bool {
 	limit := opts.maxText()
+	if warns := capMeta(rec); len(warns) > 0 {
+		if rec.Parse == nil {
+			rec.Parse = &record.ParseInfo{Adapter: AdapterTextImport}
+		}
+		rec.Parse.Truncated = true
+		rec.Parse.Warnings = append(rec.Parse.Warnings, warns...)
+	}
 	chunkBytes := 0
 	for _, c := range rec.Chunks {
 		chunkBytes += len(c.Text)

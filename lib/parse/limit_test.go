@@ -104,3 +104,38 @@ func TestBoundHandMadeRecord(t *testing.T) {
 		t.Errorf("Bound changed a record under the cap: %+v", rec.Parse)
 	}
 }
+
+// TestMetadataCapped: a forged record's megabyte title and description are
+// cut, with a warning each, in ll-parse (apply) and ll-index (Bound).
+func TestMetadataCapped(t *testing.T) {
+	huge := strings.Repeat("T", 1<<20)
+	check := func(t *testing.T, rec *record.Record) {
+		t.Helper()
+		if len(rec.Title) > MaxTitleBytes || len(rec.Description) > MaxDescriptionBytes {
+			t.Errorf("title %d bytes, description %d bytes: not capped", len(rec.Title), len(rec.Description))
+		}
+		if rec.Parse == nil || !rec.Parse.Truncated || !strings.Contains(strings.Join(rec.Parse.Warnings, "\n"), "title truncated") {
+			t.Errorf("parse = %.300v, want truncated with a title warning", rec.Parse)
+		}
+	}
+	t.Run("ll-parse", func(t *testing.T) {
+		rec := &record.Record{URL: "https://x.example/m", Body: new(string)}
+		Run(rec, []Adapter{titleAdapter{huge}}, Options{})
+		check(t, rec)
+	})
+	t.Run("ll-index", func(t *testing.T) {
+		text := "Short text."
+		rec := &record.Record{URL: "https://x.example/m", Title: huge, Description: huge, Text: &text}
+		Bound(rec, Options{})
+		check(t, rec)
+	})
+}
+
+// titleAdapter gives a result with a title and description of its choice.
+type titleAdapter struct{ meta string }
+
+func (titleAdapter) Name() string              { return "title" }
+func (titleAdapter) Match(*record.Record) bool { return true }
+func (a titleAdapter) Parse(*record.Record) (*Result, error) {
+	return &Result{Title: a.meta, Description: a.meta, Segments: []Segment{{Text: "Some text."}}}, nil
+}

@@ -199,6 +199,10 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 	if truncated {
 		markTruncated(rec.Parse, from, limit)
 	}
+	if warns := capMeta(rec); len(warns) > 0 {
+		rec.Parse.Truncated = true
+		rec.Parse.Warnings = append(rec.Parse.Warnings, warns...)
+	}
 }
 
 // setOnceRev sets dst to val when val is not empty (adapter results win
