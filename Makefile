@@ -9,7 +9,7 @@ PREFIX  ?= $(HOME)/.local
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/linkledger/linkledger/lib/cli.Version=$(VERSION)
 
-.PHONY: all setup build test vet bench install demo eval-extraction eval-retrieval clean
+.PHONY: all setup build test vet bench reliability install demo eval-extraction eval-retrieval clean
 
 all: build
 
@@ -38,6 +38,13 @@ test: setup vet
 
 bench: build
 	@scripts/bench.sh
+
+# reliability runs hostile inputs (a 20 MB word, 50 MB of text, a PDF that
+# expands to 45 MB of text, 250,000 tags) through the filters and reports
+# peak memory and time of each (docs/reliability.md). BASELINE=dir compares
+# with older binaries.
+reliability: build
+	@scripts/reliability.sh
 
 install:
 	$(GO) install -tags $(TAGS) -ldflags '$(LDFLAGS)' ./cmd/...
