@@ -15,7 +15,7 @@ COMMIT  ?= $(shell git rev-parse --short=7 HEAD 2>/dev/null)
 LDFLAGS := -X github.com/linkledger/linkledger/lib/cli.Version=$(VERSION) -X github.com/linkledger/linkledger/lib/cli.Commit=$(COMMIT)
 MANDIR  := $(BIN)/man
 
-.PHONY: all setup build test vet bench man completions install demo eval-extraction eval-retrieval clean
+.PHONY: all setup build test vet bench reliability man completions install demo eval-extraction eval-retrieval clean
 
 all: build
 
@@ -44,6 +44,13 @@ test: setup vet
 
 bench: build
 	@scripts/bench.sh
+
+# reliability runs hostile inputs (a 20 MB word, 50 MB of text, a PDF that
+# expands to 45 MB of text, 250,000 tags) through the filters and reports
+# peak memory and time of each (docs/reliability.md). BASELINE=dir compares
+# with older binaries.
+reliability: build
+	@scripts/reliability.sh
 
 # man writes one page per binary (from the same definitions as --help:
 # every binary has a hidden --man flag) into bin/man.

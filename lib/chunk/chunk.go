@@ -132,10 +132,14 @@ func splitRun(pieces []Piece, opts Options) []record.Chunk {
 		}
 		text := join(cur)
 		first := pieces[cur[0].piece]
+		tokens := cur[0].tokens // a unit's count is exact: no need to count again
+		if len(cur) > 1 {
+			tokens = CountTokens(text)
+		}
 		chunks = append(chunks, record.Chunk{
 			Index:  len(chunks),
 			Text:   text,
-			Tokens: CountTokens(text),
+			Tokens: tokens,
 			StartS: first.StartS,
 			Page:   first.Page,
 		})
@@ -218,7 +222,7 @@ func join(us []unit) string {
 func sentenceUnits(text string, piece, max int) []unit {
 	var out []unit
 	for _, s := range Sentences(text) {
-		n := CountTokens(s.Text)
+		n := countUpTo(s.Text, max)
 		if n <= max {
 			out = append(out, unit{text: s.Text, tokens: n, piece: piece, sep: s.Sep})
 			continue
@@ -228,38 +232,49 @@ func sentenceUnits(text string, piece, max int) []unit {
 			if k == 0 {
 				sep = s.Sep
 			}
-			out = append(out, unit{text: part, tokens: CountTokens(part), piece: piece, sep: sep})
+			n := part.tokens
+			if n < 0 {
+				n = CountTokens(part.text)
+			}
+			out = append(out, unit{text: part.text, tokens: n, piece: piece, sep: sep})
 		}
 	}
 	return out
 }
 
+// part is a piece of an over-long sentence and its token count, -1 when
+// not counted yet.
+type part struct {
+	text   string
+	tokens int
+}
+
 // splitWords cuts s at spaces into parts of at most max tokens each (a
 // single word over max, such as a long URL, becomes a part of its own and is
 // cut by bytes).
-func splitWords(s string, max int) []string {
-	var parts []string
+func splitWords(s string, max int) []part {
+	var parts []part
 	var cur []string
 	curTokens := 0
 	for _, w := range strings.Fields(s) {
-		n := CountTokens(" " + w)
+		n := countUpTo(" "+w, max)
 		if n > max {
 			if len(cur) > 0 {
-				parts = append(parts, strings.Join(cur, " "))
+				parts = append(parts, part{strings.Join(cur, " "), -1})
 				cur, curTokens = nil, 0
 			}
 			parts = append(parts, splitRunes(w, max)...)
 			continue
 		}
 		if curTokens+n > max && len(cur) > 0 {
-			parts = append(parts, strings.Join(cur, " "))
+			parts = append(parts, part{strings.Join(cur, " "), -1})
 			cur, curTokens = nil, 0
 		}
 		cur = append(cur, w)
 		curTokens += n
 	}
 	if len(cur) > 0 {
-		parts = append(parts, strings.Join(cur, " "))
+		parts = append(parts, part{strings.Join(cur, " "), -1})
 	}
 	return parts
 }
@@ -267,13 +282,15 @@ func splitWords(s string, max int) []string {
 // splitRunes cuts a word with no spaces into parts of at most max tokens:
 // each part is the first max tokens of what is left (only a window of it is
 // tokenised, at most 32 bytes a token), shortened a rune at a time in the
-// rare case the part alone tokenises into more.
-func splitRunes(w string, max int) []string {
-	var parts []string
+// rare case the part alone tokenises into more. Each part comes with its
+// count, so nothing is counted twice.
+func splitRunes(w string, max int) []part {
+	var parts []part
 	for w != "" {
-		// Tokenise a window of about four bytes a token, doubling it while
-		// it holds fewer than max tokens.
-		size := max * 4
+		// Tokenise a window of about six bytes a token (long runs of
+		// letters average five or six), doubling it while it holds fewer
+		// than max tokens.
+		size := max * 6
 		var end int
 		for {
 			window := w[:boundary(w, size)]
@@ -286,10 +303,12 @@ func splitRunes(w string, max int) []string {
 		if end == 0 {
 			end = firstRuneEnd(w)
 		}
-		for end > firstRuneEnd(w) && CountTokens(w[:end]) > max {
+		n := CountTokens(w[:end])
+		for end > firstRuneEnd(w) && n > max {
 			end = boundary(w, end-1)
+			n = CountTokens(w[:end])
 		}
-		parts = append(parts, w[:end])
+		parts = append(parts, part{w[:end], n})
 		w = w[end:]
 	}
 	return parts

@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -300,5 +301,41 @@ func TestSplitNeverSpansPages(t *testing.T) {
 	}
 	if strings.Contains(got[0].Text, "Page two") {
 		t.Errorf("chunk on page 1 holds page 2 text: %q", got[0].Text)
+	}
+}
+
+// TestSplitHugeWordLinear: a 4 MB word without spaces used to be encoded
+// whole several times over (to count the sentence, the word, then each
+// window), allocating hundreds of bytes per input byte. Chunking now looks
+// at most a chunk's worth of tokens past each decision.
+func TestSplitHugeWordLinear(t *testing.T) {
+	w := strings.Repeat("abcdefghij", 4<<20/10)
+	var chunks []record.Chunk
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	chunks = Split([]Piece{{Text: w}}, Options{})
+	runtime.ReadMemStats(&after)
+	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(40*len(w)); got > limit {
+		t.Errorf("Split of a %d-byte word allocated %d bytes (%d per input byte), want at most %d", len(w), got, got/uint64(len(w)), limit)
+	}
+	var sb strings.Builder
+	for i, c := range chunks {
+		if c.Tokens > DefaultMax {
+			t.Fatalf("chunk %d has %d tokens, over the hard limit %d", i, c.Tokens, DefaultMax)
+		}
+		sb.WriteString(c.Text)
+	}
+	if sb.String() != w {
+		t.Errorf("chunks of a huge word do not add up to it")
+	}
+}
+
+// BenchmarkSplitHugeWord times chunking a 2 MB word with no spaces.
+func BenchmarkSplitHugeWord(b *testing.B) {
+	w := strings.Repeat("abcdefghij", 2<<20/10)
+	b.SetBytes(int64(len(w)))
+	for b.Loop() {
+		Split([]Piece{{Text: w}}, Options{})
 	}
 }

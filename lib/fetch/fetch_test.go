@@ -179,7 +179,17 @@ func TestRetries(t *testing.T) {
 			wantSleeps: []time.Duration{500 * time.Millisecond, time.Second}},
 		{name: "429 retry-after seconds", statuses: []int{429}, hdr: map[string]string{"Retry-After": "7"}, attempts: 2, wantSleeps: []time.Duration{7 * time.Second}},
 		{name: "429 retry-after date", statuses: []int{429}, hdr: map[string]string{"Retry-After": now.Add(5 * time.Second).Format(http.TimeFormat)}, attempts: 2, wantSleeps: []time.Duration{5 * time.Second}},
-		{name: "retry-after capped", statuses: []int{503}, hdr: map[string]string{"Retry-After": "3600"}, attempts: 2, wantSleeps: []time.Duration{DefaultMaxRetryAfter}},
+		// A Retry-After over the in-process cap is not retried early: one
+		// request, no sleep, and the error says when to come back.
+		{name: "retry-after over the cap, seconds", statuses: []int{503}, hdr: map[string]string{"Retry-After": "3600"}, attempts: 1,
+			wantErr: &record.Error{Stage: "fetch", Code: record.CodeHTTPStatus, Retryable: true, HTTPStatus: 503, RetryAfter: "2026-11-22T13:00:00Z"}},
+		{name: "retry-after over the cap, date", statuses: []int{429}, hdr: map[string]string{"Retry-After": now.Add(2 * time.Hour).Format(http.TimeFormat)}, attempts: 1,
+			wantErr: &record.Error{Stage: "fetch", Code: record.CodeHTTPStatus, Retryable: true, HTTPStatus: 429, RetryAfter: "2026-11-22T14:00:00Z"}},
+		{name: "retry-after over a day is a day", statuses: []int{503}, hdr: map[string]string{"Retry-After": "999999999"}, attempts: 1,
+			wantErr: &record.Error{Stage: "fetch", Code: record.CodeHTTPStatus, Retryable: true, HTTPStatus: 503, RetryAfter: "2026-11-23T12:00:00Z"}},
+		{name: "retry-after on the last attempt is kept", statuses: []int{500, 500, 503}, hdr: map[string]string{"Retry-After": "9"}, attempts: 3,
+			wantErr:    &record.Error{Stage: "fetch", Code: record.CodeHTTPStatus, Retryable: true, HTTPStatus: 503, RetryAfter: "2026-11-22T12:00:09Z"},
+			wantSleeps: []time.Duration{9 * time.Second, 9 * time.Second}},
 		{name: "404 not retried", statuses: []int{404}, attempts: 1, wantErr: &record.Error{Stage: "fetch", Code: record.CodeHTTPStatus, HTTPStatus: 404}},
 		{name: "403 not retried", statuses: []int{403}, attempts: 1, wantErr: &record.Error{Stage: "fetch", Code: record.CodeHTTPStatus, HTTPStatus: 403}},
 	}

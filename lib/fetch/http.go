@@ -245,8 +245,12 @@ func unwrapURL(err error) error {
 	return err
 }
 
+// maxRetryAfter bounds what a server's Retry-After can ask for, so that a
+// hostile or broken server cannot park an item for years.
+const maxRetryAfter = 24 * time.Hour
+
 // retryAfter parses a Retry-After value (delay in seconds or an HTTP date)
-// relative to now; 0 when absent or unparsable.
+// relative to now, at most 24 hours; 0 when absent or unparsable.
 func retryAfter(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -256,14 +260,14 @@ func retryAfter(v string, now time.Time) time.Duration {
 		if secs <= 0 {
 			return 0
 		}
-		if secs > int64(24*time.Hour/time.Second) {
-			secs = int64(24 * time.Hour / time.Second)
+		if secs > int64(maxRetryAfter/time.Second) {
+			secs = int64(maxRetryAfter / time.Second)
 		}
 		return time.Duration(secs) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
-			return d
+			return min(d, maxRetryAfter)
 		}
 	}
 	return 0

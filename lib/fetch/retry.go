@@ -6,13 +6,18 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // retry runs once until it succeeds, fails for good, or runs out of
 // attempts. Each attempt holds a politeness slot of target's host and runs
 // under the total timeout. Between attempts it waits the server's
-// Retry-After (capped to MaxRetryAfter) or else an exponential backoff with
-// full jitter. It returns an error only when ctx ended.
+// Retry-After or else an exponential backoff with full jitter. A
+// Retry-After longer than MaxRetryAfter is not waited for in-process, nor
+// retried early: the record fails now and its error carries the time
+// (error.retry_after), which ll-index keeps as the item's next_retry_at.
+// It returns an error only when ctx ended.
 func (f *Fetcher) retry(ctx context.Context, target string, once func(context.Context) *result) (*result, error) {
 	host := hostOf(target)
 	for attempt := 1; ; attempt++ {
@@ -27,12 +32,15 @@ func (f *Fetcher) retry(ctx context.Context, target string, once func(context.Co
 			return nil, err
 		}
 		res.attempts = attempt
-		if res.err == nil || !res.err.Retryable || attempt >= f.opts.MaxAttempts {
+		if res.err != nil && res.retryAfter > 0 {
+			res.err.RetryAfter = record.FormatTime(f.opts.Now().Add(res.retryAfter))
+		}
+		if res.err == nil || !res.err.Retryable || attempt >= f.opts.MaxAttempts || res.retryAfter > f.opts.MaxRetryAfter {
 			return res, nil
 		}
 		wait := f.backoff(attempt)
 		if res.retryAfter > 0 {
-			wait = min(res.retryAfter, f.opts.MaxRetryAfter)
+			wait = res.retryAfter
 		}
 		if err := f.opts.Sleep(ctx, wait); err != nil {
 			return nil, err

@@ -28,7 +28,10 @@ type Result struct {
 	SourceType   string // corrected source type, "" to keep the record's
 	Source       string // upstream source that answered (e.g. x-syndication)
 	NoTextReason string // typed reason when the main text is missing
-	Warnings     []string
+	// Truncated is set by an adapter that stopped reading its extractor's
+	// output at the text cap (the PDF adapter); parse.Run marks the record.
+	Truncated bool
+	Warnings  []string
 	// Segments is the text in reading order. Adapters that only have flat
 	// text put paragraphs (split on blank lines) in segments.
 	Segments []Segment

@@ -21,6 +21,10 @@ const excerptRunes = 280
 // Options configures Run.
 type Options struct {
 	Chunk chunk.Options
+	// MaxTextBytes caps the normalised text of one item (0: the default,
+	// DefaultMaxTextBytes). Text past it is dropped and parse.truncated
+	// set; see docs/reliability.md.
+	MaxTextBytes int
 }
 
 // Run parses one fetched record in place with the first matching adapter of
@@ -46,8 +50,11 @@ func Run(rec *record.Record, adapters []Adapter, opts Options) {
 			rec.Fail(record.StageParse, record.CodeNoBody, "record has no body or text to parse", false)
 			return
 		}
-		ChunkText(rec, opts)
+		from := ChunkText(rec, opts)
 		rec.Parse = &record.ParseInfo{Adapter: AdapterTextImport}
+		if from > 0 {
+			markTruncated(rec.Parse, from, opts.maxText())
+		}
 		return
 	}
 	// A text body that arrived base64-encoded (an unknown charset, say) is
@@ -143,12 +150,25 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 		rec.SourceType = res.SourceType
 	}
 
+	// The text is capped twice: the adapter's raw text before normalising
+	// (so a 150 MB extraction is not normalised whole) and the normalised
+	// paragraphs (normalising may grow text a little).
+	limit := opts.maxText()
+	segs, from := capSegments(res.Segments, limit)
+	truncated := from > 0 || res.Truncated
 	var pieces []chunk.Piece
 	var paras []string
-	for _, s := range res.Segments {
-		for _, p := range Paragraphs(Normalize(s.Text)) {
+	n := 0
+	for _, s := range segs {
+		ps, cut := capParagraphs(Paragraphs(Normalize(s.Text)), limit-n)
+		for _, p := range ps {
 			pieces = append(pieces, chunk.Piece{Text: p, StartS: s.StartS, Page: s.Page})
 			paras = append(paras, p)
+			n += len(p) + 2
+		}
+		if cut {
+			truncated = true
+			break
 		}
 	}
 	text := strings.Join(paras, "\n\n")
@@ -176,6 +196,13 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 		Warnings:     append(reasons, res.Warnings...),
 		NoTextReason: res.NoTextReason,
 	}
+	if truncated {
+		markTruncated(rec.Parse, from, limit)
+	}
+	if warns := capMeta(rec); len(warns) > 0 {
+		rec.Parse.Truncated = true
+		rec.Parse.Warnings = append(rec.Parse.Warnings, warns...)
+	}
 }
 
 // setOnceRev sets dst to val when val is not empty (adapter results win
@@ -188,14 +215,26 @@ func setOnceRev(dst *string, val string) {
 
 // ChunkText normalises a record's existing text and fills its checksum and
 // chunks (for records that arrive with text rather than a body), and its
-// excerpt and language when missing. It does not touch rec.Parse.
-func ChunkText(rec *record.Record, opts Options) {
-	text := Normalize(rec.TextValue())
+// excerpt and language when missing. Text over opts.MaxTextBytes is cut to
+// it; ChunkText then returns the size before the cut (0 when nothing was
+// cut) and the caller says so in rec.Parse, which ChunkText does not touch.
+func ChunkText(rec *record.Record, opts Options) (cutFrom int) {
+	limit := opts.maxText()
+	raw := rec.TextValue()
+	if len(raw) > limit {
+		cutFrom = len(raw)
+		raw = cutUTF8(raw, limit)
+	}
+	text := Normalize(raw)
+	if len(text) > limit {
+		cutFrom = max(cutFrom, len(text))
+		text = cutUTF8(text, limit)
+	}
 	rec.Text = &text
 	rec.Checksum = ""
 	rec.Chunks = nil
 	if text == "" {
-		return
+		return cutFrom
 	}
 	rec.Checksum = Checksum(text)
 	if rec.Lang == "" {
@@ -209,6 +248,7 @@ func ChunkText(rec *record.Record, opts Options) {
 	if rec.Excerpt == "" {
 		rec.Excerpt = excerpt(Paragraphs(text))
 	}
+	return cutFrom
 }
 
 // excerpt is the start of the text: the first paragraph of some length (a

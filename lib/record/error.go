@@ -15,6 +15,10 @@ type Error struct {
 	Retryable  bool   `json:"retryable"`
 	HTTPStatus int    `json:"http_status,omitempty"`
 	Line       int    `json:"line,omitempty"` // input line number, for input errors
+	// RetryAfter is the earliest time (RFC 3339 UTC) to try again, from a
+	// server's Retry-After; ll-index sets the item's next_retry_at no
+	// earlier.
+	RetryAfter string `json:"retry_after,omitempty"`
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Stage, e.Code, e.Message) }

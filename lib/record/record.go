@@ -206,6 +206,9 @@ type ParseInfo struct {
 	// NoTextReason is a typed reason why the main text (transcript, PDF
 	// text layer) is missing while the item still indexes what it has.
 	NoTextReason string `json:"no_text_reason,omitempty"`
+	// Truncated is true when the text was cut at the text cap (ll-parse
+	// and ll-index --max-text-bytes); a warning says how much was kept.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // IndexResult is what ll-index stored.
@@ -341,14 +344,15 @@ func (r *Record) TextValue() string {
 	return *r.Text
 }
 
-// Ref returns the best identifier of the record for diagnostics.
+// Ref returns the best identifier of the record for diagnostics, made safe
+// for a terminal by Echo (records can be written by anyone).
 func (r *Record) Ref() string {
 	switch {
 	case r.CanonicalURL != "":
-		return r.CanonicalURL
+		return Echo(r.CanonicalURL)
 	case r.URL != "":
-		return r.URL
+		return Echo(r.URL)
 	default:
-		return r.ID
+		return Echo(r.ID)
 	}
 }

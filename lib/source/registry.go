@@ -29,6 +29,9 @@ type Options struct {
 	// PDFPassword is the user password for encrypted PDFs (ll-parse
 	// --pdf-password).
 	PDFPassword string
+	// MaxTextBytes caps the text read from external extractors (pdftotext)
+	// (ll-parse --max-text-bytes; 0: parse.DefaultMaxTextBytes).
+	MaxTextBytes int
 	// MainText are the article adapter's extractors: ll-parse and
 	// ll-index pass lib/parse/mainext's; without them HTML pages fall
 	// back to their visible text (ll-fetch, which only fetches, does not
@@ -46,7 +49,7 @@ func Adapters(opts Options) []parse.Adapter {
 	list = append(list,
 		youtube.Adapter(),
 		xpost.Adapter(),
-		pdf.Adapter(pdf.Options{Password: opts.PDFPassword}),
+		pdf.Adapter(pdf.Options{Password: opts.PDFPassword, MaxTextBytes: opts.MaxTextBytes}),
 	)
 	list = append(list, parse.Article(opts.MainText), parse.Markdown(), parse.PlainText(), parse.VisibleText())
 	return list

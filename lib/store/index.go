@@ -89,7 +89,13 @@ func (s *Store) indexFailure(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec 
 		if wait > opts.RetryMax {
 			wait = opts.RetryMax
 		}
-		next = record.FormatTime(s.Now().Add(wait))
+		at := s.Now().Add(wait)
+		// A server that said when to come back (Retry-After, carried in
+		// error.retry_after) is not asked again before then.
+		if t, err := time.Parse(record.TimeFormat, rec.Error.RetryAfter); err == nil && t.After(at) {
+			at = t
+		}
+		next = record.FormatTime(at)
 	}
 	ej, err := json.Marshal(rec.Error)
 	if err != nil {

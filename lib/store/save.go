@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/jmoiron/sqlx"
 
@@ -30,16 +30,20 @@ type SaveOptions struct {
 
 // Defaults of SaveOptions.
 const (
-	DefaultAgentHighlightCap      = 5
-	MinAgentHighlightCap          = 3
-	MaxAgentHighlightCap          = 7
-	DefaultAgentConfidenceValue   = 0.5
-	ActorHuman                    = "human"
-	actorAgentPrefix              = "agent:"
-	eventActorIndex               = "ll-index"
-	defaultSaveActorWhenUnnamed   = ActorHuman
-	maxAnnotationTextBytes        = 64 << 10
-	maxTagBytes                   = 100
+	DefaultAgentHighlightCap    = 5
+	MinAgentHighlightCap        = 3
+	MaxAgentHighlightCap        = 7
+	DefaultAgentConfidenceValue = 0.5
+	ActorHuman                  = "human"
+	actorAgentPrefix            = "agent:"
+	eventActorIndex             = "ll-index"
+	defaultSaveActorWhenUnnamed = ActorHuman
+	maxAnnotationTextBytes      = 64 << 10
+	maxTagBytes                 = 100
+	// MaxTags is the most distinct tags one record may add or remove
+	// (docs/reliability.md); more is a bad_input error, not a truncation,
+	// so no tag is dropped silently.
+	MaxTags                       = 256
 	annotationDisplacedEventName  = "displaced"
 	annotationCreatedEventName    = "created"
 	annotationPinnedEventName     = "pinned"
@@ -147,7 +151,7 @@ func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record,
 		return it, false, err
 	}
 	if rec.CanonicalURL == "" {
-		return nil, false, &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no item with id %s", rec.ID)}
+		return nil, false, &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no item with id %s", record.Echo(rec.ID))}
 	}
 	orig := rec.OriginalURL
 	if orig == "" {
@@ -172,7 +176,7 @@ func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record,
 		return nil, false, err
 	}
 	if it == nil {
-		return nil, false, fmt.Errorf("item %s: canonical url %s is stored under another id", rec.ID, rec.CanonicalURL)
+		return nil, false, fmt.Errorf("item %s: canonical url %s is stored under another id", record.Echo(rec.ID), record.Echo(rec.CanonicalURL))
 	}
 	if n > 0 {
 		if err := s.event(ctx, tx, it.ID, "item", it.ID, itemCreatedEventName, actor, map[string]string{"url": orig}); err != nil {
@@ -194,7 +198,7 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 		actor = opts.Actor
 	}
 	if !ValidActor(actor) {
-		return nil, badInput("actor %q: want human or agent:<name>", actor)
+		return nil, badInput("actor %s: want human or agent:<name>", record.Quote(actor))
 	}
 	if rec.ID == "" {
 		return nil, badInput("no url or id")
@@ -340,7 +344,7 @@ func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts S
 		switch a.Type {
 		case record.AnnHighlight, record.AnnLowlight, record.AnnNote:
 		default:
-			return nil, badInput("annotation %d: type %q: want highlight, lowlight or note", i+1, a.Type)
+			return nil, badInput("annotation %d: type %s: want highlight, lowlight or note", i+1, record.Quote(a.Type))
 		}
 		a.Text = strings.TrimSpace(a.Text)
 		if a.Text == "" {
@@ -353,7 +357,7 @@ func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts S
 			a.Actor = actor
 		}
 		if !ValidActor(a.Actor) {
-			return nil, badInput("annotation %d: actor %q: want human or agent:<name>", i+1, a.Actor)
+			return nil, badInput("annotation %d: actor %s: want human or agent:<name>", i+1, record.Quote(a.Actor))
 		}
 		if a.Confidence != nil && (*a.Confidence < 0 || *a.Confidence > 1 || *a.Confidence != *a.Confidence) {
 			return nil, badInput("annotation %d: confidence %v outside 0..1", i+1, *a.Confidence)
@@ -398,7 +402,7 @@ func (s *Store) setPinned(ctx context.Context, tx *sqlx.Tx, itemID string, annID
 	var typ string
 	err := tx.GetContext(ctx, &typ, `SELECT type FROM annotations WHERE id = ? AND item_id = ?`, annID, itemID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no annotation %d on item %s", annID, itemID)}
+		return &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no annotation %d on item %s", annID, record.Echo(itemID))}
 	}
 	if err != nil {
 		return err
@@ -491,18 +495,27 @@ func (s *Store) setState(ctx context.Context, tx *sqlx.Tx, itemID, from, to, act
 	return s.event(ctx, tx, itemID, "ingest", "", ingestStateChangedEventPrefix+to, actor, map[string]string{"from": from, "to": to})
 }
 
-// cleanTags trims, lower-cases and de-duplicates tags, refusing bad ones.
+// cleanTags trims, lower-cases and de-duplicates tags, refusing bad ones:
+// longer than maxTagBytes, with a comma or a control character, or more
+// than MaxTags of them in one record. It is linear in the number of tags
+// (a set, not a search of the list for each tag).
 func cleanTags(in []string) ([]string, error) {
 	var out []string
+	seen := make(map[string]bool, min(len(in), MaxTags+1))
 	for _, t := range in {
-		t = strings.ToLower(strings.TrimSpace(t))
+		t = strings.TrimSpace(t)
 		if t == "" {
 			continue
 		}
-		if len(t) > maxTagBytes || strings.ContainsAny(t, ",\n\t") {
-			return nil, badInput("tag %q: at most %d bytes, no commas or control characters", t, maxTagBytes)
+		if len(t) > maxTagBytes || strings.ContainsFunc(t, func(r rune) bool { return r == ',' || unicode.IsControl(r) }) {
+			return nil, badInput("tag %s: at most %d bytes, no commas or control characters", record.Quote(t), maxTagBytes)
 		}
-		if !slices.Contains(out, t) {
+		t = strings.ToLower(t)
+		if !seen[t] {
+			if len(out) == MaxTags {
+				return nil, badInput("more than %d tags in one record", MaxTags)
+			}
+			seen[t] = true
 			out = append(out, t)
 		}
 	}

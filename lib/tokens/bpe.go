@@ -1,6 +1,11 @@
 package tokens
 
-import "math"
+import (
+	"math"
+	"slices"
+	"sync"
+	"unicode/utf8"
+)
 
 // Byte-pair encoding of one piece: start from single bytes and, while some
 // two neighbouring parts together form a token, join the pair whose token
@@ -24,13 +29,53 @@ func pairRank(s string) uint32 {
 	return noRank
 }
 
+// maxPiece is the longest piece, in bytes, that byte-pair encoding sees
+// whole. A longer pre-tokenizer piece (a 20 MB "word" with no spaces, a
+// long run of CJK letters without punctuation) is encoded in consecutive
+// parts of at most maxPiece bytes, cut at rune boundaries, so the cost of
+// a count is linear in the input and its memory bounded by maxPiece.
+// Tokens never span a cut, so the count of such a piece may be a few tokens
+// higher than tiktoken's (at most one per cut); pieces of real prose are far
+// shorter and counted exactly. No cl100k_base token is longer than 256
+// bytes.
+const maxPiece = 4096
+
+// cutPiece returns the length of the first part of p that is byte-pair
+// encoded on its own: all of p, or at most maxPiece bytes ending at a rune
+// boundary. p is valid UTF-8 and not empty.
+func cutPiece(p string) int {
+	if len(p) <= maxPiece {
+		return len(p)
+	}
+	n := maxPiece
+	for n > 0 && !utf8.RuneStart(p[n]) {
+		n--
+	}
+	if n == 0 {
+		return maxPiece // cannot happen in valid UTF-8
+	}
+	return n
+}
+
+// scratch holds mergeHeap's working arrays so that a count of many long
+// pieces reuses them instead of allocating per piece.
+type scratch struct {
+	next, prev []int32
+	rankAt     []uint32
+	h          pairHeap
+}
+
+// scratches recycles scratch between calls: chunking counts many windows
+// of a long word one after another.
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
 // merge appends to dst the start offsets of the tokens piece p is encoded
-// as, then len(p), and returns the extended slice.
-func merge(dst []int32, p string) []int32 {
+// as, then len(p), and returns the extended slice. sc may be nil.
+func merge(dst []int32, p string, sc *scratch) []int32 {
 	if len(p) <= scanMax {
 		return mergeScan(dst, p)
 	}
-	return mergeHeap(dst, p)
+	return mergeHeap(dst, p, sc)
 }
 
 // mergeScan is merge for a piece of at most scanMax bytes.
@@ -79,15 +124,20 @@ func mergeScan(dst []int32, p string) []int32 {
 // waits in a min-heap keyed by rank and then offset. A heap entry whose pair
 // has since changed is skipped when it comes up: a part only ever grows, so
 // a pair that changed is a longer string with another rank.
-func mergeHeap(dst []int32, p string) []int32 {
+func mergeHeap(dst []int32, p string, sc *scratch) []int32 {
 	n := int32(len(p))
+	if sc == nil {
+		sc = &scratch{}
+	}
 	// next[k] and rankAt[k] describe the part starting at byte k: where the
 	// following part starts (n at the end, -1 once k is no longer a start)
 	// and the rank of the two joined. prev[k] is the start of the part before.
-	next := make([]int32, n)
-	prev := make([]int32, n)
-	rankAt := make([]uint32, n)
-	var h pairHeap
+	sc.next = slices.Grow(sc.next[:0], int(n))[:n]
+	sc.prev = slices.Grow(sc.prev[:0], int(n))[:n]
+	sc.rankAt = slices.Grow(sc.rankAt[:0], int(n))[:n]
+	next, prev, rankAt := sc.next, sc.prev, sc.rankAt
+	h := sc.h[:0]
+	defer func() { sc.h = h[:0] }()
 	pairAt := func(k int32) uint32 {
 		j := next[k]
 		if j >= n {

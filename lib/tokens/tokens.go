@@ -28,19 +28,32 @@ import (
 )
 
 // Count returns the number of cl100k_base tokens in s. It is safe for
-// concurrent use.
+// concurrent use. Its cost is linear in len(s): a pre-tokenizer piece
+// longer than maxPiece bytes is encoded in parts (see maxPiece), the one
+// place where the count may differ from tiktoken's.
 func Count(s string) int {
 	s = replaceInvalid(s)
 	n := 0
 	var buf [scanMax + 2]int32
+	var bounds []int32
+	var sc *scratch
 	for i, j := nextPiece(s, 0); i < j; i, j = nextPiece(s, j) {
-		p := s[i:j]
-		if len(p) == 1 {
-			n++
-		} else if _, ok := rank(p); ok {
-			n++
-		} else {
-			n += len(merge(buf[:0], p)) - 1
+		for piece := s[i:j]; piece != ""; {
+			p := piece[:cutPiece(piece)]
+			piece = piece[len(p):]
+			switch _, ok := rank(p); {
+			case len(p) == 1 || ok:
+				n++
+			case len(p) <= scanMax:
+				n += len(mergeScan(buf[:0], p)) - 1
+			default:
+				if sc == nil {
+					sc = scratches.Get().(*scratch)
+					defer scratches.Put(sc)
+				}
+				bounds = mergeHeap(bounds[:0], p, sc)
+				n += len(bounds) - 1
+			}
 		}
 	}
 	return n
@@ -54,14 +67,19 @@ func Split(s string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		s := replaceInvalid(s)
 		var bounds []int32
+		sc := scratches.Get().(*scratch)
+		defer scratches.Put(sc)
 		for i, j := nextPiece(s, 0); i < j; i, j = nextPiece(s, j) {
-			p := s[i:j]
-			if _, ok := rank(p); len(p) == 1 || ok {
-				if !yield(p) {
-					return
+			for piece := s[i:j]; piece != ""; {
+				p := piece[:cutPiece(piece)]
+				piece = piece[len(p):]
+				if _, ok := rank(p); len(p) == 1 || ok {
+					if !yield(p) {
+						return
+					}
+					continue
 				}
-			} else {
-				bounds = merge(bounds[:0], p)
+				bounds = merge(bounds[:0], p, sc)
 				for k := 0; k+1 < len(bounds); k++ {
 					if !yield(p[bounds[k]:bounds[k+1]]) {
 						return

@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -194,7 +195,7 @@ func TestMergeScanMatchesHeap(t *testing.T) {
 	for range 3000 {
 		for _, p := range pieces(replaceInvalid(randomText(rng))) {
 			if len(p) <= scanMax {
-				scan, heap := mergeScan(nil, p), mergeHeap(nil, p)
+				scan, heap := mergeScan(nil, p), mergeHeap(nil, p, nil)
 				if !slices.Equal(scan, heap) {
 					t.Fatalf("piece %q: scan %v, heap %v", p, scan, heap)
 				}
@@ -265,4 +266,74 @@ func FuzzCount(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkSame(t, s)
 	})
+}
+
+// allocated returns the bytes f allocates on the heap.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestCountLongWordBoundedMemory: a 4 MB word without spaces is one
+// pre-tokenizer piece. Encoding it whole took working arrays of 20 bytes
+// per input byte (80 MB here); in parts of maxPiece bytes the arrays stay
+// the size of one part.
+func TestCountLongWordBoundedMemory(t *testing.T) {
+	w := strings.Repeat("qwertzuiopasdfghjkl", 4<<20/19)
+	var n int
+	got := allocated(func() { n = Count(w) })
+	if limit := uint64(64 * maxPiece); got > limit {
+		t.Errorf("Count of a %d-byte word allocated %d bytes, want at most %d", len(w), got, limit)
+	}
+	// The count of the parts stays close to the count of the whole (one
+	// period of the pattern is 19 bytes; compare with its own count).
+	per := float64(Count(strings.Repeat("qwertzuiopasdfghjkl", 200))) / 200
+	want := per * float64(len(w)/19)
+	if d := float64(n)/want - 1; d > 0.02 || d < -0.02 {
+		t.Errorf("Count = %d, want about %.0f (off by %.1f%%)", n, want, 100*d)
+	}
+}
+
+// TestLongPiecesUpToMaxPieceExact: pieces up to maxPiece bytes are encoded
+// whole, exactly as tiktoken-go does; only longer ones are cut.
+func TestLongPiecesUpToMaxPieceExact(t *testing.T) {
+	for _, s := range []string{
+		strings.Repeat("abcdefghij", maxPiece/10),
+		strings.Repeat("東京都", maxPiece/9),
+		"x" + strings.Repeat("Zq", maxPiece/2-1),
+	} {
+		if len(s) > maxPiece {
+			t.Fatalf("test input of %d bytes is longer than maxPiece", len(s))
+		}
+		checkSame(t, s)
+	}
+}
+
+// TestSplitLongWordAddsUp: the tokens of a piece cut at maxPiece still add
+// up to the text, and the cuts fall on rune boundaries.
+func TestSplitLongWordAddsUp(t *testing.T) {
+	w := strings.Repeat("日本語テキスト", 3*maxPiece/21+5)
+	var b strings.Builder
+	n := 0
+	for tok := range Split(w) {
+		b.WriteString(tok)
+		n++
+	}
+	if b.String() != w {
+		t.Errorf("tokens do not add up to the text")
+	}
+	if c := Count(w); c != n {
+		t.Errorf("Count = %d, Split gave %d tokens", c, n)
+	}
+	for p := w; p != ""; {
+		k := cutPiece(p)
+		if !utf8.ValidString(p[:k]) {
+			t.Fatalf("part %d bytes in is cut inside a rune", len(w)-len(p)+k)
+		}
+		p = p[k:]
+	}
 }

@@ -122,6 +122,11 @@ func ingestFlags() []stageFlag {
 		{&ucli.StringFlag{Name: "x-syndication-base", HideDefault: true, Usage: "X syndication `URL` (ll-fetch)"}, toFetch},
 		{&ucli.StringFlag{Name: "x-fx-base", HideDefault: true, Usage: "FxTwitter-style API `URL` (ll-fetch)"}, toFetch},
 		{&ucli.StringFlag{Name: "x-oembed-base", HideDefault: true, Usage: "X oEmbed `URL` (ll-fetch)"}, toFetch},
+		{&ucli.StringSliceFlag{Name: "allow-files", Usage: "let records read local files under `PATH` (repeatable) (ll-fetch)"}, toFetch},
+		{&ucli.StringSliceFlag{Name: "allow-files-from", Usage: "read more --allow-files paths from `FILE` (ll-fetch)"}, toFetch},
+		{&ucli.BoolFlag{Name: "public-only", Usage: "refuse non-public addresses, redirects included (ll-fetch)"}, toFetch},
+		{&ucli.IntFlag{Name: "max-text-bytes", HideDefault: true, Usage: "keep at most `BYTES` of text per item (ll-parse, ll-index)"}, toParse | toIndex},
+		{&ucli.IntFlag{Name: "memory-budget", HideDefault: true, Usage: "`BYTES` of records parsed at once (ll-parse)"}, toParse},
 		{&ucli.StringFlag{Name: "pdf-password", HideDefault: true, Usage: "user `PASSWORD` of encrypted PDFs (ll-parse)"}, toParse},
 		{&ucli.IntFlag{Name: "chunk-tokens", HideDefault: true, Usage: "target chunk size in `TOKENS` (ll-parse)"}, toParse},
 		{&ucli.IntFlag{Name: "chunk-overlap", HideDefault: true, Usage: "`TOKENS` repeated at the start of the next chunk (ll-parse)"}, toParse},
@@ -276,4 +281,22 @@ func retry(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command, s
 		{"ll-parse", stageArgs(c, sf, toParse)},
 		{"ll-index", stageArgs(c, sf, toIndex)},
 	})
+}
+
+// ForwardedFlags lists, for each filter, the flags that worker, stale and
+// retry pass to it, so a test can check the filter still has them.
+func ForwardedFlags() map[string][]string {
+	out := map[string][]string{}
+	stages := map[int]string{toFind: "ll-find", toFetch: "ll-fetch", toParse: "ll-parse", toIndex: "ll-index"}
+	all := append(ingestFlags(), outputFlags()...)
+	all = append(all, stageFlag{&ucli.IntFlag{Name: "limit"}, toFind}, stageFlag{&ucli.IntFlag{Name: "max-attempts"}, toFind | toFetch},
+		stageFlag{&ucli.StringFlag{Name: "older-than"}, toFind})
+	for _, f := range all {
+		for bit, filter := range stages {
+			if f.to&bit != 0 {
+				out[filter] = append(out[filter], f.flag.Names()[0])
+			}
+		}
+	}
+	return out
 }

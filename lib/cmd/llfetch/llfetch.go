@@ -50,9 +50,11 @@ terminal unless --jq is given.
 Records come out in input order, --concurrency at a time, at most --per-host
 requests in flight to one host, request starts to one host at least
 --host-interval apart. Timeouts, connection errors, 429 and 5xx are retried
-with exponential backoff and full jitter (or the server's Retry-After, at
-most 60s). A record that still fails goes on with an error object
-{stage: "fetch", code, message, retryable, http_status}. A record carrying
+with exponential backoff and full jitter (or the server's Retry-After when
+it is at most 60s; a longer one is not retried early: the record fails at
+once and error.retry_after says when to come back, which ll-index keeps as
+the item's next retry). A record that still fails goes on with an error
+object {stage: "fetch", code, message, retryable, http_status, retry_after}. A record carrying
 fetch.etag or fetch.last_modified is fetched conditionally; 304 gives
 fetch.not_modified: true and no body. See docs/fetch.md.
 
@@ -249,7 +251,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			if ref == "" {
 				ref = pos
 			}
-			diag.Printf("%s: %s: %s", ref, rec.Error.Code, rec.Error.Message)
+			diag.Printf("%s: %s: %s", ref, rec.Error.Code, record.Clean(rec.Error.Message))
 		}
 		if stripBodies && (rec.Body != nil || rec.BodyBase64 != nil) {
 			rec.Body, rec.BodyBase64 = nil, nil

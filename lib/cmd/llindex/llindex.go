@@ -65,6 +65,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.DurationFlag{Name: "retry-base", Value: time.Minute, Usage: "wait before the first retry of a failed item"},
 			&ucli.IntFlag{Name: "chunk-tokens", Value: 0, Usage: "target chunk size in tokens when chunking here (0: ll-parse's default)"},
 			&ucli.IntFlag{Name: "chunk-overlap", Usage: "chunk overlap in tokens when chunking here (0: none; default: ll-parse's)"},
+			&ucli.IntFlag{Name: "max-text-bytes", Value: parse.DefaultMaxTextBytes, Usage: "keep at most `BYTES` of text per item; a record over it (or with more chunks than such a text makes) is cut and chunked again, with parse.truncated set"},
 			&ucli.BoolFlag{Name: "optimize", Usage: "after the input, merge the whole full-text index into one segment (can take minutes on a large store)"},
 			&ucli.BoolFlag{Name: "no-merge", Usage: "skip the bounded index merge done after the input"},
 		},
@@ -88,7 +89,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	popts := parse.Options{}
+	popts := parse.Options{MaxTextBytes: int(c.Int("max-text-bytes"))}
+	if popts.MaxTextBytes <= 0 {
+		return cli.Usage("--max-text-bytes must be positive, got %d", popts.MaxTextBytes)
+	}
 	if n := c.Int("chunk-tokens"); n > 0 {
 		popts.Chunk.TargetTokens = n
 	}
@@ -113,7 +117,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		path:     path,
 		wait:     wait,
 		loc:      loc,
-		adapters: source.Adapters(source.Options{MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}}),
+		adapters: source.Adapters(source.Options{MaxTextBytes: popts.MaxTextBytes, MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}}),
 		popts:    popts,
 		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base")},
 		keep:     c.Bool("keep-content"),
@@ -232,7 +236,13 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		case rec.Text == nil && len(rec.Chunks) == 0 && hasBody && !notModified:
 			parse.Run(rec, ix.adapters, ix.popts)
 		case rec.Text != nil && len(rec.Chunks) == 0:
-			parse.ChunkText(rec, ix.popts)
+			if from := parse.ChunkText(rec, ix.popts); from > 0 {
+				parse.MarkTruncated(rec, from, ix.popts)
+			}
+		}
+		// Records can be made by hand: text and chunks over the cap are cut.
+		if parse.Bound(rec, ix.popts) {
+			ix.diag.Debugf("%s: text over --max-text-bytes %d: truncated", rec.Ref(), ix.popts.MaxTextBytes)
 		}
 	}
 	if rec.Error == nil && rec.Text == nil && len(rec.Chunks) == 0 && (rec.Fetch == nil || !rec.Fetch.NotModified) {
@@ -260,14 +270,14 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 			ix.busy = cli.BusyError(ix.path, ix.wait, "this record and the rest of the input are written out failed (retryable), not indexed; saved items keep their status, so ll-find --pending or --failed lists them again")
 			err = ix.busy
 		}
-		ix.diag.Printf("%s: %v", rec.Ref(), err)
+		ix.diag.Printf("%s: %s", rec.Ref(), record.Clean(err.Error()))
 		if rec.Error == nil {
 			rec.Fail(record.StageIndex, record.CodeStore, err.Error(), store.IsBusy(err) || ix.busy != nil)
 		}
 		return nil
 	}
 	if rec.Error != nil {
-		ix.diag.Debugf("%s: stored failure: %s", rec.Ref(), rec.Error.Message)
+		ix.diag.Debugf("%s: stored failure: %s", rec.Ref(), record.Clean(rec.Error.Message))
 	}
 	rec.Index = res
 	rec.Status = res.Status

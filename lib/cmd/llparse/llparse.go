@@ -73,6 +73,8 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.IntFlag{Name: "chunk-tokens", Value: chunk.DefaultTarget, Usage: "target chunk size in `TOKENS` (a chunk may grow to 1.5× to end on a paragraph boundary)"},
 			&ucli.IntFlag{Name: "chunk-overlap", Value: chunk.DefaultOverlap, Usage: "`TOKENS` of trailing sentences repeated at the start of the next chunk (0: none)"},
 			&ucli.IntFlag{Name: "concurrency", Value: runtime.NumCPU(), Usage: "records parsed at once (`N`); output keeps input order"},
+			&ucli.IntFlag{Name: "max-text-bytes", Value: parse.DefaultMaxTextBytes, Usage: "keep at most `BYTES` of text per item; the rest is dropped and parse.truncated set"},
+			&ucli.IntFlag{Name: "memory-budget", Value: parse.DefaultMemoryBudget, Usage: "`BYTES` of records parsed at once, shared by all workers (a record weighs about 4× its body and text; one over the budget is parsed alone)"},
 			&ucli.StringFlag{Name: "pdf-password", Usage: "user `PASSWORD` of encrypted PDFs (pdftotext -upw)", Sources: ucli.EnvVars("LINKLEDGER_PDF_PASSWORD")},
 		},
 	}
@@ -89,9 +91,14 @@ func Main() int {
 
 // job is one input line on its way through the workers.
 type job struct {
-	rec  *record.Record
-	done chan struct{}
+	rec    *record.Record
+	done   chan struct{}
+	weight int64 // taken from the memory budget until the record is written
 }
+
+// inFlight, when set by a test, is called with the budget in use each time
+// a record is handed to a worker.
+var inFlight func(int64)
 
 func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if c.NArg() > 0 {
@@ -117,6 +124,14 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err := copts.Validate(); err != nil {
 		return cli.Usage("--chunk-overlap: %v", err)
 	}
+	maxText := int(c.Int("max-text-bytes"))
+	if maxText <= 0 {
+		return cli.Usage("--max-text-bytes must be positive, got %d", maxText)
+	}
+	memBudget := c.Int("memory-budget")
+	if memBudget <= 0 {
+		return cli.Usage("--memory-budget must be positive, got %d", memBudget)
+	}
 	workers := int(c.Int("concurrency"))
 	if workers < 1 {
 		return cli.Usage("--concurrency must be at least 1, got %d", workers)
@@ -128,8 +143,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	progress := out.Progress(c.Root().Name)
 	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
 	defer progress.Done()
-	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password"), MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}})
-	popts := parse.Options{Chunk: copts}
+	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password"), MaxTextBytes: maxText, MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}})
+	popts := parse.Options{Chunk: copts, MaxTextBytes: maxText}
+	budget := parse.NewBudget(int64(memBudget))
 
 	// The reader feeds jobs to the workers and, in input order, to the
 	// writer; at most 2×workers records are in flight.
@@ -167,6 +183,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 				return
 			default:
 				j.rec = rec
+				// Records in flight, read but not yet written, share the
+				// memory budget: the reader waits here for earlier records
+				// to be written before it takes on more.
+				if j.weight, err = budget.Acquire(ctx, parse.Weight(rec)); err != nil {
+					return
+				}
+				if inFlight != nil {
+					inFlight(budget.InUse())
+				}
 			}
 			select {
 			case order <- j:
@@ -190,10 +215,14 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return ctx.Err()
 		}
 		if e := j.rec.Error; e != nil && e.Stage == record.StageParse && e.Code != record.CodeBadJSON {
-			diag.Printf("%s: %s: %s", j.rec.Ref(), e.Code, e.Message)
+			diag.Printf("%s: %s: %s", j.rec.Ref(), record.Clean(e.Code), record.Clean(e.Message))
 		}
 		progress.Tick(j.rec.Error != nil)
-		if err := out.Emit(j.rec); err != nil {
+		err := out.Emit(j.rec)
+		if j.weight > 0 {
+			budget.Release(j.weight)
+		}
+		if err != nil {
 			cancel()
 			if ndjson.IsClosedPipe(err) {
 				return nil

@@ -101,3 +101,54 @@ func TestClosedOutputEndsQuietly(t *testing.T) {
 		t.Errorf("output before the close: %q", got)
 	}
 }
+
+// TestMemoryBudgetShared: with four workers and a budget smaller than two
+// records, the records in flight never weigh more than the budget (the old
+// ll-parse held up to 3×concurrency records at once whatever their size).
+func TestMemoryBudgetShared(t *testing.T) {
+	var in strings.Builder
+	big := strings.Repeat("Plenty of text in a large record. ", 30000) // ~1 MB
+	for i := range 4 {
+		b, _ := json.Marshal(map[string]any{"url": fmt.Sprintf("https://o.example/%d", i), "fetch": map[string]any{"content_type": "text/plain"}, "body": big})
+		in.Write(b)
+		in.WriteByte('\n')
+	}
+	const budget = 6 << 20 // one record weighs about 4 MB
+	var peak int64
+	inFlight = func(n int64) { peak = max(peak, n) } // called from the one reader goroutine
+	defer func() { inFlight = nil }()
+	out, stderr, code := runParse(t, in.String(), "--concurrency", "4", "--memory-budget", fmt.Sprint(budget))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(out, "\n"); n != 4 {
+		t.Fatalf("%d records out, want 4", n)
+	}
+	if peak == 0 || peak > budget {
+		t.Errorf("peak weight in flight %d, want between 1 and the budget %d", peak, budget)
+	}
+}
+
+// TestMaxTextBytesFlag: the flag caps text from a text import and says so
+// in parse.truncated and parse.warnings.
+func TestMaxTextBytesFlag(t *testing.T) {
+	text := strings.Repeat("A line of imported text.\n\n", 2000) // 52 KB
+	b, _ := json.Marshal(map[string]any{"url": "https://o.example/big", "text": text})
+	out, stderr, code := runParse(t, string(b)+"\n", "--max-text-bytes", "10000")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rec record.Record
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rec.TextValue()); n > 10000 || n < 5000 {
+		t.Errorf("text is %d bytes, want at most 10000", n)
+	}
+	if rec.Parse == nil || !rec.Parse.Truncated || len(rec.Parse.Warnings) != 1 {
+		t.Errorf("parse = %+v, want truncated with one warning", rec.Parse)
+	}
+	if _, _, code := runParse(t, "", "--max-text-bytes", "0"); code != cli.ExitUsage {
+		t.Errorf("--max-text-bytes 0: exit %d, want %d", code, cli.ExitUsage)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -47,6 +48,11 @@ type Options struct {
 	Pdfinfo   string
 	// Timeout bounds each tool run; 0 means two minutes.
 	Timeout time.Duration
+	// MaxTextBytes caps what is read of pdftotext's output; past it the
+	// tool is stopped and the result marked truncated (0: the default,
+	// parse.DefaultMaxTextBytes). A small PDF can expand to hundreds of
+	// megabytes of text.
+	MaxTextBytes int
 }
 
 // Adapter returns the PDF parse adapter.
@@ -59,6 +65,9 @@ func Adapter(opts Options) parse.Adapter {
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = 2 * time.Minute
+	}
+	if opts.MaxTextBytes <= 0 {
+		opts.MaxTextBytes = parse.DefaultMaxTextBytes
 	}
 	return &adapter{opts: opts}
 }
@@ -133,7 +142,13 @@ func (a *adapter) Extract(data []byte) (*parse.Result, error) {
 	res.Author = info.author
 	res.PublishedAt = info.created
 
-	out, stderr, runErr := a.run(tool, a.args(f.Name(), "-enc", "UTF-8")...)
+	out, stderr, truncated, runErr := a.runLimited(tool, a.opts.MaxTextBytes, a.args(f.Name(), "-enc", "UTF-8")...)
+	if truncated {
+		// Stopped on purpose: what was read is the text.
+		runErr = nil
+		res.Truncated = true
+		res.Warnings = append(res.Warnings, fmt.Sprintf("pdftotext output stopped at %d bytes (max text bytes)", a.opts.MaxTextBytes))
+	}
 	if runErr != nil {
 		if isPasswordError(stderr) {
 			return nil, encryptedError(a.opts.Password != "")
@@ -182,6 +197,39 @@ func (a *adapter) run(tool string, args ...string) (stdout, stderr []byte, err e
 		err = fmt.Errorf("%s timed out after %s", tool, a.opts.Timeout)
 	}
 	return o.Bytes(), e.Bytes(), err
+}
+
+// runLimited runs tool like run but reads at most limit bytes of its
+// stdout: past that it stops the tool and reports truncated, so a PDF that
+// expands to gigabytes of text costs limit bytes of memory.
+func (a *adapter) runLimited(tool string, limit int, args ...string) (stdout, stderr []byte, truncated bool, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), a.opts.Timeout)
+	defer cancel()
+	var e bytes.Buffer
+	cmd := exec.CommandContext(ctx, tool, args...)
+	cmd.Stderr = &e
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, false, err
+	}
+	out, readErr := io.ReadAll(io.LimitReader(pipe, int64(limit)+1))
+	if len(out) > limit {
+		out, truncated = out[:limit], true
+		_ = cmd.Process.Kill() // stop it producing more; the wait below reaps it
+	}
+	err = cmd.Wait()
+	if truncated {
+		return out, e.Bytes(), true, nil
+	}
+	if ctx.Err() != nil {
+		err = fmt.Errorf("%s timed out after %s", tool, a.opts.Timeout)
+	} else if err == nil && readErr != nil {
+		err = readErr
+	}
+	return out, e.Bytes(), false, err
 }
 
 type docInfo struct {

@@ -89,3 +89,22 @@ func TestInProcessNames(t *testing.T) {
 		}
 	}
 }
+
+// TestForwardedFlagsExist: every flag worker, stale and retry pass to a
+// filter is one of the filter's flags.
+func TestForwardedFlagsExist(t *testing.T) {
+	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }, Getwd: os.Getwd}
+	for filter, names := range linkledger.ForwardedFlags() {
+		has := map[string]bool{}
+		for _, f := range Filters()[filter](env).Flags {
+			for _, n := range f.Names() {
+				has[n] = true
+			}
+		}
+		for _, n := range names {
+			if !has[n] {
+				t.Errorf("%s has no --%s, which the pipeline verbs pass to it", filter, n)
+			}
+		}
+	}
+}
