@@ -44,6 +44,8 @@ const (
 	CodeBadRedirect     = "bad_redirect" // redirect to a non-http(s) scheme
 	CodeTooLarge        = "too_large"    // body over the size cap
 	CodeFileRead        = "file_read"
+	CodeFileNotAllowed  = "file_not_allowed" // a local file nobody allowed (docs/security.md)
+	CodeBlockedAddress  = "blocked_address"  // a private or local address, refused by --public-only
 	CodeNoBody          = "no_body" // nothing to parse
 	CodeExtractFailed   = "extract_failed"
 	CodeEncrypted       = "encrypted" // PDF needs a password

@@ -47,6 +47,9 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 	if rec.ID == "" {
 		return nil, errors.New("record has no id")
 	}
+	if err := CheckID(rec); err != nil {
+		return nil, err
+	}
 	var res *record.IndexResult
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
 		it, _, err := s.ensureItem(ctx, tx, rec, eventActorIndex)
@@ -66,6 +69,22 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 		return err
 	})
 	return res, err
+}
+
+// CheckID checks that a record carrying a canonical URL carries that URL's
+// item id (record.ItemID). Without it a record could create an item under
+// another URL's id, or write its content into another item, and the real
+// URL could then never be saved (its id taken). It returns a bad_input
+// error of stage index (Save reuses the message).
+func CheckID(rec *record.Record) *record.Error {
+	if rec.CanonicalURL == "" {
+		return nil
+	}
+	if want := record.ItemID(rec.CanonicalURL); rec.ID != want {
+		return &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput,
+			Message: fmt.Sprintf("id %s is not the id of canonical_url %s (that is %s)", rec.ID, rec.CanonicalURL, want)}
+	}
+	return nil
 }
 
 func fetchedAt(rec *record.Record, now string) string {

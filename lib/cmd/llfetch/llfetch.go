@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,6 +101,10 @@ func flags() []ucli.Flag {
 		&ucli.IntFlag{Name: "base-backoff-ms", Value: int(fetch.DefaultBaseBackoff / time.Millisecond), Usage: "backoff ceiling before the first retry, doubling per retry (cap 30s)"},
 		&ucli.StringFlag{Name: "user-agent", Usage: "User-Agent header (default: linkledger/VERSION (+https://github.com/linkledger/linkledger))"},
 		&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` for bare URL input (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+		// The trust boundary (docs/security.md).
+		&ucli.StringSliceFlag{Name: "allow-files", Usage: "let stdin records read local files under `PATH` (a folder or a file; repeatable; also LINKLEDGER_ALLOW_FILES, a list joined by ':')"},
+		&ucli.StringSliceFlag{Name: "allow-files-from", Usage: "read more --allow-files paths from `FILE`, one per line (repeatable; for paths with commas)"},
+		&ucli.BoolFlag{Name: "public-only", Usage: "refuse loopback, private, link-local and other non-public addresses, redirects included (also LINKLEDGER_PUBLIC_ONLY=1)"},
 		// Source endpoints (docs/sources.md); tests point them at a local server.
 		&ucli.StringFlag{Name: "lang", Value: "en,orig", Usage: "YouTube transcript `LANGS`, best first, comma-separated; orig is the video's own language", Sources: ucli.EnvVars("LINKLEDGER_LANG")},
 		&ucli.StringFlag{Name: "youtube-base", Value: youtube.DefaultBaseURL, Usage: "YouTube `URL` (watch page, player API, caption tracks)", Sources: ucli.EnvVars("LINKLEDGER_YOUTUBE_BASE")},
@@ -192,12 +197,107 @@ func options(c *ucli.Command, env cli.Env) (fetch.Options, error) {
 	o.Cwd, _ = env.Getwd()
 	o.Home = env.Getenv("HOME")
 	o.Proxy = http.ProxyFromEnvironment
+	if o.AllowFiles, err = allowFiles(c, env, o.Cwd, o.Home); err != nil {
+		return o, err
+	}
+	if o.PublicOnly, err = publicOnly(c, env); err != nil {
+		return o, err
+	}
 	so, err := sourceOptions(c)
 	if err != nil {
 		return o, err
 	}
 	o.Sources = source.Fetchers(so)
 	return o, nil
+}
+
+// allowFiles gathers the local paths reads may touch: every argument that
+// is a local path (the user named it), --allow-files, --allow-files-from
+// and LINKLEDGER_ALLOW_FILES. Stdin records never add to it.
+func allowFiles(c *ucli.Command, env cli.Env, cwd, home string) ([]string, error) {
+	var out []string
+	for _, a := range c.Args().Slice() {
+		u, err := canon.FromInput(a, cwd, home)
+		if err != nil || !strings.HasPrefix(strings.ToLower(u), "file:") {
+			continue // not a file; the record will say why when it is bad
+		}
+		if pu, err := url.Parse(u); err == nil && pu.Path != "" {
+			out = append(out, filepath.FromSlash(pu.Path))
+		}
+	}
+	abs := func(from, p string) (string, error) {
+		p = strings.TrimSpace(p)
+		switch {
+		case p == "":
+			return "", nil
+		case p == "~" || strings.HasPrefix(p, "~/"):
+			if home == "" {
+				return "", cli.Usage("%s %q: HOME is not set", from, p)
+			}
+			p = filepath.Join(home, p[1:])
+		case !filepath.IsAbs(p):
+			if cwd == "" {
+				return "", cli.Usage("%s %q: want an absolute path (no working directory)", from, p)
+			}
+			p = filepath.Join(cwd, p)
+		}
+		return filepath.Clean(p), nil
+	}
+	add := func(from string, paths []string) error {
+		for _, p := range paths {
+			a, err := abs(from, p)
+			if err != nil {
+				return err
+			}
+			if a != "" {
+				out = append(out, a)
+			}
+		}
+		return nil
+	}
+	if err := add("--allow-files", c.StringSlice("allow-files")); err != nil {
+		return nil, err
+	}
+	if err := add("LINKLEDGER_ALLOW_FILES", filepath.SplitList(env.Getenv("LINKLEDGER_ALLOW_FILES"))); err != nil {
+		return nil, err
+	}
+	for _, f := range c.StringSlice("allow-files-from") {
+		p, err := abs("--allow-files-from", f)
+		if err != nil {
+			return nil, err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, cli.Usage("--allow-files-from: %v", err)
+		}
+		var lines []string
+		for _, l := range strings.Split(string(data), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				lines = append(lines, l)
+			}
+		}
+		if err := add("--allow-files-from "+f, lines); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// publicOnly reads --public-only, or LINKLEDGER_PUBLIC_ONLY when the flag
+// is not given (1, true, yes, on turn the guard on; 0, false, no, off or
+// empty leave it off).
+func publicOnly(c *ucli.Command, env cli.Env) (bool, error) {
+	if c.IsSet("public-only") {
+		return c.Bool("public-only"), nil
+	}
+	switch v := strings.ToLower(strings.TrimSpace(env.Getenv("LINKLEDGER_PUBLIC_ONLY"))); v {
+	case "", "0", "false", "no", "off":
+		return false, nil
+	case "1", "true", "yes", "on":
+		return true, nil
+	default:
+		return false, cli.Usage("LINKLEDGER_PUBLIC_ONLY=%q: want 1 or 0", v)
+	}
 }
 
 // parseSize parses a byte count with an optional unit: k/KB/MB/GB are

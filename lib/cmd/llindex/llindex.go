@@ -200,6 +200,14 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 			rec.SourceType = res.SourceType
 		}
 	}
+	if e := store.CheckID(rec); e != nil {
+		// A forged id: nothing is stored, whatever the record carries.
+		ix.diag.Printf("%s: %s", rec.Ref(), e.Message)
+		if rec.Error == nil {
+			rec.Error = e
+		}
+		return nil
+	}
 	if rec.Error == nil {
 		hasBody := rec.Body != nil || rec.BodyBase64 != nil
 		notModified := rec.Fetch != nil && rec.Fetch.NotModified
