@@ -46,7 +46,7 @@ const (
 	CodeFileRead        = "file_read"
 	CodeFileNotAllowed  = "file_not_allowed" // a local file nobody allowed (docs/security.md)
 	CodeBlockedAddress  = "blocked_address"  // a private or local address, refused by --public-only
-	CodeNoBody          = "no_body" // nothing to parse
+	CodeNoBody          = "no_body"          // nothing to parse
 	CodeExtractFailed   = "extract_failed"
 	CodeEncrypted       = "encrypted" // PDF needs a password
 	CodeCorrupt         = "corrupt"
