@@ -1,10 +1,9 @@
 package fetch
 
 import (
-	"errors"
-	"fmt"
 	"net"
 	"net/netip"
+	"strconv"
 	"syscall"
 )
 
@@ -14,8 +13,10 @@ import (
 // fetcher request: a name that resolves (or later re-resolves) to a
 // private address cannot slip past it.
 
-// errBlockedAddress is returned by the dial hook for a refused address.
-var errBlockedAddress = errors.New("blocked address")
+// blockedError is returned by the dial hook for a refused address.
+type blockedError struct{ what string }
+
+func (e *blockedError) Error() string { return e.what + " is not a public address (--public-only)" }
 
 // nonPublic are the prefixes PublicAddr refuses besides the classes that
 // netip.Addr reports itself (loopback, private, link-local, multicast,
@@ -73,18 +74,12 @@ func (f *Fetcher) dialControl(network, address string, _ syscall.RawConn) error 
 	}
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
-		host, _, splitErr := net.SplitHostPort(address)
-		if splitErr != nil {
-			return fmt.Errorf("%w: %s: not an IP address", errBlockedAddress, address)
-		}
-		a, perr := netip.ParseAddr(host)
-		if perr != nil {
-			return fmt.Errorf("%w: %s: not an IP address", errBlockedAddress, address)
-		}
-		ap = netip.AddrPortFrom(a, 0)
+		// The dialer always hands an IP and port; refuse anything else.
+		host, _, _ := net.SplitHostPort(address)
+		return &blockedError{what: strconv.Quote(host) + " (not an IP address)"}
 	}
 	if f.blocked(ap) {
-		return fmt.Errorf("%w: %s is not a public address (--public-only)", errBlockedAddress, ap.Addr().Unmap())
+		return &blockedError{what: ap.Addr().Unmap().String()}
 	}
 	return nil
 }

@@ -204,6 +204,7 @@ func readError(ctx context.Context, err error, o Options) *record.Error {
 // classify turns a transport error into a typed fetch error. ctx is the
 // attempt's context: its deadline is the total timeout.
 func classify(ctx context.Context, err error, o Options) *record.Error {
+	var blocked *blockedError
 	switch {
 	case errors.Is(err, errTooManyRedirects):
 		return fail(record.CodeTooManyRedirect, false, "more than %d redirects", o.MaxRedirects)
@@ -211,8 +212,8 @@ func classify(ctx context.Context, err error, o Options) *record.Error {
 		return fail(record.CodeBadRedirect, false, "%v", unwrapURL(err))
 	case errors.Is(err, ErrTooLarge):
 		return fail(record.CodeTooLarge, false, "%v", unwrapURL(err))
-	case errors.Is(err, errBlockedAddress):
-		return fail(record.CodeBlockedAddress, false, "%v", blockedMessage(err))
+	case errors.As(err, &blocked):
+		return fail(record.CodeBlockedAddress, false, "%v", blocked)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fail(record.CodeTimeout, true, "timeout after %s", o.Timeout)
 	}
@@ -239,26 +240,6 @@ func classify(ctx context.Context, err error, o Options) *record.Error {
 		return fail(record.CodeConnection, true, "%v", unwrapURL(err))
 	}
 	return fail(record.CodeConnection, true, "%v", unwrapURL(err))
-}
-
-// blockedMessage is the guard's own message, without the dial's wrapping.
-func blockedMessage(err error) string {
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		if errors.Is(e, errBlockedAddress) && !isWrapper(e) {
-			return e.Error()
-		}
-	}
-	return err.Error()
-}
-
-// isWrapper reports whether e is one of the standard wrappers (url.Error,
-// net.OpError) around the guard's error.
-func isWrapper(e error) bool {
-	switch e.(type) {
-	case *url.Error, *net.OpError:
-		return true
-	}
-	return false
 }
 
 // unwrapURL drops the "Get \"url\": " prefix of a *url.Error: the record
