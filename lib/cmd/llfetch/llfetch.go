@@ -347,10 +347,13 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	err = f.Run(ctx, in.next, func(rec *record.Record) error {
 		pos := in.pop()
 		if rec.Error != nil && rec.Error.Stage == record.StageFetch && rec.Error.Code != record.CodeBadJSON {
+			if pos.line > 0 && rec.Error.Line == 0 && inputError(rec.Error.Code) {
+				rec.Error.Line = pos.line
+			}
 			prog.clear()
 			ref := rec.Ref()
 			if ref == "" {
-				ref = pos
+				ref = pos.String()
 			}
 			diag.Printf("%s: %s: %s", ref, rec.Error.Code, rec.Error.Message)
 		}
@@ -387,20 +390,43 @@ type input struct {
 	next func() (*record.Record, error)
 
 	mu  sync.Mutex
-	pos []string // FIFO; Run emits in input order
+	pos []position // FIFO; Run emits in input order
 }
 
-func (in *input) push(p string) {
+// position is where a record came from: stdin line N or argument N.
+type position struct{ line, arg int }
+
+func (p position) String() string {
+	switch {
+	case p.line > 0:
+		return fmt.Sprintf("line %d", p.line)
+	case p.arg > 0:
+		return fmt.Sprintf("argument %d", p.arg)
+	}
+	return ""
+}
+
+// inputError reports whether an error code is about the input record
+// itself (what it asks for), so the error record gets its line number.
+func inputError(code string) bool {
+	switch code {
+	case record.CodeBadInput, record.CodeBadURL, record.CodeUnsupported, record.CodeFileNotAllowed:
+		return true
+	}
+	return false
+}
+
+func (in *input) push(p position) {
 	in.mu.Lock()
 	in.pos = append(in.pos, p)
 	in.mu.Unlock()
 }
 
-func (in *input) pop() string {
+func (in *input) pop() position {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if len(in.pos) == 0 {
-		return ""
+		return position{}
 	}
 	p := in.pos[0]
 	in.pos = in.pos[1:]
@@ -416,7 +442,7 @@ func inputs(args []string, env cli.Env, bad func(*ndjson.LineError)) *input {
 				return nil, io.EOF
 			}
 			i++
-			in.push(fmt.Sprintf("argument %d", i))
+			in.push(position{arg: i})
 			return &record.Record{URL: args[i-1]}, nil
 		}
 		return in
@@ -427,14 +453,14 @@ func inputs(args []string, env cli.Env, bad func(*ndjson.LineError)) *input {
 		var le *ndjson.LineError
 		if errors.As(err, &le) {
 			bad(le)
-			in.push(fmt.Sprintf("line %d", le.Line))
+			in.push(position{line: le.Line})
 			return &record.Record{Error: &record.Error{Stage: record.StageFetch, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}, nil
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("read stdin: %w", err)
 		}
 		if err == nil {
-			in.push(fmt.Sprintf("line %d", line))
+			in.push(position{line: line})
 		}
 		return rec, err
 	}
