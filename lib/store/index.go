@@ -50,6 +50,15 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 	if err := CheckID(rec); err != nil {
 		return nil, err
 	}
+	if err := checkSourceType(rec, record.StageIndex); err != nil {
+		return nil, err
+	}
+	for i, c := range rec.Chunks {
+		if c.Tokens < 0 {
+			return nil, &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput,
+				Message: fmt.Sprintf("chunk %d: tokens %d: want 0 or more", i, c.Tokens)}
+		}
+	}
 	var res *record.IndexResult
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
 		it, _, err := s.ensureItem(ctx, tx, rec, eventActorIndex)
@@ -85,6 +94,16 @@ func CheckID(rec *record.Record) *record.Error {
 			Message: fmt.Sprintf("id %s is not the id of canonical_url %s (that is %s)", rec.ID, rec.CanonicalURL, want)}
 	}
 	return nil
+}
+
+// checkSourceType refuses a source_type the schema does not know, before
+// it reaches the items table's CHECK constraint.
+func checkSourceType(rec *record.Record, stage string) *record.Error {
+	if rec.SourceType == "" || validSourceType(rec.SourceType) {
+		return nil
+	}
+	return &record.Error{Stage: stage, Code: record.CodeBadInput,
+		Message: fmt.Sprintf("source_type %q: want article, x, youtube, pdf or text", rec.SourceType)}
 }
 
 func fetchedAt(rec *record.Record, now string) string {

@@ -206,6 +206,9 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 	if err := CheckID(rec); err != nil {
 		return nil, badInput("%s", err.Message)
 	}
+	if err := checkSourceType(rec, record.StageSave); err != nil {
+		return nil, err
+	}
 	if opts.AgentHighlightCap < MinAgentHighlightCap || opts.AgentHighlightCap > MaxAgentHighlightCap {
 		return nil, badInput("agent highlight cap %d: want %d..%d", opts.AgentHighlightCap, MinAgentHighlightCap, MaxAgentHighlightCap)
 	}

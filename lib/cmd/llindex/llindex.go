@@ -14,6 +14,7 @@ package llindex
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -231,6 +232,15 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		return nil
 	}
 	res, err := ix.st.Index(ctx, rec, ix.iopts)
+	var bad *record.Error
+	if errors.As(err, &bad) {
+		// The record asks for something invalid: nothing was stored.
+		ix.diag.Printf("%s: %s", rec.Ref(), bad.Message)
+		if rec.Error == nil {
+			rec.Error = bad
+		}
+		return nil
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
