@@ -274,3 +274,50 @@ func TestPublicOnlyRedirectHop(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceFetchersGuarded: a source fetcher's requests go through the
+// same guard (a loopback API is refused with --public-only) and cannot
+// read local files (a file:// link in an API answer is not followed).
+func TestSourceFetchersGuarded(t *testing.T) {
+	var hits int
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits++
+		fmt.Fprint(w, `{"ok":true}`)
+	}))
+	defer api.Close()
+	get := func(target string) SourceFunc {
+		return func(ctx context.Context, hc *http.Client, rec *record.Record) ([]byte, string, string, error) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+			if err != nil {
+				return nil, "", "test", err
+			}
+			resp, err := hc.Do(req)
+			if err != nil {
+				return nil, "", "test", err
+			}
+			defer resp.Body.Close()
+			var b strings.Builder
+			_, err = fmt.Fprint(&b, resp.Status)
+			return []byte(b.String()), "text/plain", "test", err
+		}
+	}
+	xpost := "https://x.com/someone/status/123" // never dialled: the source func answers
+
+	on, _ := newFetcher(t, Options{PublicOnly: true, MaxAttempts: 1, Sources: map[string]SourceFunc{record.SourceX: get(api.URL)}})
+	rec := fetch(t, on, &record.Record{URL: xpost})
+	if rec.Error == nil || rec.Error.Code != record.CodeBlockedAddress || hits != 0 {
+		t.Fatalf("guard on: error %+v, %d hits", rec.Error, hits)
+	}
+	off, _ := newFetcher(t, Options{MaxAttempts: 1, Sources: map[string]SourceFunc{record.SourceX: get(api.URL)}})
+	if rec := fetch(t, off, &record.Record{URL: xpost}); rec.Error != nil || hits != 1 {
+		t.Fatalf("guard off: error %+v, %d hits", rec.Error, hits)
+	}
+
+	dir := t.TempDir()
+	secret := writeFile(t, filepath.Join(dir, "secret.txt"), "swordfish")
+	files, _ := newFetcher(t, Options{MaxAttempts: 1, AllowFiles: []string{dir}, Sources: map[string]SourceFunc{record.SourceX: get(fileURLOf(secret))}})
+	rec = fetch(t, files, &record.Record{URL: xpost})
+	if rec.Error == nil || strings.Contains(body(rec), "swordfish") {
+		t.Fatalf("file link from a source: error %+v body %q", rec.Error, body(rec))
+	}
+}

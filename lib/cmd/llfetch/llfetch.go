@@ -8,8 +8,9 @@
 // not_modified, source) and the body (body for text, body_base64 for binary);
 // a record that fails keeps going with an error object. Records that
 // already carry an error pass through untouched.
-// Touches: the network and local files it is asked to read; never the
-// database.
+// Touches: the network (with --public-only, public addresses only) and
+// the local files the user allowed (arguments, --allow-files; see
+// docs/security.md); never the database.
 package llfetch
 
 import (
@@ -57,6 +58,15 @@ most 60s). A record that still fails goes on with an error object
 fetch.etag or fetch.last_modified is fetched conditionally; 304 gives
 fetch.not_modified: true and no body. See docs/fetch.md.
 
+Stdin records are untrusted (docs/security.md). A local path or file://
+URL given as an argument is read; one in a stdin record only under
+--allow-files (or LINKLEDGER_ALLOW_FILES), else it fails with
+file_not_allowed. Only regular files are read (a FIFO or device fails at
+once). A record fetches only its own item: its id must be the id of its
+canonical_url, and its address must canonicalize to it (else bad_input).
+--public-only (LINKLEDGER_PUBLIC_ONLY=1) refuses loopback, private and
+link-local addresses, redirects included (blocked_address).
+
 YouTube and X records are not fetched as pages: ll-fetch asks their own
 endpoints (YouTube: watch page, player API, caption track; X: syndication,
 then an FxTwitter-style API, then oEmbed) and stores one JSON bundle as the
@@ -67,7 +77,9 @@ EXAMPLES:
    ll-fetch https://example.com/post --jq '.fetch'
    ll-fetch ./paper.pdf --jq '{type: .fetch.content_type, bytes: .fetch.bytes}'
    ll-save https://example.com/post | ll-fetch | ll-parse | ll-index
-   cat urls.txt | ll-fetch --concurrency 8 --per-host 1 | ll-parse`
+   cat urls.txt | ll-fetch --concurrency 8 --per-host 1 | ll-parse
+   ll-find --stale | ll-fetch --allow-files ~/papers | ll-index
+   ll-fetch --public-only < agent-links.ndjson | ll-parse`
 
 // Command returns the ll-fetch command.
 func Command(env cli.Env) *ucli.Command {
