@@ -78,9 +78,10 @@ func (f *Fetcher) readFile(ctx context.Context, fileURL string) *result {
 		res.err = fail(record.CodeFileNotAllowed, false, "%s: not an allowed local file (%s)", path, notAllowedHint)
 		return res
 	}
-	// O_NONBLOCK: opening a FIFO with no writer must not block. Anything
-	// but a regular file is refused before a byte is read.
-	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	// O_NONBLOCK: opening a FIFO with no writer must not block; O_NOCTTY:
+	// opening a terminal must not make it ours. Anything but a regular
+	// file is refused before a byte is read.
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		res.err = fail(record.CodeFileRead, false, "%v", err)
 		return res

@@ -37,6 +37,10 @@ var nonPublic = []netip.Prefix{
 	netip.MustParsePrefix("169.254.169.254/32"), // cloud metadata (also link-local; listed to be explicit)
 }
 
+// nat64 is the well-known NAT64 prefix: its addresses reach the IPv4
+// address in their last 4 bytes.
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
 // PublicAddr reports whether a is an address the guard lets ll-fetch
 // connect to: not loopback, private (RFC 1918, ULA fc00::/7, which holds
 // AWS's fd00:ec2::254 metadata address), link-local (169.254/16 with the
@@ -48,11 +52,9 @@ func PublicAddr(a netip.Addr) bool {
 		return false
 	}
 	a = a.Unmap()
-	if a.Is6() {
-		if nat64 := netip.MustParsePrefix("64:ff9b::/96"); nat64.Contains(a) {
-			b := a.As16()
-			return PublicAddr(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
-		}
+	if nat64.Contains(a) {
+		b := a.As16()
+		return PublicAddr(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
 	}
 	if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
 		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
