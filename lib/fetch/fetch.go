@@ -283,7 +283,11 @@ func (f *Fetcher) ownTarget(rec *record.Record, abs string) *record.Error {
 	if again, err := f.opts.Rules.Canonicalize(rec.CanonicalURL); err == nil && again.URL == c.URL {
 		return nil
 	}
-	return bad("%s does not canonicalize to the record's canonical_url %s (it gives %s)", abs, rec.CanonicalURL, c.URL)
+	shown := abs
+	if u, err := url.Parse(abs); err == nil {
+		shown = redact(u) // no credentials in messages
+	}
+	return bad("%s does not canonicalize to the record's canonical_url %s (it gives %s)", shown, rec.CanonicalURL, c.URL)
 }
 
 func canonError(err error) *record.Error {
