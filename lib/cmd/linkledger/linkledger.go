@@ -47,7 +47,8 @@ VERBS:
    related ID [--max-items N]                    items related to an item (ll-find --related)
    worker [--limit N --max-attempts N --base-backoff-ms N]
                                                  ingest pending items: ll-find --pending | ll-fetch | ll-parse | ll-index
-                                                 (also takes ll-fetch's --concurrency, --timeout, --lang, --*-base, ...
+                                                 (reads the local files saved by argument; also takes ll-fetch's
+                                                 --allow-files, --public-only, --concurrency, --timeout, --lang, --*-base, ...
                                                  and ll-parse's --pdf-password, --chunk-tokens, --chunk-overlap)
    stale [--older-than 30d --limit N]            re-ingest stale items: ll-find --stale | ll-fetch | ll-parse | ll-index
    status ID                                     one item's full status (ll-find --id)
@@ -325,8 +326,11 @@ func worker(ctx context.Context, filters Filters, env cli.Env, args []string, vi
 			fetchArgs = append(fetchArgs, name, v)
 			findArgs = append(findArgs, name, v)
 		case "--base-backoff-ms", "--concurrency", "--per-host", "--host-interval", "--timeout", "--connect-timeout",
-			"--max-bytes", "--user-agent", "--rules", "--lang", "--youtube-base", "--x-syndication-base", "--x-fx-base", "--x-oembed-base":
+			"--max-bytes", "--user-agent", "--rules", "--lang", "--youtube-base", "--x-syndication-base", "--x-fx-base", "--x-oembed-base",
+			"--allow-files", "--allow-files-from":
 			fetchArgs = append(fetchArgs, name, takeVal())
+		case "--public-only":
+			fetchArgs = append(fetchArgs, a)
 		case "--pdf-password", "--chunk-tokens", "--chunk-overlap":
 			parseArgs = append(parseArgs, name, takeVal())
 		case "--db":
@@ -342,6 +346,12 @@ func worker(ctx context.Context, filters Filters, env cli.Env, args []string, vi
 			return cli.ExitUsage
 		}
 	}
+	allow, done, err := allowedFilesArgs(ctx, env, dbFlagOf(common))
+	defer done()
+	if err != nil {
+		return cli.Report("linkledger", env.Stderr, err)
+	}
+	fetchArgs = append(fetchArgs, allow...)
 	return pipeline(ctx, filters, env, []stage{
 		{"ll-find", append(findArgs, common...)},
 		{"ll-fetch", append(fetchArgs, quietOnly(common)...)},
@@ -400,8 +410,13 @@ func retry(ctx context.Context, filters Filters, env cli.Env, args []string) int
 	}
 	e := env
 	e.Stdin = bytes.NewReader(append(line, '\n'))
+	allow, done, err := allowedFilesArgs(ctx, env, dbFlag)
+	defer done()
+	if err != nil {
+		return cli.Report("linkledger", env.Stderr, err)
+	}
 	return pipeline(ctx, filters, e, []stage{
-		{"ll-fetch", quietOnly(rest)},
+		{"ll-fetch", append(quietOnly(rest), allow...)},
 		{"ll-parse", quietOnly(rest)},
 		{"ll-index", rest},
 	})
