@@ -80,6 +80,10 @@ func (r *Rules) Canonicalize(raw string) (Result, error) {
 	if scheme == "file" {
 		return r.canonFile(u, rawPath(fixed), res)
 	}
+	if u.User != nil {
+		// Never stored nor shown: the original URL loses it too.
+		res.Original = stripUserInfo(raw)
+	}
 
 	host, err := canonHost(u.Hostname())
 	if err != nil {
@@ -141,10 +145,8 @@ func (r *Rules) Canonicalize(raw string) (Result, error) {
 	var b strings.Builder
 	b.WriteString(scheme)
 	b.WriteString("://")
-	if u.User != nil {
-		b.WriteString(u.User.String())
-		b.WriteByte('@')
-	}
+	// No user info: credentials are not part of what a page is, and a
+	// canonical URL is shown by find and brief and handed to agents.
 	b.WriteString(hostport)
 	b.WriteString(p)
 	for i, q := range kept {
@@ -319,4 +321,23 @@ func paramValue(params []queryParam, name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// stripUserInfo removes "user:pass@" from the authority of the absolute URL
+// raw, leaving every other byte as written.
+func stripUserInfo(raw string) string {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return raw
+	}
+	start := i + 3
+	end := len(raw)
+	if j := strings.IndexAny(raw[start:], "/?#"); j >= 0 {
+		end = start + j
+	}
+	at := strings.LastIndexByte(raw[start:end], '@')
+	if at < 0 {
+		return raw
+	}
+	return raw[:start] + raw[start+at+1:]
 }

@@ -56,7 +56,6 @@ func TestCanonicalize(t *testing.T) {
 		{"idn host", "https://Bücher.example/a", art("https://xn--bcher-kva.example/a")},
 		{"idn already punycode", "https://XN--BCHER-KVA.example/a", art("https://xn--bcher-kva.example/a")},
 		{"idn fullwidth dot", "https://例え.テスト/", art("https://xn--r8jz45g.xn--zckzah/")},
-		{"user info kept", "https://user@example.com/", art("https://user@example.com/")},
 
 		// Path.
 		{"path case kept", "https://example.com/Docs/README", art("https://example.com/Docs/README")},
@@ -552,5 +551,25 @@ func TestSaveInput(t *testing.T) {
 	}
 	if _, err := SaveInput("./a\x1b[2Jb", cwd, home); err == nil || !strings.Contains(err.Error(), `a\x1b[2Jb"`) {
 		t.Errorf("missing file error %v: want control characters escaped", err)
+	}
+}
+
+// TestUserInfoDropped: credentials never reach the canonical URL (shown by
+// find and brief) nor the original URL (stored), and two URLs that differ
+// only by them are one item.
+func TestUserInfoDropped(t *testing.T) {
+	for _, tt := range []struct{ in, url, original string }{
+		{"https://user@example.com/", "https://example.com/", "https://example.com/"},
+		{"https://user:s3cret@Example.com:443/a?b=2&a=1", "https://example.com/a?a=1&b=2", "https://Example.com:443/a?b=2&a=1"},
+		{"http://a%40b:p%3Aw@example.com/x@y", "http://example.com/x@y", "http://example.com/x@y"},
+		{"https://u:p@x.com/jack/status/20", "https://x.com/jack/status/20", "https://x.com/jack/status/20"},
+	} {
+		res, err := Canonicalize(tt.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if res.URL != tt.url || res.Original != tt.original {
+			t.Errorf("Canonicalize(%q) = url %q original %q, want %q %q", tt.in, res.URL, res.Original, tt.url, tt.original)
+		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -60,6 +61,18 @@ type Options struct {
 
 	// Cwd and Home resolve relative paths and ~ in bare-path input.
 	Cwd, Home string
+
+	// AllowFiles are the absolute paths of the files and folders local
+	// reads may touch (a folder allows everything under it, symlinks
+	// resolved). Empty means no local file is read: a record alone never
+	// grants file access (docs/security.md).
+	AllowFiles []string
+
+	// PublicOnly refuses connections to loopback, private, link-local,
+	// CGNAT, multicast and other non-public addresses, checked on the
+	// address really dialled, for every request and redirect hop (and
+	// turns proxies off, since the proxy would choose the address).
+	PublicOnly bool
 
 	// Rules canonicalize bare input (records without canonical_url); nil
 	// means the built-in rules.
@@ -146,13 +159,18 @@ type Fetcher struct {
 	client *http.Client // plain GETs: our redirect policy, no transparent gzip
 	source *http.Client // for SourceFuncs: same, plus the body size cap
 	hosts  *hostLimiter
+	files  fileRoots
+	// blocked decides, with PublicOnly, whether an address may be dialled;
+	// tests replace it to refuse one loopback server and not another.
+	blocked func(netip.AddrPort) bool
 }
 
 // New returns a Fetcher with opts (zero fields take their defaults).
 func New(opts Options) *Fetcher {
 	opts.setDefaults()
-	f := &Fetcher{opts: opts, hosts: newHostLimiter(opts.PerHost, opts.HostInterval, opts.Now, opts.Sleep)}
-	tr := newTransport(opts)
+	f := &Fetcher{opts: opts, hosts: newHostLimiter(opts.PerHost, opts.HostInterval, opts.Now, opts.Sleep), files: newFileRoots(opts.AllowFiles)}
+	f.blocked = func(ap netip.AddrPort) bool { return !PublicAddr(ap.Addr()) }
+	tr := newTransport(opts, f.dialControl)
 	f.client = &http.Client{Transport: tr, CheckRedirect: f.checkRedirect}
 	f.source = &http.Client{Transport: cappedTransport{tr, opts.MaxBytes}, CheckRedirect: f.checkRedirect}
 	return f
@@ -192,10 +210,16 @@ func (f *Fetcher) Fetch(ctx context.Context, rec *record.Record) (*record.Record
 		rec.Error = canonError(err)
 		return rec, nil
 	}
+	if err := f.ownTarget(rec, abs); err != nil {
+		rec.Error = err
+		return rec, nil
+	}
 	prev := rec.Fetch
 	var res *result
 	if strings.HasPrefix(strings.ToLower(abs), "file:") {
-		res = f.readFile(abs)
+		fctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+		res = f.readFile(fctx, abs)
+		cancel()
 	} else if fn := f.opts.Sources[rec.SourceType]; fn != nil {
 		res, err = f.retry(ctx, abs, func(actx context.Context) *result { return f.sourceOnce(actx, fn, rec, abs) })
 	} else {
@@ -233,6 +257,37 @@ func (f *Fetcher) identify(rec *record.Record, abs string) error {
 		rec.SourceType = c.SourceType
 	}
 	return nil
+}
+
+// ownTarget checks that a record fetches its own item: its id is the id of
+// its canonical_url, and the address fetched (abs) canonicalizes to that
+// canonical URL. Without it a record could carry another item's id or
+// canonical_url with any address, and the next stage would replace that
+// item's content with whatever the address gave.
+func (f *Fetcher) ownTarget(rec *record.Record, abs string) *record.Error {
+	bad := func(format string, args ...any) *record.Error {
+		return &record.Error{Stage: record.StageFetch, Code: record.CodeBadInput, Message: fmt.Sprintf(format, args...)}
+	}
+	if want := record.ItemID(rec.CanonicalURL); rec.ID != want {
+		return bad("id %s is not the id of canonical_url %s (%s)", rec.ID, rec.CanonicalURL, want)
+	}
+	c, err := f.opts.Rules.Canonicalize(abs)
+	if err != nil {
+		return canonError(err)
+	}
+	if c.URL == rec.CanonicalURL {
+		return nil
+	}
+	// Rules may have changed since the item was saved (a tracking
+	// parameter added to the list): both forms canonical today is enough.
+	if again, err := f.opts.Rules.Canonicalize(rec.CanonicalURL); err == nil && again.URL == c.URL {
+		return nil
+	}
+	shown := abs
+	if u, err := url.Parse(abs); err == nil {
+		shown = redact(u) // no credentials in messages
+	}
+	return bad("%s does not canonicalize to the record's canonical_url %s (it gives %s)", shown, rec.CanonicalURL, c.URL)
 }
 
 func canonError(err error) *record.Error {

@@ -503,7 +503,7 @@ func TestFiles(t *testing.T) {
 	write("paper.pdf", []byte("%PDF-1.4 x"))
 	write("blob", []byte("\x00\x01\x02"))
 	write("big.txt", make([]byte, 101))
-	f, _ := newFetcher(t, Options{Cwd: dir, MaxBytes: 100})
+	f, _ := newFetcher(t, Options{Cwd: dir, MaxBytes: 100, AllowFiles: []string{dir}})
 
 	tests := []struct {
 		in, wantType, wantST, wantBody string
@@ -835,7 +835,7 @@ func TestOriginalURLPreferred(t *testing.T) {
 	if err := os.WriteFile(p, []byte("saved elsewhere"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, _ := newFetcher(t, Options{Cwd: t.TempDir()})
+	f, _ := newFetcher(t, Options{Cwd: t.TempDir(), AllowFiles: []string{p}})
 	canonical := "file://" + filepath.ToSlash(p)
 	rec := fetch(t, f, &record.Record{URL: "notes.txt", OriginalURL: canonical, CanonicalURL: canonical, ID: record.ItemID(canonical), SourceType: record.SourceText})
 	if rec.Error != nil || body(rec) != "saved elsewhere" || rec.URL != "notes.txt" {

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,10 +31,15 @@ var (
 	ErrTooLarge = errors.New("body over the size cap")
 )
 
-func newTransport(o Options) *http.Transport {
-	d := &net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * time.Second}
+func newTransport(o Options, control func(network, address string, c syscall.RawConn) error) *http.Transport {
+	d := &net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * time.Second, Control: control}
+	proxy := o.Proxy
+	if o.PublicOnly {
+		// Through a proxy the guard would only see the proxy's address.
+		proxy = nil
+	}
 	return &http.Transport{
-		Proxy:                 o.Proxy,
+		Proxy:                 proxy,
 		DialContext:           d.DialContext,
 		TLSHandshakeTimeout:   o.ConnectTimeout,
 		MaxIdleConns:          100,
@@ -200,6 +204,7 @@ func readError(ctx context.Context, err error, o Options) *record.Error {
 // classify turns a transport error into a typed fetch error. ctx is the
 // attempt's context: its deadline is the total timeout.
 func classify(ctx context.Context, err error, o Options) *record.Error {
+	var blocked *blockedError
 	switch {
 	case errors.Is(err, errTooManyRedirects):
 		return fail(record.CodeTooManyRedirect, false, "more than %d redirects", o.MaxRedirects)
@@ -207,6 +212,8 @@ func classify(ctx context.Context, err error, o Options) *record.Error {
 		return fail(record.CodeBadRedirect, false, "%v", unwrapURL(err))
 	case errors.Is(err, ErrTooLarge):
 		return fail(record.CodeTooLarge, false, "%v", unwrapURL(err))
+	case errors.As(err, &blocked):
+		return fail(record.CodeBlockedAddress, false, "%v", blocked)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fail(record.CodeTimeout, true, "timeout after %s", o.Timeout)
 	}
@@ -338,48 +345,5 @@ func (f *Fetcher) sourceOnce(ctx context.Context, fn SourceFunc, rec *record.Rec
 	res.status = http.StatusOK
 	res.body = body
 	res.contentType = ct
-	return res
-}
-
-// readFile reads a file:// URL from disk under the size cap.
-func (f *Fetcher) readFile(fileURL string) *result {
-	res := &result{finalURL: fileURL, source: "file", attempts: 1}
-	u, err := url.Parse(fileURL)
-	if err != nil || u.Path == "" {
-		res.err = fail(record.CodeBadURL, false, "bad file URL %q", fileURL)
-		return res
-	}
-	fh, err := os.Open(u.Path)
-	if err != nil {
-		res.err = fail(record.CodeFileRead, false, "%v", err)
-		return res
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		res.err = fail(record.CodeFileRead, false, "%v", err)
-		return res
-	}
-	if st.IsDir() {
-		res.err = fail(record.CodeFileRead, false, "%s is a directory", u.Path)
-		return res
-	}
-	if st.Mode().IsRegular() && st.Size() > f.opts.MaxBytes {
-		res.err = fail(record.CodeTooLarge, false, "file of %d bytes is over the %d byte cap", st.Size(), f.opts.MaxBytes)
-		return res
-	}
-	data, err := readCapped(fh, f.opts.MaxBytes, st.Size())
-	if err != nil {
-		if errors.Is(err, ErrTooLarge) {
-			res.err = fail(record.CodeTooLarge, false, "%v", err)
-		} else {
-			res.err = fail(record.CodeFileRead, false, "%v", err)
-		}
-		return res
-	}
-	res.body = data
-	res.status = http.StatusOK
-	res.contentType = typeByExt(u.Path)
-	res.lastModified = st.ModTime().UTC().Format(http.TimeFormat)
 	return res
 }

@@ -48,7 +48,9 @@ const (
 	CodeBadRedirect     = "bad_redirect" // redirect to a non-http(s) scheme
 	CodeTooLarge        = "too_large"    // body over the size cap
 	CodeFileRead        = "file_read"
-	CodeNoBody          = "no_body" // nothing to parse
+	CodeFileNotAllowed  = "file_not_allowed" // a local file nobody allowed (docs/security.md)
+	CodeBlockedAddress  = "blocked_address"  // a private or local address, refused by --public-only
+	CodeNoBody          = "no_body"          // nothing to parse
 	CodeExtractFailed   = "extract_failed"
 	CodeEncrypted       = "encrypted" // PDF needs a password
 	CodeCorrupt         = "corrupt"

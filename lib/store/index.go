@@ -50,6 +50,18 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 	if rec.ID == "" {
 		return nil, errors.New("record has no id")
 	}
+	if err := CheckID(rec); err != nil {
+		return nil, err
+	}
+	if err := checkSourceType(rec, record.StageIndex); err != nil {
+		return nil, err
+	}
+	for i, c := range rec.Chunks {
+		if c.Tokens < 0 {
+			return nil, &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput,
+				Message: fmt.Sprintf("chunk %d: tokens %d: want 0 or more", i, c.Tokens)}
+		}
+	}
 	var res *record.IndexResult
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
 		it, _, err := s.ensureItem(ctx, tx, rec, eventActorIndex)
@@ -69,6 +81,32 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 		return err
 	})
 	return res, err
+}
+
+// CheckID checks that a record carrying a canonical URL carries that URL's
+// item id (record.ItemID). Without it a record could create an item under
+// another URL's id, or write its content into another item, and the real
+// URL could then never be saved (its id taken). It returns a bad_input
+// error of stage index (Save reuses the message).
+func CheckID(rec *record.Record) *record.Error {
+	if rec.CanonicalURL == "" {
+		return nil
+	}
+	if want := record.ItemID(rec.CanonicalURL); rec.ID != want {
+		return &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput,
+			Message: fmt.Sprintf("id %s is not the id of canonical_url %s (that is %s)", rec.ID, rec.CanonicalURL, want)}
+	}
+	return nil
+}
+
+// checkSourceType refuses a source_type the schema does not know, before
+// it reaches the items table's CHECK constraint.
+func checkSourceType(rec *record.Record, stage string) *record.Error {
+	if rec.SourceType == "" || validSourceType(rec.SourceType) {
+		return nil
+	}
+	return &record.Error{Stage: stage, Code: record.CodeBadInput,
+		Message: fmt.Sprintf("source_type %q: want article, x, youtube, pdf or text", rec.SourceType)}
 }
 
 func fetchedAt(rec *record.Record, now string) string {

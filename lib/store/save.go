@@ -26,6 +26,10 @@ type SaveOptions struct {
 	// DefaultAgentConfidence is given to agent annotations without a
 	// confidence (default 0.5).
 	DefaultAgentConfidence float64
+	// NamedByUser says the record's URL or path was named by the user on
+	// the command line (not read from a stream): a local file item then
+	// gets a file grant, so the worker may read it (grants.go).
+	NamedByUser bool
 }
 
 // Defaults of SaveOptions.
@@ -203,6 +207,12 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 	if rec.ID == "" {
 		return nil, badInput("no url or id")
 	}
+	if err := CheckID(rec); err != nil {
+		return nil, badInput("%s", err.Message)
+	}
+	if err := checkSourceType(rec, record.StageSave); err != nil {
+		return nil, err
+	}
 	if opts.AgentHighlightCap < MinAgentHighlightCap || opts.AgentHighlightCap > MaxAgentHighlightCap {
 		return nil, badInput("agent highlight cap %d: want %d..%d", opts.AgentHighlightCap, MinAgentHighlightCap, MaxAgentHighlightCap)
 	}
@@ -227,6 +237,11 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 			return err
 		}
 		res.Existing = !created
+		if opts.NamedByUser {
+			if err := s.grantFile(ctx, tx, it, actor); err != nil {
+				return err
+			}
+		}
 		ftsDirty := false
 		now := s.nowString()
 		if note := strings.TrimSpace(rec.Note); note != "" {

@@ -181,6 +181,8 @@ func workerVerb(filters Filters, env cli.Env, verb string) *ucli.Command {
 retry with fewer than --max-attempts attempts. It runs
    ll-find --pending | ll-fetch | ll-parse | ll-index
 and writes ll-index's records. Each flag goes to the stages that own it.
+ll-fetch may read the local files that were saved by argument
+(docs/security.md); --allow-files grants more.
 
 EXAMPLES:
    linkledger save https://example.com/post
@@ -209,10 +211,16 @@ EXAMPLES:
 			if c.Args().Present() {
 				return inVerb(c, cli.Usage("unexpected argument %q: %s takes options only", c.Args().First(), verb))
 			}
+			// ll-fetch may read the local files saved by argument
+			allow, done, err := allowedFilesArgs(ctx, env, c.String("db"))
+			defer done()
+			if err != nil {
+				return inVerb(c, err)
+			}
 			name := cli.FullName(c)
 			return inVerb(c, pipeline(ctx, filters, env, name, []stage{
 				{"ll-find", append([]string{view}, stageArgs(c, sf, toFind)...)},
-				{"ll-fetch", stageArgs(c, sf, toFetch)},
+				{"ll-fetch", append(stageArgs(c, sf, toFetch), allow...)},
 				{"ll-parse", stageArgs(c, sf, toParse)},
 				{"ll-index", stageArgs(c, sf, toIndex)},
 			}))
@@ -276,8 +284,13 @@ func retry(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command, s
 	}
 	e := env
 	e.Stdin = bytes.NewReader(append(line, '\n'))
+	allow, done, err := allowedFilesArgs(ctx, env, c.String("db"))
+	defer done()
+	if err != nil {
+		return err
+	}
 	return pipeline(ctx, filters, e, cli.FullName(c), []stage{
-		{"ll-fetch", stageArgs(c, sf, toFetch)},
+		{"ll-fetch", append(stageArgs(c, sf, toFetch), allow...)},
 		{"ll-parse", stageArgs(c, sf, toParse)},
 		{"ll-index", stageArgs(c, sf, toIndex)},
 	})

@@ -129,6 +129,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		diag.Debugf("%s: skipping a copy of an item already in the pack", rec.Ref())
 		return true
 	}
+	malformed := 0 // stdin lines that were not records: exit 3 at the end
 	if q != "" {
 		st, err = llfind.OpenStore(ctx, c, env)
 		if err != nil {
@@ -156,6 +157,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			var le *ndjson.LineError
 			if errors.As(err, &le) {
 				diag.Printf("line %d: %v", le.Line, le.Err)
+				malformed++
 				continue
 			}
 			if err != nil {
@@ -202,6 +204,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		if err := out.Finish(); err != nil {
 			return err
 		}
+	}
+	if malformed > 0 {
+		// The pack is written, but without what those lines held.
+		return cli.Partial
 	}
 	if len(pack.Items) == 0 && c.Bool("exit-status") {
 		return cli.NoMatch

@@ -8,8 +8,9 @@
 // not_modified, source) and the body (body for text, body_base64 for binary);
 // a record that fails keeps going with an error object. Records that
 // already carry an error pass through untouched.
-// Touches: the network and local files it is asked to read; never the
-// database.
+// Touches: the network (with --public-only, public addresses only) and
+// the local files the user allowed (arguments, --allow-files; see
+// docs/security.md); never the database.
 package llfetch
 
 import (
@@ -20,6 +21,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,6 +60,15 @@ object {stage: "fetch", code, message, retryable, http_status, retry_after}. A r
 fetch.etag or fetch.last_modified is fetched conditionally; 304 gives
 fetch.not_modified: true and no body. See docs/fetch.md.
 
+Stdin records are untrusted (docs/security.md). A local path or file://
+URL given as an argument is read; one in a stdin record only under
+--allow-files (or LINKLEDGER_ALLOW_FILES), else it fails with
+file_not_allowed. Only regular files are read (a FIFO or device fails at
+once). A record fetches only its own item: its id must be the id of its
+canonical_url, and its address must canonicalize to it (else bad_input).
+--public-only (LINKLEDGER_PUBLIC_ONLY=1) refuses loopback, private and
+link-local addresses, redirects included (blocked_address).
+
 YouTube and X records are not fetched as pages: ll-fetch asks their own
 endpoints (YouTube: watch page, player API, caption track; X: syndication,
 then an FxTwitter-style API, then oEmbed) and stores one JSON bundle as the
@@ -68,7 +79,9 @@ EXAMPLES:
    ll-fetch https://example.com/post --jq '.fetch'
    ll-fetch ./paper.pdf --jq '{type: .fetch.content_type, bytes: .fetch.bytes}'
    ll-save https://example.com/post | ll-fetch | ll-parse | ll-index
-   cat urls.txt | ll-fetch --concurrency 8 --per-host 1 | ll-parse`
+   cat urls.txt | ll-fetch --concurrency 8 --per-host 1 | ll-parse
+   ll-find --stale | ll-fetch --allow-files ~/papers | ll-index
+   ll-fetch --public-only < agent-links.ndjson | ll-parse`
 
 // Command returns the ll-fetch command.
 func Command(env cli.Env) *ucli.Command {
@@ -102,6 +115,10 @@ func flags() []ucli.Flag {
 		&ucli.IntFlag{Name: "base-backoff-ms", Value: int(fetch.DefaultBaseBackoff / time.Millisecond), Usage: "backoff ceiling before the first retry, doubling per retry (cap 30s)"},
 		&ucli.StringFlag{Name: "user-agent", Usage: "User-Agent header (default: linkledger/VERSION (+https://github.com/linkledger/linkledger))"},
 		&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` for bare URL input (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+		// The trust boundary (docs/security.md).
+		&ucli.StringSliceFlag{Name: "allow-files", Usage: "let stdin records read local files under `PATH` (a folder or a file; repeatable; also LINKLEDGER_ALLOW_FILES, a list joined by ':')"},
+		&ucli.StringSliceFlag{Name: "allow-files-from", Usage: "read more --allow-files paths from `FILE`, one per line (repeatable)"},
+		&ucli.BoolFlag{Name: "public-only", Usage: "refuse loopback, private, link-local and other non-public addresses, redirects included (also LINKLEDGER_PUBLIC_ONLY=1)"},
 		// Source endpoints (docs/sources.md); tests point them at a local server.
 		&ucli.StringFlag{Name: "lang", Value: "en,orig", Usage: "YouTube transcript `LANGS`, best first, comma-separated; orig is the video's own language", Sources: ucli.EnvVars("LINKLEDGER_LANG")},
 		&ucli.StringFlag{Name: "youtube-base", Value: youtube.DefaultBaseURL, Usage: "YouTube `URL` (watch page, player API, caption tracks)", Sources: ucli.EnvVars("LINKLEDGER_YOUTUBE_BASE")},
@@ -194,12 +211,107 @@ func options(c *ucli.Command, env cli.Env) (fetch.Options, error) {
 	o.Cwd, _ = env.Getwd()
 	o.Home = env.Getenv("HOME")
 	o.Proxy = http.ProxyFromEnvironment
+	if o.AllowFiles, err = allowFiles(c, env, o.Cwd, o.Home); err != nil {
+		return o, err
+	}
+	if o.PublicOnly, err = publicOnly(c, env); err != nil {
+		return o, err
+	}
 	so, err := sourceOptions(c)
 	if err != nil {
 		return o, err
 	}
 	o.Sources = source.Fetchers(so)
 	return o, nil
+}
+
+// allowFiles gathers the local paths reads may touch: every argument that
+// is a local path (the user named it), --allow-files, --allow-files-from
+// and LINKLEDGER_ALLOW_FILES. Stdin records never add to it.
+func allowFiles(c *ucli.Command, env cli.Env, cwd, home string) ([]string, error) {
+	var out []string
+	for _, a := range c.Args().Slice() {
+		u, err := canon.FromInput(a, cwd, home)
+		if err != nil || !strings.HasPrefix(strings.ToLower(u), "file:") {
+			continue // not a file; the record will say why when it is bad
+		}
+		if pu, err := url.Parse(u); err == nil && pu.Path != "" {
+			out = append(out, filepath.FromSlash(pu.Path))
+		}
+	}
+	abs := func(from, p string) (string, error) {
+		p = strings.TrimSpace(p)
+		switch {
+		case p == "":
+			return "", nil
+		case p == "~" || strings.HasPrefix(p, "~/"):
+			if home == "" {
+				return "", cli.Usage("%s %q: HOME is not set", from, p)
+			}
+			p = filepath.Join(home, p[1:])
+		case !filepath.IsAbs(p):
+			if cwd == "" {
+				return "", cli.Usage("%s %q: want an absolute path (no working directory)", from, p)
+			}
+			p = filepath.Join(cwd, p)
+		}
+		return filepath.Clean(p), nil
+	}
+	add := func(from string, paths []string) error {
+		for _, p := range paths {
+			a, err := abs(from, p)
+			if err != nil {
+				return err
+			}
+			if a != "" {
+				out = append(out, a)
+			}
+		}
+		return nil
+	}
+	if err := add("--allow-files", c.StringSlice("allow-files")); err != nil {
+		return nil, err
+	}
+	if err := add("LINKLEDGER_ALLOW_FILES", filepath.SplitList(env.Getenv("LINKLEDGER_ALLOW_FILES"))); err != nil {
+		return nil, err
+	}
+	for _, f := range c.StringSlice("allow-files-from") {
+		p, err := abs("--allow-files-from", f)
+		if err != nil {
+			return nil, err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, cli.Usage("--allow-files-from: %v", err)
+		}
+		var lines []string
+		for _, l := range strings.Split(string(data), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				lines = append(lines, l)
+			}
+		}
+		if err := add("--allow-files-from "+f, lines); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// publicOnly reads --public-only, or LINKLEDGER_PUBLIC_ONLY when the flag
+// is not given (1, true, yes, on turn the guard on; 0, false, no, off or
+// empty leave it off).
+func publicOnly(c *ucli.Command, env cli.Env) (bool, error) {
+	if c.IsSet("public-only") {
+		return c.Bool("public-only"), nil
+	}
+	switch v := strings.ToLower(strings.TrimSpace(env.Getenv("LINKLEDGER_PUBLIC_ONLY"))); v {
+	case "", "0", "false", "no", "off":
+		return false, nil
+	case "1", "true", "yes", "on":
+		return true, nil
+	default:
+		return false, cli.Usage("LINKLEDGER_PUBLIC_ONLY=%q: want 1 or 0", v)
+	}
 }
 
 // parseSize parses a byte count with an optional unit: k/KB/MB/GB are
@@ -247,9 +359,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	err = f.Run(ctx, in.next, func(rec *record.Record) error {
 		pos := in.pop()
 		if rec.Error != nil && rec.Error.Stage == record.StageFetch && rec.Error.Code != record.CodeBadJSON {
+			if pos.line > 0 && rec.Error.Line == 0 && inputError(rec.Error.Code) {
+				rec.Error.Line = pos.line
+			}
 			ref := rec.Ref()
 			if ref == "" {
-				ref = pos
+				ref = pos.String()
 			}
 			diag.Printf("%s: %s: %s", ref, rec.Error.Code, record.Clean(rec.Error.Message))
 		}
@@ -285,20 +400,43 @@ type input struct {
 	next func() (*record.Record, error)
 
 	mu  sync.Mutex
-	pos []string // FIFO; Run emits in input order
+	pos []position // FIFO; Run emits in input order
 }
 
-func (in *input) push(p string) {
+// position is where a record came from: stdin line N or argument N.
+type position struct{ line, arg int }
+
+func (p position) String() string {
+	switch {
+	case p.line > 0:
+		return fmt.Sprintf("line %d", p.line)
+	case p.arg > 0:
+		return fmt.Sprintf("argument %d", p.arg)
+	}
+	return ""
+}
+
+// inputError reports whether an error code is about the input record
+// itself (what it asks for), so the error record gets its line number.
+func inputError(code string) bool {
+	switch code {
+	case record.CodeBadInput, record.CodeBadURL, record.CodeUnsupported, record.CodeFileNotAllowed:
+		return true
+	}
+	return false
+}
+
+func (in *input) push(p position) {
 	in.mu.Lock()
 	in.pos = append(in.pos, p)
 	in.mu.Unlock()
 }
 
-func (in *input) pop() string {
+func (in *input) pop() position {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if len(in.pos) == 0 {
-		return ""
+		return position{}
 	}
 	p := in.pos[0]
 	in.pos = in.pos[1:]
@@ -314,7 +452,7 @@ func inputs(args []string, env cli.Env, bad func(*ndjson.LineError)) *input {
 				return nil, io.EOF
 			}
 			i++
-			in.push(fmt.Sprintf("argument %d", i))
+			in.push(position{arg: i})
 			return &record.Record{URL: args[i-1]}, nil
 		}
 		return in
@@ -325,14 +463,14 @@ func inputs(args []string, env cli.Env, bad func(*ndjson.LineError)) *input {
 		var le *ndjson.LineError
 		if errors.As(err, &le) {
 			bad(le)
-			in.push(fmt.Sprintf("line %d", le.Line))
+			in.push(position{line: le.Line})
 			return &record.Record{Error: &record.Error{Stage: record.StageFetch, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}, nil
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("read stdin: %w", err)
 		}
 		if err == nil {
-			in.push(fmt.Sprintf("line %d", line))
+			in.push(position{line: line})
 		}
 		return rec, err
 	}

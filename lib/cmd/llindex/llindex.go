@@ -15,6 +15,7 @@ package llindex
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -229,6 +230,14 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 			rec.SourceType = res.SourceType
 		}
 	}
+	if e := store.CheckID(rec); e != nil {
+		// A forged id: nothing is stored, whatever the record carries.
+		ix.diag.Printf("%s: %s", rec.Ref(), e.Message)
+		if rec.Error == nil {
+			rec.Error = e
+		}
+		return nil
+	}
 	if rec.Error == nil {
 		hasBody := rec.Body != nil || rec.BodyBase64 != nil
 		notModified := rec.Fetch != nil && rec.Fetch.NotModified
@@ -262,6 +271,15 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		return err
 	}
 	res, err := st.Index(ctx, rec, ix.iopts)
+	var bad *record.Error
+	if errors.As(err, &bad) {
+		// The record asks for something invalid: nothing was stored.
+		ix.diag.Printf("%s: %s", rec.Ref(), bad.Message)
+		if rec.Error == nil {
+			rec.Error = bad
+		}
+		return nil
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

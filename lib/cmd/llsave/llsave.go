@@ -272,6 +272,7 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 		return s.out.Emit(rec)
 	}
 	s.applyDefaults(rec)
+	opts := s.d.saveOpts
 	target := strings.TrimSpace(rec.URL)
 	switch {
 	case target == "" && rec.ID != "":
@@ -295,6 +296,9 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 					rec.SourceType = res.SourceType
 				}
 				rec.ID = record.ItemID(res.URL)
+				// A path or URL typed as an argument is the user's own
+				// choice: a local file saved so may be read by the worker.
+				opts.NamedByUser = what == "argument"
 			}
 		}
 		if err != nil {
@@ -312,7 +316,7 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 			return fail(code, msg)
 		}
 	}
-	res, err := s.st.Save(ctx, rec, s.d.saveOpts)
+	res, err := s.st.Save(ctx, rec, opts)
 	if err != nil {
 		var re *record.Error
 		if errors.As(err, &re) {
