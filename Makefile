@@ -5,11 +5,17 @@ GO      ?= go
 TAGS    := sqlite_fts5
 BIN     := bin
 CMDS    := $(notdir $(wildcard cmd/*))
+# install puts the binaries in $(PREFIX)/bin, the man pages in
+# $(PREFIX)/share/man/man1 and the shell completion scripts where bash, zsh
+# and fish look under $(PREFIX)/share. ~/.local/bin is on PATH on most
+# systems; `make install PREFIX=/usr/local` (as root) installs system-wide.
 PREFIX  ?= $(HOME)/.local
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/linkledger/linkledger/lib/cli.Version=$(VERSION)
+VERSION ?= $(shell cat VERSION)
+COMMIT  ?= $(shell git rev-parse --short=7 HEAD 2>/dev/null)
+LDFLAGS := -X github.com/linkledger/linkledger/lib/cli.Version=$(VERSION) -X github.com/linkledger/linkledger/lib/cli.Commit=$(COMMIT)
+MANDIR  := $(BIN)/man
 
-.PHONY: all setup build test vet bench reliability install demo eval-extraction eval-retrieval clean
+.PHONY: all setup build test vet bench reliability man completions install demo eval-extraction eval-retrieval clean
 
 all: build
 
@@ -46,8 +52,27 @@ bench: build
 reliability: build
 	@scripts/reliability.sh
 
-install:
-	$(GO) install -tags $(TAGS) -ldflags '$(LDFLAGS)' ./cmd/...
+# man writes one page per binary (from the same definitions as --help:
+# every binary has a hidden --man flag) into bin/man.
+man: build
+	@mkdir -p $(MANDIR)
+	@for c in $(CMDS); do $(BIN)/$$c --man > $(MANDIR)/$$c.1 || exit 1; done
+	@echo "man pages in $(MANDIR)"
+
+completions: build
+	@mkdir -p $(BIN)/completions
+	$(BIN)/linkledger completion bash > $(BIN)/completions/linkledger.bash
+	$(BIN)/linkledger completion zsh > $(BIN)/completions/_linkledger
+	$(BIN)/linkledger completion fish > $(BIN)/completions/linkledger.fish
+
+install: build man completions
+	install -d $(PREFIX)/bin $(PREFIX)/share/man/man1 $(PREFIX)/share/bash-completion/completions \
+		$(PREFIX)/share/zsh/site-functions $(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(addprefix $(BIN)/,$(CMDS)) $(PREFIX)/bin/
+	install -m 644 $(MANDIR)/*.1 $(PREFIX)/share/man/man1/
+	install -m 644 $(BIN)/completions/linkledger.bash $(PREFIX)/share/bash-completion/completions/linkledger
+	install -m 644 $(BIN)/completions/_linkledger $(PREFIX)/share/zsh/site-functions/_linkledger
+	install -m 644 $(BIN)/completions/linkledger.fish $(PREFIX)/share/fish/vendor_completions.d/linkledger.fish
 
 demo: setup build
 	@scripts/demo.sh

@@ -23,9 +23,6 @@ import (
 	"github.com/linkledger/linkledger/lib/ndjson"
 )
 
-// Version is the linkledger version; release builds set it with -ldflags.
-var Version = "0.1.0-dev"
-
 // Exit codes, the same for every binary and listed in every --help.
 const (
 	ExitOK      = 0 // everything succeeded
@@ -134,8 +131,10 @@ func OSEnv() Env {
 }
 
 // Prepare fills in the parts of a command every binary shares: the common
-// flags, the exit codes in --help, usage errors turned into exit 2, and
-// slice flags that take each value whole (no splitting on commas).
+// flags, the exit codes in --help, usage errors in the user's terms (exit
+// 2), slice flags that take each value whole (no splitting on commas),
+// and, when the front command runs the filter for a verb (DisplayNameEnv),
+// that verb's name in help and errors.
 func Prepare(cmd *ucli.Command, env Env) {
 	cmd.Version = Version
 	cmd.Flags = append(cmd.Flags, CommonFlags()...)
@@ -152,9 +151,37 @@ func Prepare(cmd *ucli.Command, env Env) {
 	}
 	cmd.Description += ExitCodesHelp
 	cmd.ExitErrHandler = func(context.Context, *ucli.Command, error) {}
-	cmd.OnUsageError = func(_ context.Context, _ *ucli.Command, err error, _ bool) error {
-		return &ExitError{Code: ExitUsage, Err: err}
+	cmd.OnUsageError = onUsageError
+	cmd.Flags = append(cmd.Flags, ManFlag())
+	if act := cmd.Action; act != nil {
+		cmd.Action = func(ctx context.Context, c *ucli.Command) error {
+			if c.Bool("man") {
+				return Man(c.Root().Writer, c)
+			}
+			return act(ctx, c)
+		}
 	}
+	if env.Getenv != nil {
+		if name := env.Getenv(DisplayNameEnv); name != "" && name != cmd.Name {
+			Rename(cmd, name)
+		}
+		// the front command asks a filter for its flags this way (see
+		// linkledger's completion of pass-through verbs)
+		cmd.EnableShellCompletion = env.Getenv(CompleteEnv) != ""
+	}
+}
+
+// CompleteEnv, when set, turns on a filter's shell completion
+// (--generate-shell-completion); the front command sets it to complete
+// the flags of the verbs it passes through.
+const CompleteEnv = "LINKLEDGER_COMPLETE"
+
+// Rename gives cmd the name a person typed: its usage line and examples
+// then read "linkledger find ..." instead of "ll-find ...".
+func Rename(cmd *ucli.Command, name string) {
+	cmd.UsageText = strings.ReplaceAll(cmd.UsageText, cmd.Name+" ", name+" ")
+	cmd.Description = strings.ReplaceAll(cmd.Description, cmd.Name+" ", name+" ")
+	cmd.Name = name
 }
 
 // Main runs cmd with args and returns the process exit code. Errors are
@@ -174,6 +201,8 @@ func Main(cmd *ucli.Command, env Env, args []string) int {
 type Hinter interface{ Hint() string }
 
 // Report prints err on w prefixed with prog and returns its exit code.
+// A usage error is followed by a hint: the error's own (Hinter), else
+// where to find the usage.
 func Report(prog string, w io.Writer, err error) int {
 	if err == nil || ndjson.IsClosedPipe(err) {
 		return ExitOK
@@ -188,9 +217,10 @@ func Report(prog string, w io.Writer, err error) int {
 	if msg := err.Error(); msg != "" {
 		fmt.Fprintf(w, "%s: %s\n", prog, msg)
 		var h Hinter
-		if errors.As(err, &h) {
+		switch {
+		case errors.As(err, &h) && h.Hint() != "":
 			fmt.Fprintf(w, "hint: %s\n", h.Hint())
-		} else if code == ExitUsage {
+		case code == ExitUsage:
 			fmt.Fprintf(w, "hint: run '%s --help' for usage\n", prog)
 		}
 	}

@@ -77,6 +77,14 @@ func runFilter(ctx context.Context, dir, name string, env cli.Env, args []string
 	}
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, env.Stdout, env.Stderr
+	// the filter speaks of the command that was typed (cli.DisplayNameEnv)
+	// and, for shell completion, lists its flags (cli.CompleteEnv)
+	cmd.Env = os.Environ()
+	for _, k := range []string{cli.DisplayNameEnv, cli.CompleteEnv} {
+		if v := env.Getenv(k); v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
 	// On SIGINT/SIGTERM to the front command, ask the filter to stop the
 	// way a shell would, and give it time to finish its transaction.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }

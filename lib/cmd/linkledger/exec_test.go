@@ -22,27 +22,28 @@ func fakeFilter(t *testing.T, dir, name, body string) {
 // TestExecFilters: a verb runs the filter binary found next to the front
 // command (before PATH) with the arguments, standard input and output
 // passed through, and its exit code comes back without an extra message.
+// The filter is told the verb's name (cli.DisplayNameEnv).
 func TestExecFilters(t *testing.T) {
 	dir, other := t.TempDir(), t.TempDir()
-	fakeFilter(t, dir, "ll-save", `echo "args:$*"; /bin/cat; echo "diag" >&2; exit 3`)
+	fakeFilter(t, dir, "ll-save", `echo "args:$*"; echo "name:$LINKLEDGER_DISPLAY_NAME"; /bin/cat; echo "diag" >&2; exit 3`)
 	fakeFilter(t, other, "ll-save", `echo "from PATH"`)
 	fakeFilter(t, other, "ll-find", `echo "find from PATH: $*"`)
 	t.Setenv("PATH", other)
 	var out, errb bytes.Buffer
 	env := cli.Env{Stdin: strings.NewReader("line on stdin\n"), Stdout: &out, Stderr: &errb, Getenv: os.Getenv, Getwd: os.Getwd}
-	code := Run(context.Background(), ExecFilters(dir), env, []string{"linkledger", "tag", "ll_x", "--add", "a,b"})
+	code := Run(context.Background(), ExecFilters(dir), env, []string{"linkledger", "save", "ll_x", "--tags", "a,b"})
 	if code != 3 {
 		t.Errorf("exit code %d, want the filter's 3", code)
 	}
-	if got, want := out.String(), "args:ll_x --tags a,b\nline on stdin\n"; got != want {
+	if got, want := out.String(), "args:ll_x --tags a,b\nname:linkledger save\nline on stdin\n"; got != want {
 		t.Errorf("stdout %q, want %q", got, want)
 	}
 	if got := errb.String(); got != "diag\n" {
 		t.Errorf("stderr %q, want only the filter's own diagnostic", got)
 	}
 	out.Reset()
-	if code := Run(context.Background(), ExecFilters(dir), env, []string{"linkledger", "related", "ll_y"}); code != 0 {
-		t.Errorf("related: exit %d", code)
+	if code := Run(context.Background(), ExecFilters(dir), env, []string{"linkledger", "search", "--related", "ll_y"}); code != 0 {
+		t.Errorf("search: exit %d", code)
 	}
 	if got, want := out.String(), "find from PATH: --related ll_y\n"; got != want {
 		t.Errorf("a filter missing from dir comes from PATH: %q, want %q", got, want)

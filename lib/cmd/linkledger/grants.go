@@ -56,16 +56,3 @@ func allowedFilesArgs(ctx context.Context, env cli.Env, dbFlag string) (args []s
 	}
 	return []string{"--allow-files-from", fh.Name()}, done, nil
 }
-
-// dbFlagOf returns the value of --db among common flags ("" when absent).
-func dbFlagOf(args []string) string {
-	db := ""
-	for i := 0; i < len(args); i++ {
-		if args[i] == "--db" && i+1 < len(args) {
-			db = args[i+1]
-		} else if v, ok := strings.CutPrefix(args[i], "--db="); ok {
-			db = v
-		}
-	}
-	return db
-}

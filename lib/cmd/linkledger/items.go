@@ -213,16 +213,6 @@ EXAMPLES:
 	return cmds
 }
 
-// itemVerb returns the item verb named name, nil when there is none.
-func itemVerb(env cli.Env, name string) *ucli.Command {
-	for _, cmd := range itemVerbs(env) {
-		if cmd.Name == name {
-			return cmd
-		}
-	}
-	return nil
-}
-
 // openItems opens the store of an item verb. It never creates a database:
 // a missing file is an error with a hint. Writers wait up to
 // --busy-timeout for the write lock.

@@ -1,28 +1,39 @@
-// Package linkledger is the front command: `linkledger VERB ...` forwards to
-// the ll-* filters (git-style) and composes them for the verbs that are a
-// pipeline (worker, stale, retry). The filters come as a Filters map: the
-// linkledger binary runs the installed ll-* binaries (ExecFilters), tests
-// may run them in process (package inprocess). Pipeline stages are
-// connected by pipes and run concurrently, so records stream through
-// exactly as in a shell pipeline.
+// Package linkledger is the front command: `linkledger VERB ...`, a
+// urfave/cli command tree whose verbs forward to the ll-* filters
+// (git-style) and compose them for the verbs that are a pipeline (worker,
+// stale, retry). The filters come as a Filters map: the linkledger binary
+// runs the installed ll-* binaries (ExecFilters), tests may run them in
+// process (package inprocess). Pipeline stages are connected by pipes and
+// run concurrently, so records stream through exactly as in a shell
+// pipeline.
+//
+// Verbs are of two kinds. Pass-through verbs (save, fetch, parse, index,
+// find/search, brief) hand their arguments to one filter untouched; their
+// help, flags and flag completion are the filter's own, asked of the
+// filter, which is told the verb's name (cli.DisplayNameEnv) so that its
+// usage and errors say `linkledger find`, not `ll-find`. Translating verbs
+// (annotate, tag, pin, unpin, status, related, retry, worker, stale)
+// define their own flags and build the filter's arguments from the parsed
+// values; those that take an item resolve it first (id or URL), so an
+// unknown item gets the same message and exit code from every verb.
+//
+// The front command links none of the filters' code (see ExecFilters):
+// `linkledger find x` costs one exec more than `ll-find x`, not the start-up
+// of every filter.
 package linkledger
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Filters maps each filter's name to its command constructor. This package
@@ -30,40 +41,24 @@ import (
 // (ExecFilters, or inprocess.Filters).
 type Filters map[string]func(cli.Env) *ucli.Command
 
-const usage = `linkledger — a local-first memory of links for people and their agents
+const rootDescription = `linkledger is the front command of the ll-* filters: each verb runs one
+filter (save, find, ...) or a pipeline of them (worker, stale, retry).
+Records go to stdout as NDJSON, diagnostics to stderr. 'linkledger help
+VERB' or 'linkledger VERB --help' shows a verb's options and examples.
 
-USAGE:
-   linkledger VERB [options] [args]
+An item is named by its id (ll_ and 16 hex digits) or by its URL in any
+form that canonicalizes to the saved one. An unknown item is a usage
+error (exit 2) from every verb.
 
-VERBS:
-   save URL|PATH ... [--note T --tags a,b]      record links (ll-save)
-   annotate ID|URL --highlight T [--confidence 0.8 --actor agent:NAME]
-                                                 add a highlight, lowlight (--lowlight) or note (--note)
-   tag ID|URL --add a,b [--remove c]             add or remove tags
-   pin ID ANNOTATION_ID / unpin ID ANNOTATION_ID pin or unpin a highlight
-   fetch | parse | index                         the ingest filters (ll-fetch, ll-parse, ll-index)
-   find QUERY [options]                          search (ll-find)
-   brief TOPIC [--max-items N --max-tokens N]    an evidence pack (ll-brief --query TOPIC)
-   related ID [--max-items N]                    items related to an item (ll-find --related)
-   worker [--limit N --max-attempts N --base-backoff-ms N]
-                                                 ingest pending items: ll-find --pending | ll-fetch | ll-parse | ll-index
-                                                 (reads the local files saved by argument; also takes ll-fetch's
-                                                 --allow-files, --public-only, --concurrency, --timeout, --lang, --*-base, ...
-                                                 and ll-parse's --pdf-password, --chunk-tokens, --chunk-overlap)
-   stale [--older-than 30d --limit N]            re-ingest stale items: ll-find --stale | ll-fetch | ll-parse | ll-index
-   status ID                                     one item's full status (ll-find --id)
-   show ID|URL [--text]                          everything about an item: metadata, status, tags,
-                                                 annotations (with their ids), artifacts, text
-   tags                                          every tag with its item count, by actor
-   unannotate ID|URL ANNOTATION_ID ...           remove annotations (ids from show)
-   archive ID|URL ... / unarchive ID|URL ...     leave items out of find and brief (--archived brings them back)
-   delete ID|URL ... [--yes]                     delete items for good (the history stays)
-   retry ID                                      make a failed item due now and ingest it again
-   help VERB                                     the help of a verb's filter
+EXAMPLES:
+   linkledger save https://example.com/post --note "read later" --tags ai
+   linkledger worker -q
+   linkledger find "agent memory" --limit 5
+   linkledger annotate https://example.com/post --highlight "the key claim"
+   linkledger brief "agent memory" --max-tokens 1500 --format md
+   source <(linkledger completion bash)
 
-Every verb takes --db (or LINKLEDGER_DB) and the filters' common flags.
-
-` + cli.ExitCodesHelp + "\n"
+` + cli.ExitCodesHelp
 
 // Main runs the front command with args (args[0] is the program name).
 func Main(filters Filters, env cli.Env, args []string) int {
@@ -75,349 +70,294 @@ func Main(filters Filters, env cli.Env, args []string) int {
 
 // Run is Main without process-wide signal handling.
 func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
+	cmd := New(filters, env)
 	if len(args) < 2 {
-		fmt.Fprint(env.Stderr, usage)
+		cmd.Writer = env.Stderr
+		_ = cmd.Run(ctx, []string{"linkledger", "--help"})
 		return cli.ExitUsage
 	}
-	verb, rest := args[1], args[2:]
-	one := func(filter string, fargs []string) int {
-		mk, ok := filters[filter]
-		if !ok {
-			fmt.Fprintf(env.Stderr, "linkledger: %s is not available in this build\n", filter)
-			return cli.ExitFatal
-		}
-		cmd := mk(env)
-		return cli.Report(filter, env.Stderr, cmd.Run(ctx, append([]string{filter}, fargs...)))
+	prune(cmd, args[1])
+	err := cmd.Run(ctx, args)
+	prog := "linkledger"
+	var ve *verbError
+	if errors.As(err, &ve) {
+		prog = ve.prog
 	}
-	switch verb {
-	case "-h", "--help", "help":
-		if len(rest) > 0 {
-			if f, ok := verbFilter[rest[0]]; ok {
-				return one(f, []string{"--help"})
+	return cli.Report(prog, env.Stderr, err)
+}
+
+// prune leaves in root only the verb that will run, when first (the first
+// argument) names one, and no verb for --version: urfave/cli sets up every
+// command of the tree at each run (~1 ms for this tree), which only help,
+// completion of verbs, --man and an unknown verb's suggestion need.
+func prune(root *ucli.Command, first string) {
+	if first == "--version" || first == "-v" {
+		root.Commands = nil
+		return
+	}
+	for _, v := range root.Commands {
+		if v.HasName(first) {
+			root.Commands = []*ucli.Command{v}
+			return
+		}
+	}
+}
+
+// verbError is an error of a verb, reported as "linkledger VERB: ...".
+type verbError struct {
+	prog string
+	err  error
+}
+
+func (e *verbError) Error() string { return e.err.Error() }
+func (e *verbError) Unwrap() error { return e.err }
+
+// inVerb tags err with the command that failed (nil stays nil).
+func inVerb(c *ucli.Command, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ve *verbError
+	if errors.As(err, &ve) {
+		return err
+	}
+	return &verbError{prog: cli.FullName(c), err: err}
+}
+
+// New returns the front command's tree. Its verbs are Verbs(filters, env).
+func New(filters Filters, env cli.Env) *ucli.Command {
+	one := 1
+	root := &ucli.Command{
+		Name:                  "linkledger",
+		Usage:                 "a local-first memory of links for people and their agents",
+		UsageText:             "linkledger VERB [options] [args]",
+		Description:           rootDescription,
+		Version:               cli.Version,
+		Writer:                env.Stdout,
+		ErrWriter:             env.Stderr,
+		Reader:                env.Stdin,
+		Commands:              Verbs(filters, env),
+		StopOnNthArg:          &one, // an unknown verb's flags are not the root's
+		EnableShellCompletion: true,
+		ConfigureShellCompletionCommand: func(c *ucli.Command) {
+			c.Hidden = false
+			c.Usage = "print the shell completion script (bash, zsh or fish)"
+			c.UsageText = "linkledger completion bash|zsh|fish"
+			c.Description = completionDescription
+			var shells []*ucli.Command
+			for _, s := range c.Commands {
+				if s.Name != "pwsh" {
+					shells = append(shells, s)
+				}
 			}
-			if cmd := itemVerb(env, rest[0]); cmd != nil {
-				return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, []string{"linkledger " + rest[0], "--help"}))
+			c.Commands = shells
+			c.Action = func(_ context.Context, c *ucli.Command) error {
+				if c.Args().Present() {
+					return inVerb(c, cli.Usage("unknown shell %q: want bash, zsh or fish", c.Args().First()))
+				}
+				return ucli.ShowSubcommandHelp(c)
 			}
-		}
-		fmt.Fprint(env.Stdout, usage)
-		return cli.ExitOK
-	case "--version", "version":
-		fmt.Fprintf(env.Stdout, "linkledger version %s\n", cli.Version)
-		return cli.ExitOK
-	case "save", "fetch", "parse", "index", "find", "brief":
-		fargs := rest
-		if verb == "brief" {
-			fargs = briefArgs(rest)
-		}
-		return one("ll-"+verb, fargs)
-	case "annotate":
-		return one("ll-save", annotateArgs(rest))
-	case "tag":
-		return one("ll-save", tagArgs(rest))
-	case "pin", "unpin":
-		if len(rest) < 2 {
-			fmt.Fprintf(env.Stderr, "linkledger: usage: linkledger %s ITEM_ID ANNOTATION_ID\n", verb)
-			return cli.ExitUsage
-		}
-		return one("ll-save", append([]string{rest[0], "--" + verb, rest[1]}, rest[2:]...))
-	case "related":
-		return one("ll-find", relatedArgs(rest))
-	case "status":
-		if len(rest) < 1 {
-			fmt.Fprintln(env.Stderr, "linkledger: usage: linkledger status ID")
-			return cli.ExitUsage
-		}
-		return one("ll-find", append([]string{"--id", rest[0]}, rest[1:]...))
-	case "worker":
-		return worker(ctx, filters, env, rest, "--pending")
-	case "stale":
-		return worker(ctx, filters, env, rest, "--stale")
-	case "retry":
-		return retry(ctx, filters, env, rest)
-	}
-	if cmd := itemVerb(env, verb); cmd != nil {
-		return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, append([]string{"linkledger " + verb}, rest...)))
-	}
-	fmt.Fprintf(env.Stderr, "linkledger: unknown verb %q\nhint: run 'linkledger help' for the list\n", verb)
-	return cli.ExitUsage
-}
-
-var verbFilter = map[string]string{
-	"save": "ll-save", "annotate": "ll-save", "tag": "ll-save", "pin": "ll-save", "unpin": "ll-save",
-	"fetch": "ll-fetch", "parse": "ll-parse", "index": "ll-index", "find": "ll-find", "brief": "ll-brief",
-	"related": "ll-find", "status": "ll-find",
-}
-
-// annotateArgs maps `annotate ID --highlight T --note T` to ll-save flags.
-func annotateArgs(in []string) []string {
-	out := make([]string, 0, len(in))
-	for _, a := range in {
-		switch {
-		case a == "--note":
-			out = append(out, "--annotate-note")
-		case strings.HasPrefix(a, "--note="):
-			out = append(out, "--annotate-note="+strings.TrimPrefix(a, "--note="))
-		default:
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// tagArgs maps `tag ID --add a,b --remove c` to ll-save flags.
-func tagArgs(in []string) []string {
-	out := make([]string, 0, len(in))
-	for _, a := range in {
-		switch {
-		case a == "--add":
-			out = append(out, "--tags")
-		case a == "--remove":
-			out = append(out, "--untag")
-		case strings.HasPrefix(a, "--add="):
-			out = append(out, "--tags="+strings.TrimPrefix(a, "--add="))
-		case strings.HasPrefix(a, "--remove="):
-			out = append(out, "--untag="+strings.TrimPrefix(a, "--remove="))
-		default:
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// relatedArgs maps `related ID --max-items N` to ll-find flags.
-func relatedArgs(in []string) []string {
-	var out []string
-	for i := 0; i < len(in); i++ {
-		a := in[i]
-		switch {
-		case a == "--max-items":
-			out = append(out, "--limit")
-		case strings.HasPrefix(a, "--max-items="):
-			out = append(out, "--limit="+strings.TrimPrefix(a, "--max-items="))
-		case !strings.HasPrefix(a, "-") && !hasRelated(out):
-			out = append(out, "--related", a)
-		default:
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-func hasRelated(args []string) bool {
-	for _, a := range args {
-		if a == "--related" {
-			return true
-		}
-	}
-	return false
-}
-
-// briefArgs maps `brief "topic" ...` to `ll-brief --query "topic" ...`;
-// with no positional topic, ll-brief reads ll-find results on stdin.
-func briefArgs(in []string) []string {
-	var out, topic []string
-	valueFlags := map[string]bool{"--max-items": true, "--max-tokens": true, "--format": true, "--db": true, "--jq": true, "--tags": true, "--type": true, "--limit": true, "--since": true, "--until": true, "--actor": true}
-	for i := 0; i < len(in); i++ {
-		a := in[i]
-		if strings.HasPrefix(a, "-") {
-			out = append(out, a)
-			if valueFlags[a] && i+1 < len(in) {
-				out = append(out, in[i+1])
-				i++
+		},
+		HideHelpCommand: true,
+		ExitErrHandler:  func(context.Context, *ucli.Command, error) {},
+		OnUsageError: func(_ context.Context, c *ucli.Command, err error, _ bool) error {
+			return inVerb(c, cli.UsageError(c, err))
+		},
+		Flags: []ucli.Flag{cli.ManFlag()},
+		Action: func(_ context.Context, c *ucli.Command) error {
+			if c.Bool("man") {
+				return cli.Man(c.Root().Writer, c)
 			}
+			if !c.Args().Present() {
+				return ucli.ShowRootCommandHelp(c)
+			}
+			return unknownVerb(c, c.Args().First())
+		},
+	}
+	root.Commands = append(root.Commands, helpVerb(filters, env), versionVerb())
+	for _, v := range root.Commands {
+		// every verb's errors, and its usage errors, say the verb
+		v.OnUsageError = root.OnUsageError
+		// a highlight or note may hold commas: a value is forwarded whole
+		// (the filters split tag lists themselves)
+		v.DisableSliceFlagSeparator = true
+		if act := v.Action; act != nil {
+			v.Action = func(ctx context.Context, c *ucli.Command) error { return inVerb(c, act(ctx, c)) }
+		}
+	}
+	return root
+}
+
+const completionDescription = `Prints a script that completes linkledger's verbs, flags and item ids.
+
+EXAMPLES:
+   source <(linkledger completion bash)                       # in ~/.bashrc
+   source <(linkledger completion zsh)                        # in ~/.zshrc
+   linkledger completion fish > ~/.config/fish/completions/linkledger.fish
+
+'make install' installs the three scripts where each shell looks for them.`
+
+// Verbs are the front command's verbs, in the order of its help. The verbs
+// of other parts (e.g. the item verbs) are appended here; New gives every
+// verb the front's usage errors and "linkledger VERB:" error prefix.
+func Verbs(filters Filters, env cli.Env) []*ucli.Command {
+	verbs := []*ucli.Command{
+		passVerb(filters, env, "save", "ll-save", "record links, notes and tags (ll-save)", "linkledger save [options] URL|PATH ..."),
+		annotateVerb(filters, env),
+		tagVerb(filters, env),
+		pinVerb(filters, env, "pin"),
+		pinVerb(filters, env, "unpin"),
+		passVerb(filters, env, "find", "ll-find", "search saved links, best first (ll-find); alias: search", "linkledger find [options] [--] [QUERY ...]", "search"),
+		passVerb(filters, env, "brief", "ll-brief", "an evidence pack for a topic under a token budget (ll-brief)", "linkledger brief [options] TOPIC ..."),
+		relatedVerb(filters, env),
+		statusVerb(filters, env),
+		workerVerb(filters, env, "worker"),
+		workerVerb(filters, env, "stale"),
+		retryVerb(filters, env),
+		passVerb(filters, env, "fetch", "ll-fetch", "fetch the records on stdin (ll-fetch)", "linkledger fetch [options] < records"),
+		passVerb(filters, env, "parse", "ll-parse", "extract text from fetched records (ll-parse)", "linkledger parse [options] < records"),
+		passVerb(filters, env, "index", "ll-index", "store parsed records in the index (ll-index)", "linkledger index [options] < records"),
+	}
+	// show, tags, unannotate, archive, unarchive, delete (items.go)
+	for _, v := range itemVerbs(env) {
+		if v.Name != "tags" && v.ShellComplete == nil {
+			v.ShellComplete = completeItems(env)
+		}
+		verbs = append(verbs, v)
+	}
+	return verbs
+}
+
+// unknownVerb says verb is not one, with the nearest verb as a hint.
+func unknownVerb(root *ucli.Command, verb string) error {
+	var names []string
+	canonical := map[string]string{}
+	for _, v := range root.Commands {
+		if v.Hidden {
 			continue
 		}
-		topic = append(topic, a)
-	}
-	if len(topic) > 0 {
-		out = append([]string{"--query", strings.Join(topic, " ")}, out...)
-	}
-	return out
-}
-
-// stage is one filter of a pipeline.
-type stage struct {
-	name string
-	args []string
-}
-
-// pipeline runs the stages concurrently, stdout of each into stdin of the
-// next, and returns the worst exit code (like pipefail).
-func pipeline(ctx context.Context, filters Filters, env cli.Env, stages []stage) int {
-	for _, s := range stages {
-		if _, ok := filters[s.name]; !ok {
-			fmt.Fprintf(env.Stderr, "linkledger: %s is not available in this build\n", s.name)
-			return cli.ExitFatal
+		for _, n := range v.Names() {
+			names = append(names, n)
+			canonical[n] = v.Name
 		}
 	}
-	codes := make([]int, len(stages))
-	var wg sync.WaitGroup
-	in := env.Stdin
-	for i, s := range stages {
-		e := env
-		e.Stdin = in
-		var pw *io.PipeWriter
-		if i < len(stages)-1 {
-			var pr *io.PipeReader
-			pr, pw = io.Pipe()
-			e.Stdout = pw
-			in = pr
-		}
-		wg.Add(1)
-		go func(i int, s stage, e cli.Env, pw *io.PipeWriter, r io.Reader) {
-			defer wg.Done()
-			cmd := filters[s.name](e)
-			codes[i] = cli.Report(s.name, e.Stderr, cmd.Run(ctx, append([]string{s.name}, s.args...)))
-			if pw != nil {
-				pw.Close()
-			}
-			// a stage that ended early must not leave its writer blocked
-			if pr, ok := r.(*io.PipeReader); ok {
-				pr.CloseWithError(io.ErrClosedPipe)
-			}
-		}(i, s, e, pw, e.Stdin)
-	}
-	wg.Wait()
-	worst := cli.ExitOK
-	for _, c := range codes {
-		if rank(c) > rank(worst) {
-			worst = c
+	hint := "run 'linkledger help' for the list of verbs"
+	if s := cli.Suggest(verb, names); s != "" {
+		hint = fmt.Sprintf("did you mean 'linkledger %s'?", s)
+		if canonical[s] != s {
+			hint = fmt.Sprintf("did you mean 'linkledger %s' (%s)?", s, canonical[s])
 		}
 	}
-	return worst
+	return cli.UsageHint(hint, "unknown verb %q", verb)
 }
 
-// rank orders exit codes by severity: usage and fatal over partial.
-func rank(code int) int {
-	switch code {
-	case cli.ExitOK, cli.ExitNoMatch:
-		return 0
-	case cli.ExitPartial:
-		return 1
-	case cli.ExitFatal:
-		return 2
-	default:
-		return 3
+// helpVerb is `linkledger help [VERB]`: the same as `linkledger VERB --help`.
+func helpVerb(filters Filters, env cli.Env) *ucli.Command {
+	return &ucli.Command{
+		Name:      "help",
+		Usage:     "show the help of linkledger or of a verb",
+		UsageText: "linkledger help [VERB]",
+		HideHelp:  true,
+		Action: func(_ context.Context, c *ucli.Command) error {
+			args := []string{"linkledger", "--help"}
+			if c.Args().Present() {
+				verb := c.Args().First()
+				if verb != "completion" && New(filters, env).Command(verb) == nil {
+					return inVerb(c, unknownVerb(New(filters, env), verb))
+				}
+				args = []string{"linkledger", verb, "--help"}
+			}
+			// a fresh context: the tree must run as a root, not as a
+			// subcommand of this one
+			return New(filters, env).Run(context.Background(), args)
+		},
 	}
 }
 
-// worker splits its flags between the stages that own them.
-func worker(ctx context.Context, filters Filters, env cli.Env, args []string, view string) int {
-	findArgs := []string{view}
-	var fetchArgs, parseArgs, outArgs, common []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, val, hasVal := strings.Cut(a, "=")
-		takeVal := func() string {
-			if hasVal {
-				return val
-			}
-			if i+1 < len(args) {
-				i++
-				return args[i]
-			}
+// versionVerb is `linkledger version`, the same as --version.
+func versionVerb() *ucli.Command {
+	return &ucli.Command{
+		Name:      "version",
+		Usage:     "print the version",
+		UsageText: "linkledger version",
+		Action: func(_ context.Context, c *ucli.Command) error {
+			_, err := fmt.Fprintln(c.Root().Writer, cli.VersionLine("linkledger"))
+			return err
+		},
+	}
+}
+
+// displayEnv is env for a filter run on behalf of the command named name.
+func displayEnv(env cli.Env, name string) cli.Env {
+	get := env.Getenv
+	env.Getenv = func(k string) string {
+		if k == cli.DisplayNameEnv {
+			return name
+		}
+		if get == nil {
 			return ""
 		}
-		switch name {
-		case "--limit", "--older-than":
-			findArgs = append(findArgs, name, takeVal())
-		case "--max-attempts":
-			v := takeVal()
-			fetchArgs = append(fetchArgs, name, v)
-			findArgs = append(findArgs, name, v)
-		case "--base-backoff-ms", "--concurrency", "--per-host", "--host-interval", "--timeout", "--connect-timeout",
-			"--max-bytes", "--user-agent", "--rules", "--lang", "--youtube-base", "--x-syndication-base", "--x-fx-base", "--x-oembed-base",
-			"--allow-files", "--allow-files-from":
-			fetchArgs = append(fetchArgs, name, takeVal())
-		case "--public-only":
-			fetchArgs = append(fetchArgs, a)
-		case "--pdf-password", "--chunk-tokens", "--chunk-overlap":
-			parseArgs = append(parseArgs, name, takeVal())
-		case "--db":
-			common = append(common, name, takeVal())
-		case "--jq":
-			outArgs = append(outArgs, name, takeVal())
-		case "--json", "-r", "--raw-output":
-			outArgs = append(outArgs, name)
-		case "-q", "--quiet", "-v", "--verbose":
-			common = append(common, name)
-		default:
-			fmt.Fprintf(env.Stderr, "linkledger: worker: unknown flag %s\nhint: run 'linkledger help' for usage\n", a)
-			return cli.ExitUsage
-		}
+		return get(k)
 	}
-	allow, done, err := allowedFilesArgs(ctx, env, dbFlagOf(common))
-	defer done()
-	if err != nil {
-		return cli.Report("linkledger", env.Stderr, err)
-	}
-	fetchArgs = append(fetchArgs, allow...)
-	return pipeline(ctx, filters, env, []stage{
-		{"ll-find", append(findArgs, common...)},
-		{"ll-fetch", append(fetchArgs, quietOnly(common)...)},
-		{"ll-parse", append(parseArgs, quietOnly(common)...)},
-		{"ll-index", append(outArgs, common...)},
-	})
+	return env
 }
 
-// quietOnly keeps the flags a database-less stage understands.
-func quietOnly(common []string) []string {
-	var out []string
-	for i := 0; i < len(common); i++ {
-		if common[i] == "--db" {
-			i++
-			continue
-		}
-		out = append(out, common[i])
+// runOne runs one filter for the command named name, with args.
+func runOne(ctx context.Context, filters Filters, env cli.Env, filter, name string, args []string) error {
+	mk, ok := filters[filter]
+	if !ok {
+		return &cli.ExitError{Code: cli.ExitFatal, Err: fmt.Errorf("%s is not available in this build", filter)}
 	}
-	return out
+	e := displayEnv(env, name)
+	cmd := mk(e)
+	code := cli.Report(cmd.Name, e.Stderr, cmd.Run(detached{ctx}, append([]string{filter}, args...)))
+	if code != cli.ExitOK {
+		return &cli.ExitError{Code: code}
+	}
+	return nil
 }
 
-// retry makes an item due now (attempts reset, audit event) and ingests it
-// at once: its record goes through ll-fetch | ll-parse | ll-index.
-func retry(ctx context.Context, filters Filters, env cli.Env, args []string) int {
-	if len(args) < 1 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprintln(env.Stderr, "linkledger: usage: linkledger retry ID [--db FILE]")
-		return cli.ExitUsage
+// detached is ctx without its values: a filter's command runs as a root
+// command of its own, not as a subcommand of the verb that runs it
+// (urfave/cli finds a command's parent in the context), while it still
+// stops when ctx is cancelled.
+type detached struct{ context.Context }
+
+func (detached) Value(any) any { return nil }
+
+// passVerb is a verb that hands all its arguments to filter: its help and
+// flags are the filter's.
+func passVerb(filters Filters, env cli.Env, name, filter, usage, usageText string, aliases ...string) *ucli.Command {
+	display := "linkledger " + name
+	return &ucli.Command{
+		Name:            name,
+		Aliases:         aliases,
+		Usage:           usage,
+		UsageText:       usageText,
+		Description:     fmt.Sprintf("The options are %s's: 'linkledger %s --help' shows them.", filter, name),
+		SkipFlagParsing: true,
+		HideHelp:        true,
+		Action: func(ctx context.Context, c *ucli.Command) error {
+			return inVerb(c, runOne(ctx, filters, env, filter, display, c.Args().Slice()))
+		},
+		ShellComplete: func(ctx context.Context, c *ucli.Command) {
+			args := c.Args().Slice()
+			if completeTags(ctx, c, env, args) {
+				return
+			}
+			if len(args) == 0 || !strings.HasPrefix(args[len(args)-1], "-") {
+				return
+			}
+			// the filter lists its own flags
+			e := env
+			get := env.Getenv
+			e.Getenv = func(k string) string {
+				if k == cli.CompleteEnv {
+					return "1"
+				}
+				return get(k)
+			}
+			_ = runOne(ctx, filters, e, filter, display, append(args, "--generate-shell-completion"))
+		},
 	}
-	id, rest := args[0], args[1:]
-	dbFlag := ""
-	for i := 0; i < len(rest); i++ {
-		if rest[i] == "--db" && i+1 < len(rest) {
-			dbFlag = rest[i+1]
-		} else if v, ok := strings.CutPrefix(rest[i], "--db="); ok {
-			dbFlag = v
-		}
-	}
-	loc, err := cli.LocateDB(dbFlag, env)
-	if err != nil {
-		return cli.Report("linkledger", env.Stderr, err)
-	}
-	// retry changes an existing item: a missing database is an error, not
-	// a new empty file
-	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: cli.EnvBusyTimeout(env)})
-	if err != nil {
-		return cli.Report("linkledger", env.Stderr, err)
-	}
-	rec, err := st.Retry(ctx, id, "human")
-	st.Close()
-	if err != nil {
-		return cli.Report("linkledger", env.Stderr, fmt.Errorf("retry %s: %w", id, err))
-	}
-	line, err := json.Marshal(rec)
-	if err != nil {
-		return cli.Report("linkledger", env.Stderr, err)
-	}
-	e := env
-	e.Stdin = bytes.NewReader(append(line, '\n'))
-	allow, done, err := allowedFilesArgs(ctx, env, dbFlag)
-	defer done()
-	if err != nil {
-		return cli.Report("linkledger", env.Stderr, err)
-	}
-	return pipeline(ctx, filters, e, []stage{
-		{"ll-fetch", append(quietOnly(rest), allow...)},
-		{"ll-parse", quietOnly(rest)},
-		{"ll-index", rest},
-	})
 }

@@ -88,7 +88,7 @@ func Main() int {
 }
 
 func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
-	diag := cli.Diag{Prog: "ll-brief", W: env.Stderr, Verbose: c.Bool("verbose")}
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
 	q := strings.TrimSpace(c.String("query"))
 	if args := strings.TrimSpace(strings.Join(c.Args().Slice(), " ")); args != "" {
 		if q != "" {

@@ -346,8 +346,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	progress := out.Progress(prog)
-	diag := cli.Diag{Prog: prog, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
+	progress := out.Progress(c.Root().Name)
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
 	// Bodies are for the next filter, not for eyes.
 	stripBodies := cli.IsTerminal(env.Stdout) && c.String("jq") == ""
 	hinted := false

@@ -138,7 +138,7 @@ func MarkStale(ctx context.Context, st *store.Store, ids []string, diag cli.Diag
 }
 
 func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
-	diag := cli.Diag{Prog: "ll-find", W: env.Stderr, Verbose: c.Bool("verbose")}
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
 	text := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
 	modes := 0
 	for _, m := range []bool{text != "", c.String("related") != "", c.Bool("pending"), c.Bool("failed"), c.Bool("stale"), c.String("id") != "", c.String("queries") != ""} {

@@ -113,7 +113,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	}
 	path := loc.Path
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-	progress := out.Progress("ll-index")
+	progress := out.Progress(c.Root().Name)
 	ix := &indexer{
 		path:     path,
 		wait:     wait,
@@ -122,7 +122,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		popts:    popts,
 		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base")},
 		keep:     c.Bool("keep-content"),
-		diag:     cli.Diag{Prog: "ll-index", W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress},
+		diag:     cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress},
 		progress: progress,
 	}
 	defer ix.close()

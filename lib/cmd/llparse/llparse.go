@@ -140,8 +140,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	progress := out.Progress(prog)
-	diag := cli.Diag{Prog: prog, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
+	progress := out.Progress(c.Root().Name)
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
 	defer progress.Done()
 	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password"), MaxTextBytes: maxText, MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}})
 	popts := parse.Options{Chunk: copts, MaxTextBytes: maxText}

@@ -213,7 +213,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	defer st.Close()
-	diag := cli.Diag{Prog: "ll-save", W: env.Stderr, Verbose: c.Bool("verbose")}
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
 	cwd, _ := env.Getwd()
 	home := env.Getenv("HOME")
 	s := &saver{st: st, rules: rules, d: d, cwd: cwd, home: home, out: out, diag: diag}
