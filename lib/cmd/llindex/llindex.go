@@ -144,6 +144,11 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err := out.Finish(); err != nil {
 		return err
 	}
+	if out.IsHuman() && out.Written() == 0 && !c.Bool("optimize") {
+		// a person ran it (often as `linkledger worker`) and nothing came in
+		ix.diag.Printf("nothing to index: no records came in")
+		ix.diag.Hintf("linkledger worker ingests saved links; ll-find --pending lists what waits, ll-find --failed what failed")
+	}
 	switch {
 	case ix.busy != nil:
 		// no maintenance while another process holds the lock
