@@ -153,7 +153,7 @@ EXAMPLES:
 			&ucli.StringSliceFlag{Name: "highlight", Usage: "add a highlight `TEXT` (repeatable)"},
 			&ucli.StringSliceFlag{Name: "lowlight", Usage: "add a lowlight `TEXT` (repeatable)"},
 			&ucli.StringSliceFlag{Name: "note", Usage: "add a note `TEXT` (repeatable)"},
-			&ucli.FloatFlag{Name: "confidence", Usage: "confidence 0..1 of these annotations (agents: 0.5 when not given)"},
+			&ucli.FloatFlag{Name: "confidence", HideDefault: true, Usage: "confidence 0..1 of these annotations (agents: 0.5 when not given)"},
 			&ucli.StringFlag{Name: "actor", Value: "human", Usage: "who says it: human or agent:NAME"},
 			&ucli.BoolFlag{Name: "pinned", Usage: "pin the highlights"},
 			&ucli.Int64Flag{Name: "chunk", Usage: "anchor the annotations to chunk `ID`"},

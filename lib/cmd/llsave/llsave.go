@@ -84,7 +84,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.StringSliceFlag{Name: "highlight", Usage: "add a highlight `TEXT`, kept whole, commas and all (repeat the flag for several)"},
 			&ucli.StringSliceFlag{Name: "lowlight", Usage: "add a lowlight `TEXT`, kept whole (repeat the flag for several)"},
 			&ucli.StringSliceFlag{Name: "annotate-note", Usage: "add a note annotation `TEXT`, kept whole (repeat the flag for several)"},
-			&ucli.FloatFlag{Name: "confidence", Value: -1, Usage: "confidence 0..1 of the annotations given by flags"},
+			&ucli.FloatFlag{Name: "confidence", Value: -1, HideDefault: true, Usage: "confidence 0..1 of the annotations given by flags (agents: 0.5 when not given)"},
 			&ucli.BoolFlag{Name: "pinned", Usage: "pin the highlights given by flags"},
 			&ucli.Int64Flag{Name: "chunk", Usage: "anchor the annotations given by flags to chunk `ID`"},
 			&ucli.StringSliceFlag{Name: "pin", Usage: "pin highlight annotation `ID` (comma-separated, repeatable)"},
