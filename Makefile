@@ -77,6 +77,12 @@ install: build man completions
 demo: setup build
 	@scripts/demo.sh
 
+# fuzz runs every fuzz target in lib/ for FUZZTIME each (default 20s) and
+# fails on a crasher (scripts/fuzz.sh, docs/fuzzing.md).
+.PHONY: fuzz
+fuzz:
+	@scripts/fuzz.sh
+
 eval-extraction:
 	@scripts/eval-extraction.sh
 

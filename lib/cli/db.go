@@ -97,7 +97,7 @@ func OpenReader(ctx context.Context, loc DBLocation, opts store.Options) (*store
 			hint: "save a first link with: linkledger save URL"}}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", loc.Path, err)
+		return nil, openError(loc, err)
 	}
 	return st, nil
 }
@@ -116,15 +116,28 @@ func OpenWriter(ctx context.Context, loc DBLocation, opts store.Options) (*store
 				err:  fmt.Errorf("cannot create the database %s: folder %s does not exist (%s)", loc.Path, dir, loc.how()),
 				hint: "create the folder first: mkdir -p " + dir}}
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		// only the owner may read a store: 0700 on the folders
+		// linkledger creates (a folder the user made keeps its mode)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("create database folder %s: %w", dir, err)
 		}
 	}
 	st, err := store.Open(ctx, loc.Path, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", loc.Path, err)
+		return nil, openError(loc, err)
 	}
 	return st, nil
+}
+
+// openError adds the database path to a store.Open error, unless the
+// error names the file itself (store.NotLedgerError, which has its own
+// hint).
+func openError(loc DBLocation, err error) error {
+	var nl *store.NotLedgerError
+	if errors.As(err, &nl) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", loc.Path, err)
 }
 
 // hintError is an error with the next thing to try (a Hinter).

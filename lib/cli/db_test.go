@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/store"
@@ -90,4 +91,75 @@ func TestOpenReaderWriter(t *testing.T) {
 		t.Fatalf("writer at the default location: %v", err)
 	}
 	st.Close()
+}
+
+// TestOpenWriterModes checks that a writer makes the folders it creates
+// 0700 and the database (and its -wal and -shm) 0600 whatever the umask,
+// and leaves the mode of a folder the user made alone.
+func TestOpenWriterModes(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mode := func(p string) os.FileMode {
+		t.Helper()
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Mode().Perm()
+	}
+	def := DBLocation{Path: filepath.Join(dir, "data", "linkledger", "linkledger.db"), Source: DBFromDefault}
+	st, err := OpenWriter(ctx, def, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the -wal and -shm files exist while a connection is open
+	for _, p := range []string{def.Path, def.Path + "-wal", def.Path + "-shm"} {
+		if m := mode(p); m != 0o600 {
+			t.Errorf("%s: mode %o, want 600", p, m)
+		}
+	}
+	st.Close()
+	for _, p := range []string{filepath.Join(dir, "data"), filepath.Dir(def.Path)} {
+		if m := mode(p); m != 0o700 {
+			t.Errorf("created folder %s: mode %o, want 700", p, m)
+		}
+	}
+	if m := mode(dir); m != 0o755 {
+		t.Errorf("the user's folder %s: mode %o, want 755 (unchanged)", dir, m)
+	}
+	mine := DBLocation{Path: filepath.Join(dir, "x.db"), Source: DBFromFlag}
+	st, err = OpenWriter(ctx, mine, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if m := mode(mine.Path); m != 0o600 {
+		t.Errorf("%s: mode %o, want 600", mine.Path, m)
+	}
+}
+
+// TestOpenNotLedger checks that a foreign SQLite file is refused with the
+// file's path and a hint, not wrapped in a second copy of the path.
+func TestOpenNotLedger(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "other.db")
+	if err := os.WriteFile(p, []byte("not a database, just text that is long enough to hold a header of a hundred bytes......"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	loc := DBLocation{Path: p, Source: DBFromFlag}
+	for name, open := range map[string]func(context.Context, DBLocation, store.Options) (*store.Store, error){"reader": OpenReader, "writer": OpenWriter} {
+		_, err := open(ctx, loc, store.Options{})
+		if err == nil || err.Error() != p+" is not a SQLite database" {
+			t.Errorf("%s: %v, want %q", name, err, p+" is not a SQLite database")
+		}
+		var h Hinter
+		if !errors.As(err, &h) {
+			t.Errorf("%s: no hint", name)
+		}
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -43,6 +44,10 @@ type Options struct {
 	MustExist bool
 	// Now returns the current time (tests set it).
 	Now func() time.Time
+	// immutable adds immutable=1 to a ReadOnly DSN: SQLite then reads
+	// the file without locks or a -shm file, the last resort of a reader
+	// in a folder it cannot write (see readerFallback).
+	immutable bool
 	// PagePool is the number of page-cache slots (4 KB pages) to
 	// preallocate for the whole process, prefaulted, before its first
 	// connection: it spares a short-lived reader a page fault per page it
@@ -68,20 +73,33 @@ var ErrNoDatabase = errors.New("no database")
 var ErrNewerSchema = errors.New("database schema is newer than this linkledger: upgrade linkledger")
 
 // DSN returns the driver DSN for path with every connection setting.
-func DSN(path string, opts Options) string {
-	bt := opts.BusyTimeout
-	if bt == 0 {
-		bt = 30 * time.Second
+func DSN(path string, opts Options) string { return dsn(path, opts) }
+
+// busyTimeout is opts.BusyTimeout or its default.
+func busyTimeout(opts Options) time.Duration {
+	if opts.BusyTimeout == 0 {
+		return 30 * time.Second
 	}
+	return opts.BusyTimeout
+}
+
+func dsn(path string, opts Options) string {
 	q := url.Values{}
-	q.Set("_journal_mode", "WAL")
-	q.Set("_busy_timeout", strconv.FormatInt(bt.Milliseconds(), 10))
+	if !opts.ReadOnly {
+		// a read-only connection cannot switch the journal, and needs
+		// not: it reads a WAL database as one
+		q.Set("_journal_mode", "WAL")
+	}
+	q.Set("_busy_timeout", strconv.FormatInt(busyTimeout(opts).Milliseconds(), 10))
 	q.Set("_foreign_keys", "on")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
 	switch {
 	case opts.ReadOnly:
 		q.Set("mode", "ro")
+		if opts.immutable {
+			q.Set("immutable", "1")
+		}
 	case opts.MustExist:
 		q.Set("mode", "rw") // never create the file
 	}
@@ -96,8 +114,20 @@ func escapePath(p string) string {
 
 // Open opens the database at path and brings its schema up to date.
 // Opening a current database writes nothing. A missing file is created
-// (unless opts.MustExist or opts.ReadOnly), but never a missing folder:
-// which folders may be created is the command layer's decision.
+// (unless opts.MustExist or opts.ReadOnly), readable by its owner only
+// (0600; SQLite gives its -wal and -shm files the same mode), but never a
+// missing folder: which folders may be created is the command layer's
+// decision. A file that is not a linkledger database is refused
+// (NotLedgerError) before anything writes to it.
+//
+// Several processes may open a new file at once: the first connection's
+// switch to WAL can fail with SQLITE_BUSY without waiting (SQLite returns
+// it at once where waiting could deadlock), so Open starts over on a busy
+// error until the busy timeout has passed.
+//
+// A reader (MustExist or ReadOnly) that cannot open the file for writing
+// (a read-only folder: no -shm file can be made) falls back to a
+// read-only connection, and then to an immutable one (readerFallback).
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if !fts5Built {
 		return nil, ErrNoFTS5
@@ -113,9 +143,78 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("folder %s does not exist", dir)
 		}
+		if err := createFile(path); err != nil {
+			return nil, err
+		}
 	}
 	usePagePool(opts.PagePool)
-	db, err := sqlx.Open("sqlite3", DSN(path, opts))
+	deadline := time.Now().Add(busyTimeout(opts))
+	wait := time.Millisecond
+	for {
+		s, err := open(ctx, path, opts)
+		for err != nil && (opts.MustExist || opts.ReadOnly) {
+			next, ok := readerFallback(opts, err)
+			if !ok {
+				break
+			}
+			opts = next
+			s, err = open(ctx, path, opts)
+		}
+		if err == nil || !IsBusy(err) || time.Now().After(deadline) {
+			return s, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(wait + time.Duration(rand.Int64N(int64(wait)))):
+		}
+		wait = min(2*wait, 50*time.Millisecond)
+	}
+}
+
+// createFile creates a missing database file with mode 0600 (an existing
+// one keeps its mode), so the umask never makes a store readable by
+// others. SQLite would create it with 0644 less the umask.
+func createFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create database: %w", err)
+	}
+	return f.Close()
+}
+
+// readerFallback returns the next, more read-only way for a reader to
+// open the database after err, and false when err is not about writing:
+// first a read-only connection (mode=ro: SQLite reads the WAL through an
+// existing -shm file, or a private one), then an immutable one (no locks,
+// no -shm: a folder nobody can write holds no live WAL writer).
+func readerFallback(opts Options, err error) (Options, bool) {
+	var se sqlite3.Error
+	if !errors.As(err, &se) {
+		return opts, false
+	}
+	switch se.Code {
+	case sqlite3.ErrCantOpen, sqlite3.ErrReadonly, sqlite3.ErrPerm, sqlite3.ErrAuth:
+	default:
+		return opts, false
+	}
+	switch {
+	case !opts.ReadOnly:
+		opts.ReadOnly = true
+	case !opts.immutable:
+		opts.immutable = true
+	default:
+		return opts, false
+	}
+	return opts, true
+}
+
+// open makes one attempt at Open.
+func open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if err := identify(ctx, path, opts); err != nil {
+		return nil, err
+	}
+	db, err := sqlx.Open("sqlite3", dsn(path, opts))
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +224,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if err := s.checkSettings(ctx); err != nil {
+	if err := s.checkSettings(ctx, opts.ReadOnly); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -137,7 +236,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 }
 
 // checkSettings verifies the DSN settings took effect on a connection.
-func (s *Store) checkSettings(ctx context.Context) error {
+// A read-only connection keeps the file's journal mode.
+func (s *Store) checkSettings(ctx context.Context, readOnly bool) error {
 	conn, err := s.db.Connx(ctx)
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
@@ -149,6 +249,9 @@ func (s *Store) checkSettings(ctx context.Context) error {
 	}
 	if fk != 1 {
 		return errors.New("open database: foreign keys are off")
+	}
+	if readOnly {
+		return nil
 	}
 	var mode string
 	if err := conn.GetContext(ctx, &mode, "PRAGMA journal_mode"); err != nil {
@@ -231,6 +334,13 @@ func (s *Store) migrate(ctx context.Context, readOnly bool) error {
 			}
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
+			if m.version == 1 {
+				// a new database is marked linkledger's with its first
+				// tables (0007 marks older ones)
+				if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", ApplicationID)); err != nil {
+					return err
+				}
 			}
 			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version))
 			return err

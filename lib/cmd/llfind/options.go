@@ -2,6 +2,7 @@ package llfind
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -66,6 +67,13 @@ func SearchOptions(c *ucli.Command, now time.Time, limit int) (store.SearchOptio
 		Title: c.Float("w-title"), Body: c.Float("w-body"), Annotations: c.Float("w-annotations"),
 		PinnedBoost: c.Float("pinned-boost"), LowConfidencePenalty: c.Float("low-confidence-penalty"),
 		LowConfidenceBelow: c.Float("low-confidence-below"), SumBonus: c.Float("w-chunk-sum"), Doc: c.Float("w-doc"),
+	}
+	// NaN and infinities reach SQL arithmetic (bm25 weights, score
+	// terms) as NULL or garbage: they are usage errors here
+	for _, f := range []string{"w-title", "w-body", "w-annotations", "pinned-boost", "low-confidence-penalty", "low-confidence-below", "w-chunk-sum", "w-doc"} {
+		if v := c.Float(f); math.IsNaN(v) || math.IsInf(v, 0) {
+			return o, cli.Usage("--%s %v: want a finite number", f, v)
+		}
 	}
 	for _, f := range []string{"w-title", "w-body", "w-annotations"} {
 		if c.Float(f) < 0 {
@@ -133,7 +141,9 @@ func ParseDuration(s string) (time.Duration, error) {
 	}
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.ParseFloat(days, 64)
-		if err != nil || n < 0 {
+		// !(n >= 0) also refuses NaN; the bound keeps n days within a
+		// time.Duration (about 106,751 days)
+		if err != nil || !(n >= 0) || n > float64(math.MaxInt64)/float64(24*time.Hour) {
 			return 0, fmt.Errorf("%q: want a duration such as 30d, 12h or 0s", s)
 		}
 		return time.Duration(n * float64(24*time.Hour)), nil

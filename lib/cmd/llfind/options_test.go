@@ -14,6 +14,7 @@ func TestParseDurationAndWhen(t *testing.T) {
 	}{
 		{"30d", 30 * 24 * time.Hour, true}, {"12h", 12 * time.Hour, true}, {"0s", 0, true}, {"1.5d", 36 * time.Hour, true},
 		{"", 0, true}, {"-1d", 0, false}, {"soon", 0, false}, {"d", 0, false},
+		{"NaNd", 0, false}, {"Infd", 0, false}, {"+Infd", 0, false}, {"1e300d", 0, false}, {"200000d", 0, false},
 	}
 	for _, tt := range durations {
 		got, err := ParseDuration(tt.in)

@@ -166,7 +166,7 @@ func readDefaults(c *ucli.Command) (defaults, error) {
 	var confp *float64
 	if c.IsSet("confidence") {
 		v := c.Float("confidence")
-		if v < 0 || v > 1 {
+		if !(v >= 0 && v <= 1) { // NaN too
 			return d, cli.Usage("--confidence %v: want a number from 0 to 1", v)
 		}
 		confp = &v

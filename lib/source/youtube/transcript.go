@@ -7,6 +7,7 @@ import (
 	"errors"
 	"html"
 	"io"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -53,7 +54,7 @@ func parseJSON3(body string) ([]Cue, error) {
 			b.WriteString(s.UTF8)
 		}
 		if t := cleanCue(b.String()); t != "" {
-			cues = append(cues, Cue{Start: ev.TStartMs / 1000, Dur: ev.DDurationMs / 1000, Text: t})
+			cues = append(cues, Cue{Start: seconds(ev.TStartMs / 1000), Dur: seconds(ev.DDurationMs / 1000), Text: t})
 		}
 	}
 	return cues, nil
@@ -83,9 +84,9 @@ func parseXML(body string) ([]Cue, error) {
 			}
 			switch t.Name.Local {
 			case "text": // timedtext: seconds
-				cur = &Cue{Start: attrFloat(t, "start"), Dur: attrFloat(t, "dur")}
+				cur = &Cue{Start: seconds(attrFloat(t, "start")), Dur: seconds(attrFloat(t, "dur"))}
 			case "p": // srv3: milliseconds
-				cur = &Cue{Start: attrFloat(t, "t") / 1000, Dur: attrFloat(t, "d") / 1000}
+				cur = &Cue{Start: seconds(attrFloat(t, "t") / 1000), Dur: seconds(attrFloat(t, "d") / 1000)}
 			}
 			buf.Reset()
 			depth = 0
@@ -118,6 +119,17 @@ func attrFloat(e xml.StartElement, name string) float64 {
 		}
 	}
 	return 0
+}
+
+// seconds is a cue time as read, or 0 when it is negative or not a finite
+// number ("NaN", "-5", "1e400" in a broken track): a NaN start would make
+// the record impossible to encode as JSON, and a negative one a deep link
+// before the video starts.
+func seconds(f float64) float64 {
+	if !(f >= 0) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
 }
 
 var tagRE = regexp.MustCompile(`</?[a-zA-Z][^<>]*>`)
