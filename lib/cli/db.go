@@ -132,12 +132,17 @@ func OpenWriter(ctx context.Context, loc DBLocation, opts store.Options) (*store
 // openError adds the database path to a store.Open error, unless the
 // error names the file itself (store.NotLedgerError, which has its own
 // hint).
-func openError(loc DBLocation, err error) error {
+func openError(loc DBLocation, err error) error { return DBError(loc.Path, err) }
+
+// DBError prefixes an error from opening the database at path with the
+// path, unless the error already names it (a file that is not a
+// linkledger database).
+func DBError(path string, err error) error {
 	var nl *store.NotLedgerError
 	if errors.As(err, &nl) {
 		return err
 	}
-	return fmt.Errorf("%s: %w", loc.Path, err)
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // hintError is an error with the next thing to try (a Hinter).

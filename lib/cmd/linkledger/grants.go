@@ -30,7 +30,7 @@ func allowedFilesArgs(ctx context.Context, env cli.Env, dbFlag string) (args []s
 	}
 	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: cli.EnvBusyTimeout(env)})
 	if err != nil {
-		return nil, done, fmt.Errorf("%s: %w", path, err)
+		return nil, done, err
 	}
 	files, err := st.AllowedFiles(ctx)
 	st.Close()

@@ -233,7 +233,7 @@ func openItems(ctx context.Context, c *ucli.Command, env cli.Env, write bool) (*
 		if store.IsBusy(err) && write {
 			return nil, path, cli.BusyError(path, opts.BusyTimeout, "nothing was changed")
 		}
-		return nil, path, fmt.Errorf("%s: %w", path, err)
+		return nil, path, cli.DBError(path, err)
 	}
 	return st, path, nil
 }

@@ -115,7 +115,7 @@ func openExisting(ctx context.Context, path string, readOnly bool) (*store.Store
 	}
 	st, err := store.Open(ctx, path, store.Options{ReadOnly: readOnly, BusyTimeout: time.Second})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, cli.DBError(path, err)
 	}
 	return st, nil
 }
