@@ -28,7 +28,7 @@ func EachRecord(ctx context.Context, r io.Reader, out *Output, diag Diag, stage 
 		var le *ndjson.LineError
 		if errors.As(err, &le) {
 			diag.Printf("line %d: %v", le.Line, le.Err)
-			bad := &record.Record{Error: &record.Error{Stage: stage, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}
+			bad := le.Record(stage)
 			if err := out.Emit(bad); err != nil {
 				return err
 			}

@@ -358,7 +358,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	f := fetch.New(opts)
 	err = f.Run(ctx, in.next, func(rec *record.Record) error {
 		pos := in.pop()
-		if rec.Error != nil && rec.Error.Stage == record.StageFetch && rec.Error.Code != record.CodeBadJSON {
+		if rec.Error != nil && rec.Error.Stage == record.StageFetch && !ndjson.IsLineError(rec.Error) {
 			if pos.line > 0 && rec.Error.Line == 0 && inputError(rec.Error.Code) {
 				rec.Error.Line = pos.line
 			}
@@ -464,7 +464,7 @@ func inputs(args []string, env cli.Env, bad func(*ndjson.LineError)) *input {
 		if errors.As(err, &le) {
 			bad(le)
 			in.push(position{line: le.Line})
-			return &record.Record{Error: &record.Error{Stage: record.StageFetch, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}, nil
+			return le.Record(record.StageFetch), nil
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("read stdin: %w", err)

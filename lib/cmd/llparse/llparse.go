@@ -176,7 +176,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			switch {
 			case errors.As(err, &le):
 				diag.Printf("line %d: %v", le.Line, le.Err)
-				j.rec = &record.Record{Error: &record.Error{Stage: record.StageParse, Code: record.CodeBadJSON, Message: le.Err.Error(), Line: le.Line}}
+				j.rec = le.Record(record.StageParse)
 				close(j.done)
 			case err != nil:
 				readErr = fmt.Errorf("read stdin: %w", err)
@@ -214,7 +214,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			// Interrupted: what was written stays; the rest is not emitted.
 			return ctx.Err()
 		}
-		if e := j.rec.Error; e != nil && e.Stage == record.StageParse && e.Code != record.CodeBadJSON {
+		if e := j.rec.Error; e != nil && e.Stage == record.StageParse && !ndjson.IsLineError(e) {
 			diag.Printf("%s: %s: %s", j.rec.Ref(), record.Clean(e.Code), record.Clean(e.Message))
 		}
 		progress.Tick(j.rec.Error != nil)
