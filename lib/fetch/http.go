@@ -44,7 +44,7 @@ func newTransport(o Options, control func(network, address string, c syscall.Raw
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 		ForceAttemptHTTP2:     true,
-			// We send Accept-Encoding ourselves and decode gzip, brotli and
+		// We send Accept-Encoding ourselves and decode gzip, brotli and
 		// deflate (encoding.go), so the size cap sees decoded bytes.
 		DisableCompression: true,
 	}
