@@ -361,7 +361,11 @@ func (f *Fetcher) apply(rec *record.Record, res *result, prev *record.FetchInfo)
 	if isText(mt) {
 		text, cs := decodeText(res.body, ct, mt)
 		if junk, why := sniff.Junk(text); junk {
-			rec.Error = fail(record.CodeBadContent, false, "served as %s but the body is not text (%s in the first bytes); not indexed", fi.ContentType, why)
+			declared := "served as " + fi.ContentType
+			if res.source == "file" {
+				declared = "typed " + fi.ContentType + " by its extension"
+			}
+			rec.Error = fail(record.CodeBadContent, false, "%s but the body is not text (%s in the first bytes); not indexed", declared, why)
 			return
 		}
 		fi.Charset = cs
