@@ -196,6 +196,8 @@ func TestContentEncodings(t *testing.T) {
 		{"deflate (raw), not asked for", "deflate", raw([]byte(text)), nil},
 		{"gzip then br", "gzip, br", br(gz([]byte(text))), nil},
 		{"identity", "identity", []byte(text), nil},
+		{"empty br", "br", nil, nil},
+		{"empty deflate", "deflate", nil, nil},
 		{"upper case", "GZIP", gz([]byte(text)), nil},
 		{"gzip that is not gzip", "gzip", []byte(text), badEncoding},
 		{"gzip with a bad checksum", "gzip", badCRC, badEncoding},
@@ -219,8 +221,12 @@ func TestContentEncodings(t *testing.T) {
 			if diff := cmp.Diff(tt.want, errOf(rec)); diff != "" {
 				t.Fatalf("error (-want +got):\n%s\nmessage: %v", diff, rec.Error)
 			}
-			if tt.want == nil && body(rec) != text {
-				t.Errorf("body = %q, want %q", body(rec), text)
+			want := text
+			if tt.body == nil {
+				want = ""
+			}
+			if tt.want == nil && body(rec) != want {
+				t.Errorf("body = %q, want %q", body(rec), want)
 			}
 			if tt.want != nil && (rec.Body != nil || rec.BodyBase64 != nil || rec.Fetch.Attempts != 1 || len(sl.all()) != 0) {
 				t.Errorf("failed record: body %v, body_base64 %v, attempts %d", rec.Body != nil, rec.BodyBase64 != nil, rec.Fetch.Attempts)

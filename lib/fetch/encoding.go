@@ -43,20 +43,24 @@ func contentEncodings(values []string) []string {
 // decoding undoes the codings encs (in the order they were applied) over
 // r, whether or not we asked for them: gzip (x-gzip), br, and deflate
 // (zlib-wrapped as the standard says, or raw as some servers send it).
-// Any other coding fails with errEncoding.
+// Any other coding fails with errEncoding. An empty body is empty under
+// any label.
 func decoding(r io.Reader, encs []string) (io.Reader, error) {
 	if len(encs) > maxEncodings {
 		return nil, fmt.Errorf("%w: %d layers (%s), at most %d are decoded", errEncoding, len(encs), strings.Join(encs, ", "), maxEncodings)
 	}
+	if len(encs) == 0 {
+		return r, nil
+	}
+	in := bufio.NewReader(r)
+	if _, err := in.Peek(1); errors.Is(err, io.EOF) {
+		return in, nil // an empty body has nothing to decode, whatever its label
+	}
+	r = in
 	for i := len(encs) - 1; i >= 0; i-- {
 		switch encs[i] {
 		case "gzip", "x-gzip":
-			br := bufio.NewReader(r)
-			if _, err := br.Peek(1); errors.Is(err, io.EOF) {
-				r = br // an empty body, labelled gzip
-				continue
-			}
-			zr, err := gzip.NewReader(br)
+			zr, err := gzip.NewReader(r)
 			if err != nil {
 				return nil, fmt.Errorf("gzip: %w", err)
 			}
