@@ -86,9 +86,10 @@ func TestJunk(t *testing.T) {
 	}
 }
 
+// BenchmarkJunk checks a 4.6 MB text: the cost is that of its 68 KiB
+// sample, whatever the size.
 func BenchmarkJunk(b *testing.B) {
 	text := strings.Repeat("Some ordinary text with ümlauts and 日本語. ", 100000)
-	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		Junk(text)
 	}
