@@ -23,6 +23,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/sniff"
 )
 
 // Defaults of Options; a zero field takes its default.
@@ -352,15 +353,69 @@ func (f *Fetcher) apply(rec *record.Record, res *result, prev *record.FetchInfo)
 	}
 	fi.ContentType = mediaType(ct)
 	fi.Bytes = int64(len(res.body))
-	if isText(fi.ContentType) {
-		text, cs := decodeText(res.body, ct, fi.ContentType)
+	mt := fi.ContentType
+	if real := whatBody(fi.ContentType, res.body); real != "" {
+		fi.SniffedType = real
+		mt, ct = real, real // the declared charset was for the declared type
+	}
+	if isText(mt) {
+		text, cs := decodeText(res.body, ct, mt)
+		if junk, why := sniff.Junk(text); junk {
+			declared := "served as " + fi.ContentType
+			if res.source == "file" {
+				declared = "typed " + fi.ContentType + " by its extension"
+			}
+			rec.Error = fail(record.CodeBadContent, false, "%s but the body is not text (%s in the first bytes); not indexed", declared, why)
+			return
+		}
 		fi.Charset = cs
 		rec.Body = &text
 	} else {
 		b64 := encodeBase64(res.body)
 		rec.BodyBase64 = &b64
 	}
-	rec.SourceType = correctSourceType(rec.SourceType, fi.ContentType)
+	rec.SourceType = correctSourceType(rec.SourceType, mt)
+}
+
+// whatBody reconciles a declared media type with the body's first bytes
+// and returns the type the body really is when it is not the declared one,
+// "" when the declared type stands:
+//
+//   - a PDF is a PDF whatever it was served as (text/html, text/plain,
+//     application/octet-stream, ...);
+//   - another known binary format (PNG, ZIP, gzip, an executable...) wins
+//     over a text type or application/octet-stream, so it is carried in
+//     body_base64 and never decoded as text;
+//   - HTML served as a PDF or as application/octet-stream (a login page
+//     in place of a paper) is HTML.
+//
+// Anything else keeps its declared type; a body declared as text that is
+// not text is refused by the caller (sniff.Junk).
+func whatBody(declared string, body []byte) string {
+	bin := sniff.Binary(body)
+	switch {
+	case bin == sniff.PDF:
+		if isPDFType(declared) {
+			return ""
+		}
+		return bin
+	case bin != "":
+		if bin != declared && (isText(declared) || isOctetStream(declared)) {
+			return bin
+		}
+		return ""
+	case isPDFType(declared) || isOctetStream(declared):
+		if mt := mediaType(http.DetectContentType(body)); mt == "text/html" {
+			return mt
+		}
+	}
+	return ""
+}
+
+func isPDFType(mt string) bool { return mt == sniff.PDF || mt == "application/x-pdf" }
+
+func isOctetStream(mt string) bool {
+	return mt == "application/octet-stream" || mt == "binary/octet-stream" || mt == "application/unknown"
 }
 
 // correctSourceType corrects a URL-derived source type by the content type

@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -15,8 +14,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/andybalholm/brotli"
 
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -47,8 +44,8 @@ func newTransport(o Options, control func(network, address string, c syscall.Raw
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 		ForceAttemptHTTP2:     true,
-		// We send Accept-Encoding ourselves and decode gzip and brotli, so
-		// the size cap sees decoded bytes.
+		// We send Accept-Encoding ourselves and decode gzip, brotli and
+		// deflate (encoding.go), so the size cap sees decoded bytes.
 		DisableCompression: true,
 	}
 }
@@ -113,34 +110,23 @@ func (f *Fetcher) getOnce(ctx context.Context, target string, prev *record.Fetch
 		return res
 	}
 	res.contentType = resp.Header.Get("Content-Type")
-	enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
-	if (enc == "" || enc == "identity") && resp.ContentLength > f.opts.MaxBytes {
+	encs := contentEncodings(resp.Header.Values("Content-Encoding"))
+	if len(encs) == 0 && resp.ContentLength > f.opts.MaxBytes {
 		res.err = fail(record.CodeTooLarge, false, "body of %d bytes is over the %d byte cap", resp.ContentLength, f.opts.MaxBytes)
 		return res
 	}
-	var body io.Reader = resp.Body
-	switch enc {
-	case "", "identity":
-	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(resp.Body)
-		switch {
-		case errors.Is(err, io.EOF): // an empty body, labelled gzip
-			body = resp.Body
-		case err != nil:
-			res.err = readError(ctx, fmt.Errorf("gzip: %w", err), f.opts)
-			return res
-		default:
-			defer zr.Close()
-			body = zr
-		}
-	case "br":
-		body = brotli.NewReader(resp.Body)
-	default:
-		// We only asked for gzip and br; keep the bytes as sent.
+	// wire remembers a failure of the connection itself, so that a body
+	// cut by the network stays a (retryable) connection error while bytes
+	// that arrived whole but do not decode are bad_encoding.
+	wire := &wireReader{r: resp.Body}
+	body, err := decoding(wire, encs)
+	if err != nil {
+		res.err = decodeError(ctx, err, wire, encs, f.opts)
+		return res
 	}
 	data, err := readCapped(body, f.opts.MaxBytes, resp.ContentLength)
 	if err != nil {
-		res.err = readError(ctx, err, f.opts)
+		res.err = decodeError(ctx, err, wire, encs, f.opts)
 		return res
 	}
 	res.body = data

@@ -255,12 +255,18 @@ func agreeFilter(primary, check []string, share, keep float64) []string {
 	return kept
 }
 
-// mediaType is the record's content type without parameters, lower case.
+// mediaType is the record's content type without parameters, lower case:
+// fetch.sniffed_type when ll-fetch found the body was not what the server
+// declared, else fetch.content_type.
 func mediaType(rec *record.Record) string {
 	if rec.Fetch == nil {
 		return ""
 	}
-	mt, _, _ := strings.Cut(rec.Fetch.ContentType, ";")
+	ct := rec.Fetch.ContentType
+	if rec.Fetch.SniffedType != "" {
+		ct = rec.Fetch.SniffedType
+	}
+	mt, _, _ := strings.Cut(ct, ";")
 	return strings.ToLower(strings.TrimSpace(mt))
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/chunk"
 	"github.com/linkledger/linkledger/lib/record"
+	llsniff "github.com/linkledger/linkledger/lib/sniff"
 )
 
 // AdapterTextImport is the parse.adapter of records that arrived with text
@@ -50,6 +51,9 @@ func Run(rec *record.Record, adapters []Adapter, opts Options) {
 			rec.Fail(record.StageParse, record.CodeNoBody, "record has no body or text to parse", false)
 			return
 		}
+		if refuseJunk(rec, "text", *rec.Text) {
+			return
+		}
 		from := ChunkText(rec, opts)
 		rec.Parse = &record.ParseInfo{Adapter: AdapterTextImport}
 		if from > 0 {
@@ -59,12 +63,19 @@ func Run(rec *record.Record, adapters []Adapter, opts Options) {
 	}
 	// A text body that arrived base64-encoded (an unknown charset, say) is
 	// decoded for the text adapters and put back afterwards.
+	// Bytes of a known binary format (a PDF whatever its label) stay
+	// binary for the adapters that read them.
 	if rec.Body == nil && isTextType(mediaType(rec)) {
-		if b, err := base64.StdEncoding.DecodeString(*rec.BodyBase64); err == nil {
+		if b, err := base64.StdEncoding.DecodeString(*rec.BodyBase64); err == nil && llsniff.Binary(b) == "" {
 			s := strings.ToValidUTF8(string(b), "\uFFFD")
 			rec.Body = &s
 			defer func() { rec.Body = nil }()
 		}
+	}
+	// Records are untrusted: a body that is not text is refused here too,
+	// whoever wrote it (ll-fetch refuses it first; docs/fetch.md).
+	if rec.Body != nil && refuseJunk(rec, "body", *rec.Body) {
+		return
 	}
 	var failed []string
 	var reasons []string
@@ -102,6 +113,16 @@ func Run(rec *record.Record, adapters []Adapter, opts Options) {
 		return
 	}
 	rec.Fail(record.StageParse, record.CodeExtractFailed, strings.Join(reasons, "; "), false)
+}
+
+// refuseJunk fails the record with bad_content when s (its body or text)
+// is not text: mostly control characters or undecodable bytes.
+func refuseJunk(rec *record.Record, field, s string) bool {
+	junk, why := llsniff.Junk(s)
+	if junk {
+		rec.Fail(record.StageParse, record.CodeBadContent, "the record's "+field+" is not text ("+why+"); not indexed", false)
+	}
+	return junk
 }
 
 // isTextType reports media types whose body is text.

@@ -47,6 +47,8 @@ const (
 	CodeTooManyRedirect = "too_many_redirects"
 	CodeBadRedirect     = "bad_redirect" // redirect to a non-http(s) scheme
 	CodeTooLarge        = "too_large"    // body over the size cap
+	CodeBadEncoding     = "bad_encoding" // Content-Encoding unknown, or the body does not decode as it says
+	CodeBadContent      = "bad_content"  // a body declared or taken as text is not text (binary junk)
 	CodeFileRead        = "file_read"
 	CodeFileNotAllowed  = "file_not_allowed" // a local file nobody allowed (docs/security.md)
 	CodeBlockedAddress  = "blocked_address"  // a private or local address, refused by --public-only

@@ -185,6 +185,10 @@ type FetchInfo struct {
 	Attempts     int    `json:"attempts,omitempty"`
 	NotModified  bool   `json:"not_modified,omitempty"`
 	Source       string `json:"source,omitempty"` // which fetcher/upstream answered: http, file, youtube-innertube, x-syndication, ...
+	// SniffedType is set when the body is not what content_type declares:
+	// the type the body was carried and parsed as (a PDF served as
+	// text/html says application/pdf). Absent when the two agree.
+	SniffedType string `json:"sniffed_type,omitempty"`
 }
 
 // Chunk is one piece of an item's normalised text.
