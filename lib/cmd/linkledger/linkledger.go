@@ -133,6 +133,8 @@ func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
 		return worker(ctx, filters, env, rest, "--stale")
 	case "retry":
 		return retry(ctx, filters, env, rest)
+	case "mcp":
+		return cli.Report("linkledger", env.Stderr, mcpVerb(env).Run(ctx, append([]string{"linkledger mcp"}, rest...)))
 	}
 	if cmd := itemVerb(env, verb); cmd != nil {
 		return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, append([]string{"linkledger " + verb}, rest...)))
