@@ -19,7 +19,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
-	"github.com/linkledger/linkledger/lib/cmd/llfind"
+	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/mcp"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -71,7 +71,7 @@ EXAMPLES:
 			return err
 		}
 		wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-		st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait, PagePool: llfind.PagePoolSlots})
+		st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
 		if err != nil {
 			return err
 		}
