@@ -198,24 +198,31 @@ func safe[In, Out any](s *Server, h func(context.Context, *sdk.CallToolRequest, 
 var actorRe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // actor returns the actor a write is made by: the one given, else
-// agent:NAME from the client's name in the handshake (agent:mcp when it
-// gave none).
+// agent:NAME from the client's name in the handshake.
 func actor(req *sdk.CallToolRequest, given string) (string, error) {
-	if given != "" {
-		if !store.ValidActor(given) {
-			return "", usage("actor %q: want human or agent:<name>", given)
-		}
-		return given, nil
-	}
 	name := ""
 	if req != nil && req.Session != nil {
 		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
 			name = p.ClientInfo.Name
 		}
 	}
-	name = strings.Trim(actorRe.ReplaceAllString(name, "-"), "-._")
+	return actorFor(name, given)
+}
+
+// actorFor is the actor of a write by the client named client: given when
+// set (human or agent:NAME), else agent: and the client's name with every
+// run of characters an actor name may not have (letters, digits, . _ -)
+// turned into "-", at most 64 of them; agent:mcp when nothing is left.
+func actorFor(client, given string) (string, error) {
+	if given != "" {
+		if !store.ValidActor(given) {
+			return "", usage("actor %q: want human or agent:<name>", given)
+		}
+		return given, nil
+	}
+	name := strings.Trim(actorRe.ReplaceAllString(client, "-"), "-._")
 	if len(name) > 64 {
-		name = name[:64]
+		name = strings.TrimRight(name[:64], "-._")
 	}
 	if name == "" {
 		name = "mcp"
