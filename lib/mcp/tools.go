@@ -64,7 +64,7 @@ type FindOutput struct {
 // BriefInput is the brief tool's input.
 type BriefInput struct {
 	Query     string   `json:"query" jsonschema:"the topic or task to gather evidence for, in plain words"`
-	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget of the pack (cl100k_base), 200 to 8000 (default 2000)"`
+	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget of the pack (cl100k_base), 1 to 8000 (default 2000); a budget too small for the pack's frame is an error"`
 	MaxItems  int      `json:"max_items,omitempty" jsonschema:"at most this many items, 1 to 20 (default 8)"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
 	Type      string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
