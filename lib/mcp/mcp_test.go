@@ -1,8 +1,11 @@
 package mcp
 
 import (
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
@@ -55,3 +58,21 @@ func TestFindOutputCap(t *testing.T) {
 		t.Errorf("text form does not say items were left out:\n%s", findText(out))
 	}
 }
+
+func TestValidLines(t *testing.T) {
+	in := "{\"a\":1}\n\nnot json\n  {\"b\": [2]}  \n{broken\n" + `{"c":"` + strings.Repeat("x", 100<<10) + "\"}\n[1]"
+	var bad []int
+	got, err := io.ReadAll(ValidLines(strings.NewReader(in), func(line int) { bad = append(bad, line) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\"a\":1}\n{\"b\": [2]}\n" + `{"c":"` + strings.Repeat("x", 100<<10) + "\"}\n[1]\n"
+	if string(got) != want {
+		t.Errorf("ValidLines passed %q..., want %q...", trunc(string(got)), trunc(want))
+	}
+	if d := cmp.Diff([]int{3, 5}, bad); d != "" {
+		t.Errorf("lines reported (-want +got):\n%s", d)
+	}
+}
+
+func trunc(s string) string { return s[:min(len(s), 60)] }

@@ -77,7 +77,9 @@ EXAMPLES:
 		}
 		defer st.Close()
 		srv := mcp.New(st, mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version})
-		t := &sdk.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}}
+		diag := cli.Diag{Prog: "linkledger mcp", W: env.Stderr}
+		in := mcp.ValidLines(env.Stdin, func(line int) { diag.Printf("line %d: not a JSON-RPC message, skipped", line) })
+		t := &sdk.IOTransport{Reader: in, Writer: nopWriteCloser{env.Stdout}}
 		err = srv.Run(ctx, t)
 		if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
 			return nil // the client closed the connection, or we were stopped
