@@ -34,11 +34,18 @@ type Options struct {
 	AgentHighlightCap int
 	// Version is the server's version in the handshake.
 	Version string
+	// Reader, when set, serves the read tools (find, brief, related,
+	// show, status): a second handle on the same database with a short
+	// busy timeout, so that the one write a read makes (marking stale
+	// items for revalidation) is skipped rather than waited for while
+	// another process holds the write lock. nil: the store serves all.
+	Reader *store.Store
 }
 
 // Server serves the tools over one store.
 type Server struct {
-	st  *store.Store
+	st  *store.Store // writes
+	rd  *store.Store // reads (Options.Reader, or st)
 	opt Options
 	srv *sdk.Server
 }
@@ -50,12 +57,16 @@ a URL worth keeping with a note on why; annotate it with highlights (key claims)
 lowlights (weak or wrong parts) and notes, with your confidence. Cite an item by its
 id and URL. Every result has a size cap; see each tool's description.`
 
-// New returns the server over st. st stays the caller's to close.
+// New returns the server over st. st (and opt.Reader) stay the caller's
+// to close.
 func New(st *store.Store, opt Options) *Server {
 	if opt.Version == "" {
 		opt.Version = "dev"
 	}
-	s := &Server{st: st, opt: opt}
+	s := &Server{st: st, rd: opt.Reader, opt: opt}
+	if s.rd == nil {
+		s.rd = st
+	}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "linkledger", Version: opt.Version},
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
 	s.addTools()

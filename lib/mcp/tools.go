@@ -260,7 +260,7 @@ func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput)
 		return FindOutput{}, "", err
 	}
 	o.Query = strings.TrimSpace(in.Query)
-	res, err := ledger.Find(ctx, s.st, o)
+	res, err := ledger.Find(ctx, s.rd, o)
 	if err != nil {
 		return FindOutput{}, "", err
 	}
@@ -273,7 +273,7 @@ func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in Related
 	if err != nil {
 		return FindOutput{}, "", err
 	}
-	res, err := ledger.Related(ctx, s.st, in.Item, o, s.opt.Resolve)
+	res, err := ledger.Related(ctx, s.rd, in.Item, o, s.opt.Resolve)
 	if err != nil {
 		return FindOutput{}, "", err
 	}
@@ -322,7 +322,7 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 		return nil, "", err
 	}
 	o.Query = q
-	res, err := ledger.Brief(ctx, s.st, ledger.BriefOptions{Find: o, MaxTokens: in.MaxTokens})
+	res, err := ledger.Brief(ctx, s.rd, ledger.BriefOptions{Find: o, MaxTokens: in.MaxTokens})
 	if err != nil {
 		return nil, "", err
 	}
@@ -409,7 +409,7 @@ func (s *Server) show(ctx context.Context, _ *sdk.CallToolRequest, in ShowInput)
 	if budget < 1 || budget > ShowCapTokens {
 		return ShowOutput{}, "", usage("max_text_tokens %d: want 1..%d", in.MaxTextTokens, ShowCapTokens)
 	}
-	rec, err := ledger.Show(ctx, s.st, in.Item, ledger.ShowOptions{Resolve: s.opt.Resolve, Text: in.Text})
+	rec, err := ledger.Show(ctx, s.rd, in.Item, ledger.ShowOptions{Resolve: s.opt.Resolve, Text: in.Text})
 	if err != nil {
 		return ShowOutput{}, "", err
 	}
@@ -438,13 +438,13 @@ func (s *Server) show(ctx context.Context, _ *sdk.CallToolRequest, in ShowInput)
 }
 
 func (s *Server) status(ctx context.Context, _ *sdk.CallToolRequest, in StatusInput) (StatusOutput, string, error) {
-	n, err := s.st.CountItems(ctx)
+	n, err := s.rd.CountItems(ctx)
 	if err != nil {
 		return StatusOutput{}, "", err
 	}
 	out := StatusOutput{DB: s.st.Path(), Items: n}
 	if strings.TrimSpace(in.Item) != "" {
-		if out.Item, err = ledger.Status(ctx, s.st, in.Item, s.opt.Resolve); err != nil {
+		if out.Item, err = ledger.Status(ctx, s.rd, in.Item, s.opt.Resolve); err != nil {
 			return StatusOutput{}, "", err
 		}
 	}

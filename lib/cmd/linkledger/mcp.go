@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	ucli "github.com/urfave/cli/v3"
@@ -76,7 +77,14 @@ EXAMPLES:
 			return err
 		}
 		defer st.Close()
-		srv := mcp.New(st, mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version})
+		// reads go through a second handle with ll-find's short busy
+		// timeout: a find never waits on another process's write lock
+		rd, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond})
+		if err != nil {
+			return err
+		}
+		defer rd.Close()
+		srv := mcp.New(st, mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd})
 		diag := cli.Diag{Prog: "linkledger mcp", W: env.Stderr}
 		in := mcp.ValidLines(env.Stdin, func(line int) { diag.Printf("line %d: not a JSON-RPC message, skipped", line) })
 		t := &sdk.IOTransport{Reader: in, Writer: nopWriteCloser{env.Stdout}}
