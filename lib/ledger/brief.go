@@ -20,6 +20,9 @@ type BriefOptions struct {
 	LowConfidence float64
 	// Format is brief.FormatJSON (default) or brief.FormatMD.
 	Format string
+	// Skipped, when set, is told of each record left out as a copy of one
+	// already in the pack (for a -v diagnostic).
+	Skipped func(*record.Record)
 }
 
 // BriefResult is an evidence pack, with its text exactly as counted.
@@ -58,6 +61,9 @@ func Pack(recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack,
 	var items []brief.Item
 	for _, r := range recs {
 		if !fo.AllCopies && copies.Seen(r) {
+			if opt.Skipped != nil {
+				opt.Skipped(r)
+			}
 			continue
 		}
 		items = append(items, brief.FromRecord(r))

@@ -120,15 +120,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	}
 	low := c.Float("low-confidence-below")
 
-	var items []brief.Item
+	// recs are the candidates, best first; the pack takes one record per
+	// group of copies (ledger.Pack)
+	var recs []*record.Record
 	var st *store.Store
-	var copies brief.Copies
-	copyOf := func(rec *record.Record) bool {
-		if fo.AllCopies || !copies.Seen(rec) {
-			return false
-		}
+	skipped := func(rec *record.Record) {
 		diag.Debugf("%s: skipping a copy of an item already in the pack", rec.Ref())
-		return true
 	}
 	if q != "" {
 		st, err = findflags.OpenStore(ctx, c, env)
@@ -144,14 +141,13 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		if res.MarkErr != nil {
 			diag.Debugf("revalidation mark skipped: %v", res.MarkErr)
 		}
-		for _, h := range res.Hits {
-			if !copyOf(h) {
-				items = append(items, brief.FromRecord(h))
-			}
-		}
+		recs = res.Hits
 	} else {
+		// read only as many records as the pack can take: copies of one
+		// already taken do not count
+		var copies brief.Copies
 		rd := ndjson.NewReader(env.Stdin)
-		for len(items) < maxItems {
+		for len(recs) < maxItems {
 			rec, _, err := rd.Next()
 			if errors.Is(err, io.EOF) {
 				break
@@ -171,13 +167,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			if rec.ID == "" && rec.CanonicalURL == "" && rec.URL == "" {
 				continue
 			}
-			if copyOf(rec) {
+			if !fo.AllCopies && copies.Seen(rec) {
+				skipped(rec)
 				continue
 			}
-			items = append(items, brief.FromRecord(rec))
+			recs = append(recs, rec)
 		}
 	}
-	pack, text, err := brief.Build(items, brief.Options{Query: q, MaxTokens: c.Int("max-tokens"), MaxItems: maxItems, Format: format, LowConfidence: low})
+	fo.Query = q
+	pack, text, err := ledger.Pack(recs, fo, ledger.BriefOptions{MaxTokens: c.Int("max-tokens"), Format: format, LowConfidence: low, Skipped: skipped})
 	if errors.Is(err, brief.ErrBudget) {
 		return cli.Usage("%v", err)
 	}
