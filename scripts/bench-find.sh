@@ -6,8 +6,10 @@
 # common words match most chunks) with scripts/benchfind, then times 60
 # varied queries (one-word, two- and three-word, stopword-heavy, and long
 # natural-language ones of 20-60 words), each run a new process, and prints
-# p50 and p95. BENCH_FIND_LARGE=1 also builds and times a 100k-item store
-# (about a million chunks; about 15 minutes to build here).
+# p50 and p95; then the same queries as find and brief tool calls inside
+# one running linkledger mcp server (scripts/benchmcp). BENCH_FIND_LARGE=1
+# also builds and times a 100k-item store (about a million chunks; about 15
+# minutes to build here).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -15,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$root"
 # Build from the working tree (not bin/, which may be older than the source).
 bin="$work"
-go build -tags sqlite_fts5 -o "$bin/" ./cmd/ll-find ./cmd/ll-brief ./scripts/benchfind ./scripts/benchfloor
+go build -tags sqlite_fts5 -o "$bin/" ./cmd/ll-find ./cmd/ll-brief ./cmd/linkledger ./scripts/benchfind ./scripts/benchfloor ./scripts/benchmcp
 bf="$work/benchfind"
 runs=${BENCH_FIND_RUNS:-300}
 
@@ -42,6 +44,10 @@ bench() { # items
   "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-find --tags topic1, all queries (${items})" -- "$bin/ll-find" --db "$db" -q --tags topic1 -- "{q}"
   "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-find --type pdf, all queries (${items})" -- "$bin/ll-find" --db "$db" -q --type pdf -- "{q}"
   "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-brief, 20 candidates (${items})" -- "$bin/ll-brief" --db "$db" -q --max-items 20 --query "{q}"
+  # In-server: one linkledger mcp process serves every call (the store
+  # stays open); a call is timed from request to result over stdio.
+  "$bin/benchmcp" -bin "$bin/linkledger" -db "$db" -n "$runs" -queries "$work/queries.txt" -tool find -label "mcp find in-server, all queries (${items})"
+  "$bin/benchmcp" -bin "$bin/linkledger" -db "$db" -n "$runs" -queries "$work/queries.txt" -tool brief -label "mcp brief in-server, 20 candidates (${items})"
   rm -f "$db" "$db-wal" "$db-shm"
 }
 

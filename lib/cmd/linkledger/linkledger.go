@@ -225,6 +225,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 		}
 		verbs = append(verbs, v)
 	}
+	// the MCP server for agents (mcp.go)
+	verbs = append(verbs, mcpVerb(env))
 	return verbs
 }
 

@@ -197,11 +197,13 @@ func tagVerb(filters Filters, env cli.Env) *ucli.Command {
 
 EXAMPLES:
    linkledger save https://example.com/post --tags inbox
-   linkledger tag https://example.com/post --add reading,ai --remove inbox`,
+   linkledger tag https://example.com/post --add reading,ai --remove inbox
+   linkledger tag https://example.com/post --add reviewed --actor agent:researcher`,
 		Flags: itemFlags(
 			cli.BusyTimeoutFlag(),
 			&ucli.StringSliceFlag{Name: "add", Usage: "add `TAGS` (comma-separated, repeatable)"},
 			&ucli.StringSliceFlag{Name: "remove", Usage: "remove `TAGS` (comma-separated, repeatable)"},
+			&ucli.StringFlag{Name: "actor", Value: "human", Usage: "who tags: human or agent:NAME"},
 		),
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if err := needArgs(c, 1, "one ITEM"); err != nil {
@@ -217,7 +219,7 @@ EXAMPLES:
 			args := []string{id}
 			args = append(args, forwardAs(c, "add", "tags")...)
 			args = append(args, forwardAs(c, "remove", "untag")...)
-			args = append(args, forward(c, "db", "busy-timeout")...)
+			args = append(args, forward(c, "actor", "db", "busy-timeout")...)
 			args = append(args, forward(c, commonNames()...)...)
 			return inVerb(c, runOne(ctx, filters, env, "ll-save", cli.FullName(c), args))
 		},

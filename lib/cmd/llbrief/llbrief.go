@@ -22,7 +22,8 @@ import (
 
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/cli"
-	"github.com/linkledger/linkledger/lib/cmd/llfind"
+	"github.com/linkledger/linkledger/lib/cmd/findflags"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/ndjson"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
@@ -68,7 +69,7 @@ func Command(env cli.Env) *ucli.Command {
 		&ucli.IntFlag{Name: "max-items", Value: brief.DefaultMaxItems, Usage: fmt.Sprintf("at most `N` candidate items (1..%d)", brief.MaxItems)},
 		&ucli.BoolFlag{Name: "exit-status", Aliases: []string{"e"}, Usage: "exit 4 when the pack has no items"},
 	}
-	flags = append(flags, llfind.SearchFlags(false)...)
+	flags = append(flags, findflags.SearchFlags(false)...)
 	cmd := &ucli.Command{
 		Name:        "ll-brief",
 		Usage:       "build an evidence pack under a token budget",
@@ -113,43 +114,41 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if out.IsHuman() {
 		format = brief.FormatMD
 	}
-	opts, err := llfind.SearchOptions(c, time.Now(), maxItems)
+	fo, err := findflags.FindOptions(c, time.Now(), maxItems)
 	if err != nil {
 		return err
 	}
 	low := c.Float("low-confidence-below")
 
-	var items []brief.Item
+	// recs are the candidates, best first; the pack takes one record per
+	// group of copies (ledger.Pack)
+	var recs []*record.Record
 	var st *store.Store
-	var copies brief.Copies
-	copyOf := func(rec *record.Record) bool {
-		if opts.AllCopies || !copies.Seen(rec) {
-			return false
-		}
+	skipped := func(rec *record.Record) {
 		diag.Debugf("%s: skipping a copy of an item already in the pack", rec.Ref())
-		return true
 	}
 	malformed := 0 // stdin lines that were not records: exit 3 at the end
 	if q != "" {
-		st, err = llfind.OpenStore(ctx, c, env)
+		st, err = findflags.OpenStore(ctx, c, env)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
-		opts.Text = q
-		res, err := st.Search(ctx, opts)
+		fo.Query = q
+		res, err := ledger.Find(ctx, st, fo)
 		if err != nil {
 			return err
 		}
-		llfind.MarkStale(ctx, st, res.StaleIDs, diag)
-		for _, h := range res.Hits {
-			if !copyOf(h) {
-				items = append(items, brief.FromRecord(h))
-			}
+		if res.MarkErr != nil {
+			diag.Debugf("revalidation mark skipped: %v", res.MarkErr)
 		}
+		recs = res.Hits
 	} else {
+		// read only as many records as the pack can take: copies of one
+		// already taken do not count
+		var copies brief.Copies
 		rd := ndjson.NewReader(env.Stdin)
-		for len(items) < maxItems {
+		for len(recs) < maxItems {
 			rec, _, err := rd.Next()
 			if errors.Is(err, io.EOF) {
 				break
@@ -170,13 +169,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			if rec.ID == "" && rec.CanonicalURL == "" && rec.URL == "" {
 				continue
 			}
-			if copyOf(rec) {
+			if !fo.AllCopies && copies.Seen(rec) {
+				skipped(rec)
 				continue
 			}
-			items = append(items, brief.FromRecord(rec))
+			recs = append(recs, rec)
 		}
 	}
-	pack, text, err := brief.Build(items, brief.Options{Query: q, MaxTokens: c.Int("max-tokens"), MaxItems: maxItems, Format: format, LowConfidence: low})
+	fo.Query = q
+	pack, text, err := ledger.Pack(recs, fo, ledger.BriefOptions{MaxTokens: c.Int("max-tokens"), Format: format, LowConfidence: low, Skipped: skipped})
 	if errors.Is(err, brief.ErrBudget) {
 		return cli.Usage("%v", err)
 	}
@@ -187,7 +188,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		diag.Debugf("dropped %d %s to fit %d tokens", d.Count, d.What, pack.MaxTokens)
 	}
 	if len(pack.Items) == 0 && out.IsHuman() && q != "" {
-		llfind.SayNoMatch(ctx, st, diag, q, llfind.SetFilters(c))
+		findflags.SayNoMatch(ctx, st, diag, q, findflags.SetFilters(c))
 	}
 	if format == brief.FormatMD {
 		// text ends with a newline; one more, as ll-brief always wrote

@@ -25,6 +25,8 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cmd/findflags"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -82,7 +84,7 @@ EXAMPLES:
 // Command returns the ll-find command.
 func Command(env cli.Env) *ucli.Command {
 	flags := []ucli.Flag{cli.DBFlag()}
-	flags = append(flags, SearchFlags(true)...)
+	flags = append(flags, findflags.SearchFlags(true)...)
 	flags = append(flags,
 		&ucli.BoolFlag{Name: "exit-status", Aliases: []string{"e"}, Usage: "exit 4 when nothing matched"},
 		&ucli.StringFlag{Name: "related", Usage: "items related to item `ID` (or canonical URL)"},
@@ -112,31 +114,6 @@ func Main() int {
 	return cli.Main(Command(env), env, os.Args)
 }
 
-// OpenStore opens the database for ll-find and ll-brief: a short busy
-// timeout, since their only write (the revalidation mark) may be skipped,
-// and a preallocated page cache (store.Options.PagePool), since a query
-// reads hundreds of pages into a fresh process. A missing database is an
-// error (exit 1), never created: a reader writes no file.
-func OpenStore(ctx context.Context, c *ucli.Command, env cli.Env) (*store.Store, error) {
-	loc, err := cli.LocateDB(c.String("db"), env)
-	if err != nil {
-		return nil, err
-	}
-	return cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots})
-}
-
-// PagePoolSlots is the page-cache pool of ll-find and ll-brief: 1024 pages
-// (4 MB) hold a typical query's reads on the 10k-item benchmark store.
-const PagePoolSlots = 1024
-
-// MarkStale sets revalidate_due on the ids; a failure is only a -v
-// diagnostic, never a failed search.
-func MarkStale(ctx context.Context, st *store.Store, ids []string, diag cli.Diag) {
-	if err := st.MarkRevalidate(ctx, ids); err != nil {
-		diag.Debugf("revalidation mark skipped: %v", err)
-	}
-}
-
 func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
 	text := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
@@ -153,18 +130,19 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	opts, err := SearchOptions(c, time.Now(), 10)
+	fo, err := findflags.FindOptions(c, time.Now(), 10)
 	if err != nil {
 		return err
 	}
-	olderThan, err := ParseDuration(c.String("older-than"))
+	opts := fo.SearchOptions()
+	olderThan, err := ledger.ParseDuration(c.String("older-than"))
 	if err != nil {
 		return cli.Usage("--older-than: %v", err)
 	}
 	if c.Int("max-attempts") < 1 {
 		return cli.Usage("--max-attempts %d: want 1 or more", c.Int("max-attempts"))
 	}
-	st, err := OpenStore(ctx, c, env)
+	st, err := findflags.OpenStore(ctx, c, env)
 	if err != nil {
 		return err
 	}
@@ -227,7 +205,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		if err != nil {
 			return err
 		}
-		MarkStale(ctx, st, res.StaleIDs, diag)
+		findflags.MarkStale(ctx, st, res.StaleIDs, diag)
 		if err := emit(res.Hits); err != nil {
 			return err
 		}
@@ -238,20 +216,17 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return err
 		}
 	default:
-		var res *store.SearchResult
-		if text == "" {
-			res, err = st.Recent(ctx, opts)
-		} else {
-			opts.Text = text
-			res, err = st.Search(ctx, opts)
-		}
+		fo.Query = text
+		res, err := ledger.Find(ctx, st, fo)
 		if err != nil {
 			return err
 		}
 		if len(res.Dropped) > 0 {
 			diag.Debugf("left out of the query: %s", strings.Join(res.Dropped, " "))
 		}
-		MarkStale(ctx, st, res.StaleIDs, diag)
+		if res.MarkErr != nil {
+			diag.Debugf("revalidation mark skipped: %v", res.MarkErr)
+		}
 		if err := emit(res.Hits); err != nil {
 			return err
 		}
@@ -361,6 +336,6 @@ func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.
 	case c.String("queries") != "":
 		diag.Printf("no matches for any query of %s", c.String("queries"))
 	default:
-		SayNoMatch(ctx, st, diag, text, SetFilters(c))
+		findflags.SayNoMatch(ctx, st, diag, text, findflags.SetFilters(c))
 	}
 }

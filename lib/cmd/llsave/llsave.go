@@ -16,16 +16,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -64,8 +63,6 @@ EXAMPLES:
    ll-save ll_0123456789abcdef --highlight "the key claim" --confidence 0.82 --actor agent:researcher
    ll-save ll_0123456789abcdef --tags reading --untag inbox
    cat urls.txt | ll-save | ll-fetch | ll-parse | ll-index`
-
-var itemIDRe = regexp.MustCompile(`^ll_[0-9a-f]{16}$`)
 
 // Command returns the ll-save command.
 func Command(env cli.Env) *ucli.Command {
@@ -276,45 +273,31 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 	target := strings.TrimSpace(rec.URL)
 	switch {
 	case target == "" && rec.ID != "":
-		if !itemIDRe.MatchString(rec.ID) {
+		if !ledger.IsItemID(rec.ID) {
 			return fail(record.CodeBadInput, fmt.Sprintf("id %q is not an item id", rec.ID))
 		}
-	case itemIDRe.MatchString(target):
+	case ledger.IsItemID(target):
 		rec.ID, rec.URL = target, ""
 	case target == "":
 		return fail(record.CodeBadInput, "record has no url or id")
 	default:
-		u, err := canon.SaveInput(target, s.cwd, s.home)
-		if err == nil {
-			var res canon.Result
-			res, err = s.rules.Canonicalize(u)
-			if err == nil {
-				rec.URL = target
-				rec.OriginalURL = res.Original
-				rec.CanonicalURL = res.URL
-				if rec.SourceType == "" {
-					rec.SourceType = res.SourceType
-				}
-				rec.ID = record.ItemID(res.URL)
-				// A path or URL typed as an argument is the user's own
-				// choice: a local file saved so may be read by the worker.
-				opts.NamedByUser = what == "argument"
+		// the same reading of an input as the MCP save tool's (lib/ledger)
+		if err := ledger.Canonicalize(rec, target, ledger.ResolveOptions{Rules: s.rules, Cwd: s.cwd, Home: s.home}); err != nil {
+			var ie *ledger.InputError
+			if !errors.As(err, &ie) {
+				return fail(record.CodeBadURL, err.Error())
 			}
-		}
-		if err != nil {
-			code, msg := record.CodeBadURL, err.Error()
 			switch {
-			case errors.Is(err, canon.ErrUnsupportedScheme):
-				code = record.CodeUnsupported
 			case errors.Is(err, canon.ErrNoSuchFile):
-				code = record.CodeNotFound
 				defer s.hint("missing", "a path is saved only when it exists (a relative one is read from the working directory); check its name")
 			case errors.Is(err, canon.ErrNotInput):
-				code, msg = record.CodeBadInput, "not a URL, an existing path or a JSON record: "+quoteInput(target)
 				defer s.hintFor(target)
 			}
-			return fail(code, msg)
+			return fail(ie.Code, ie.Message)
 		}
+		// A path or URL typed as an argument is the user's own choice: a
+		// local file saved so may be read by the worker (docs/security.md).
+		opts.NamedByUser = what == "argument"
 	}
 	res, err := s.st.Save(ctx, rec, opts)
 	if err != nil {
@@ -383,15 +366,4 @@ func (s *saver) hintFor(in string) {
 	default:
 		s.hint("other", "ll-save takes one URL (http, https, file), an existing path or a JSON record per line (or argument)")
 	}
-}
-
-// quoteInput quotes at most 80 characters of an input for a message,
-// control characters escaped.
-func quoteInput(in string) string {
-	const maxRunes = 80
-	if utf8.RuneCountInString(in) > maxRunes {
-		r := []rune(in)
-		return strconv.Quote(string(r[:maxRunes])) + "…"
-	}
-	return strconv.Quote(in)
 }

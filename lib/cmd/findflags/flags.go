@@ -1,15 +1,18 @@
-package llfind
+// Package findflags is the search interface ll-find and ll-brief share in
+// the command layer: the ranking and filter flags, reading them into a
+// ledger.FindOptions (whose mapping to the store's options lives in
+// lib/ledger), opening the store for a search, and the no-match message.
+package findflags
 
 import (
-	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -48,10 +51,21 @@ func SearchFlags(paging bool) []ucli.Flag {
 	return flags
 }
 
-// SearchOptions reads the shared flags. limit is used when the command has
-// no --limit.
+// SearchOptions reads the shared flags into the store's search options
+// (FindOptions mapped by ledger.FindOptions.SearchOptions). limit is used
+// when the command has no --limit.
 func SearchOptions(c *ucli.Command, now time.Time, limit int) (store.SearchOptions, error) {
-	var o store.SearchOptions
+	o, err := FindOptions(c, now, limit)
+	if err != nil {
+		return store.SearchOptions{}, err
+	}
+	return o.SearchOptions(), nil
+}
+
+// FindOptions reads the shared flags. limit is used when the command has
+// no --limit.
+func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions, error) {
+	var o ledger.FindOptions
 	o.Limit = limit
 	if c.IsSet("limit") || c.Int("limit") > 0 {
 		o.Limit = c.Int("limit")
@@ -90,86 +104,45 @@ func SearchOptions(c *ucli.Command, now time.Time, limit int) (store.SearchOptio
 	if o.ScanRows == 0 || o.ScanRows < -1 {
 		return o, cli.Usage("--scan-rows %d: want 1 or more, or -1", o.ScanRows)
 	}
-	d, err := ParseDuration(c.String("stale-after"))
+	d, err := ledger.ParseDuration(c.String("stale-after"))
 	if err != nil {
 		return o, cli.Usage("--stale-after: %v", err)
 	}
 	o.StaleAfter = d
-	f := store.Filter{Type: c.String("type"), Actor: c.String("actor"), Status: c.String("status")}
+	o.Type, o.Actor, o.Status = c.String("type"), c.String("actor"), c.String("status")
 	for _, v := range c.StringSlice("tags") {
 		for _, t := range strings.Split(v, ",") {
 			if t = strings.TrimSpace(t); t != "" {
-				f.Tags = append(f.Tags, t)
+				o.Tags = append(o.Tags, t)
 			}
 		}
 	}
-	switch f.Type {
+	switch o.Type {
 	case "", "article", "x", "youtube", "pdf", "text":
 	default:
-		return o, cli.Usage("--type %q: want article, x, youtube, pdf or text", f.Type)
+		return o, cli.Usage("--type %q: want article, x, youtube, pdf or text", o.Type)
 	}
-	switch f.Status {
+	switch o.Status {
 	case "", "saved", "fetched", "parsed", "enriched", "failed":
 	default:
-		return o, cli.Usage("--status %q: want saved, fetched, parsed, enriched or failed", f.Status)
+		return o, cli.Usage("--status %q: want saved, fetched, parsed, enriched or failed", o.Status)
 	}
-	if f.Since, err = ParseWhen(c.String("since"), now); err != nil {
+	if o.Since, err = ledger.ParseWhen(c.String("since"), now); err != nil {
 		return o, cli.Usage("--since: %v", err)
 	}
-	if f.Until, err = ParseWhen(c.String("until"), now); err != nil {
+	if o.Until, err = ledger.ParseWhen(c.String("until"), now); err != nil {
 		return o, cli.Usage("--until: %v", err)
 	}
+	o.ArchivedSet = true
 	switch {
 	case c.Bool("archived") && c.Bool("only-archived"):
 		return o, cli.Usage("--archived and --only-archived: give one")
 	case c.Bool("archived"):
-		f.Archived = store.AnyArchived
+		o.Archived = store.AnyArchived
 	case c.Bool("only-archived"):
-		f.Archived = store.OnlyArchived
+		o.Archived = store.OnlyArchived
 	default:
-		f.Archived = store.NotArchived
+		o.Archived = store.NotArchived
 	}
-	o.Filter = f
 	return o, nil
-}
-
-// ParseDuration reads a duration: Go's forms (12h, 90m, 0s) plus days (30d).
-func ParseDuration(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, nil
-	}
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.ParseFloat(days, 64)
-		// !(n >= 0) also refuses NaN; the bound keeps n days within a
-		// time.Duration (about 106,751 days)
-		if err != nil || !(n >= 0) || n > float64(math.MaxInt64)/float64(24*time.Hour) {
-			return 0, fmt.Errorf("%q: want a duration such as 30d, 12h or 0s", s)
-		}
-		return time.Duration(n * float64(24*time.Hour)), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("%q: want a duration such as 30d, 12h or 0s", s)
-	}
-	return d, nil
-}
-
-// ParseWhen reads a point in time: RFC 3339, YYYY-MM-DD (UTC midnight), or
-// a duration meaning that long before now. "" is the zero time.
-func ParseWhen(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t.UTC(), nil
-	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		return t, nil
-	}
-	if d, err := ParseDuration(s); err == nil {
-		return now.Add(-d).UTC(), nil
-	}
-	return time.Time{}, fmt.Errorf("%q: want RFC 3339 (2026-01-02T15:04:05Z), YYYY-MM-DD or a duration ago (30d, 12h)", s)
 }

@@ -1,4 +1,4 @@
-package llfind
+package ledger
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package llfind
+package findflags
 
 import (
 	"context"

@@ -1,0 +1,390 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/mcp"
+)
+
+// mcpEnv is the environment of the processes an MCP test starts: HOME and
+// the data folder inside dir, so nothing outside it is touched.
+func mcpEnv(dir string) []string {
+	env := []string{"HOME=" + dir, "XDG_DATA_HOME=" + filepath.Join(dir, ".local", "share"), "NO_COLOR=1"}
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// startMCP starts `linkledger mcp ARGS` (the test binary under that name,
+// on the PATH testscript.Main set up) and connects the SDK's client to it
+// over stdio.
+func startMCP(t *testing.T, dir string, args ...string) *sdk.ClientSession {
+	t.Helper()
+	bin, err := exec.LookPath("linkledger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
+	cmd.Env = mcpEnv(dir)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	client := sdk.NewClient(&sdk.Implementation{Name: "e2e test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// run runs one of the ll-* or linkledger commands as its own process.
+func run(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	bin, err := exec.LookPath(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = mcpEnv(dir)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("%s %v: %v\n%s", name, args, err, stderr)
+	}
+	return string(out)
+}
+
+// call calls a tool that must succeed, checks its structured result
+// against the tool's output schema and decodes it into out.
+func call(t *testing.T, cs *sdk.ClientSession, schemas map[string]*jsonschema.Resolved, name string, args map[string]any, out any) *sdk.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s %v: tool error %s", name, args, text(res))
+	}
+	if text(res) == "" {
+		t.Errorf("%s: no text form", name)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inst any
+	if err := json.Unmarshal(raw, &inst); err != nil {
+		t.Fatal(err)
+	}
+	if err := schemas[name].Validate(inst); err != nil {
+		t.Errorf("%s: result does not match its output schema: %v\n%s", name, err, raw)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, raw)
+	}
+	return res
+}
+
+// callErr calls a tool that must fail with a tool error and returns its
+// text.
+func callErr(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) string {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: a protocol error, want a tool error: %v", name, args, err)
+	}
+	if !res.IsError {
+		t.Fatalf("%s %v: succeeded, want a tool error", name, args)
+	}
+	return text(res)
+}
+
+func text(res *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// TestMCP starts the real linkledger binary as an MCP server, lists its
+// tools and calls each one as an agent would.
+func TestMCP(t *testing.T) {
+	srv := newTestServer()
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ll.db")
+	cs := startMCP(t, dir, "--db", db)
+	ctx := context.Background()
+
+	// the tools, their input schemas and output schemas
+	wantProps := map[string][]string{
+		"find":     {"archived", "limit", "offset", "query", "since", "tags", "type"},
+		"brief":    {"max_items", "max_tokens", "query", "since", "tags", "type"},
+		"save":     {"actor", "note", "tags", "url"},
+		"annotate": {"actor", "confidence", "item", "pinned", "text", "type"},
+		"tag":      {"actor", "add", "item", "remove"},
+		"pin":      {"actor", "annotation_id", "item", "unpin"},
+		"show":     {"item", "max_text_tokens", "text"},
+		"status":   {"item"},
+		"related":  {"item", "limit"},
+	}
+	wantRequired := map[string][]string{
+		"brief": {"query"}, "save": {"url"}, "annotate": {"item", "text"}, "tag": {"item"},
+		"pin": {"annotation_id", "item"}, "show": {"item"}, "related": {"item"},
+	}
+	schemas := map[string]*jsonschema.Resolved{}
+	lt, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range lt.Tools {
+		var in struct {
+			Type       string                     `json:"type"`
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   []string                   `json:"required"`
+		}
+		raw, _ := json.Marshal(tool.InputSchema)
+		if err := json.Unmarshal(raw, &in); err != nil {
+			t.Fatal(err)
+		}
+		var props []string
+		for p, s := range in.Properties {
+			props = append(props, p)
+			if !strings.Contains(string(s), `"description"`) {
+				t.Errorf("%s.%s has no description", tool.Name, p)
+			}
+		}
+		slices.Sort(props)
+		slices.Sort(in.Required)
+		if d := cmp.Diff(wantProps[tool.Name], props); d != "" {
+			t.Errorf("%s input properties (-want +got):\n%s", tool.Name, d)
+		}
+		if d := cmp.Diff(wantRequired[tool.Name], in.Required); d != "" {
+			t.Errorf("%s required (-want +got):\n%s", tool.Name, d)
+		}
+		if in.Type != "object" || len(tool.Description) < 80 {
+			t.Errorf("%s: input type %q, description %q", tool.Name, in.Type, tool.Description)
+		}
+		var out jsonschema.Schema
+		raw, _ = json.Marshal(tool.OutputSchema)
+		if err := json.Unmarshal(raw, &out); err != nil || tool.OutputSchema == nil {
+			t.Fatalf("%s output schema: %v", tool.Name, err)
+		}
+		if schemas[tool.Name], err = out.Resolve(nil); err != nil {
+			t.Fatalf("%s output schema: %v", tool.Name, err)
+		}
+	}
+	if len(schemas) != len(wantProps) {
+		t.Fatalf("tools %v, want %d", schemas, len(wantProps))
+	}
+
+	// save two pages of the local test server; the worker (another
+	// process) fetches and indexes them; the server sees the result
+	var saved mcp.SaveOutput
+	call(t, cs, schemas, "save", map[string]any{"url": srv.URL + "/quokka.html?utm_source=feed", "note": "marsupials that smile", "tags": []string{"animals"}}, &saved)
+	id := saved.Item.ID
+	if !strings.HasPrefix(id, "ll_") || saved.Item.CanonicalURL != srv.URL+"/quokka.html" || saved.Item.New == nil || !*saved.Item.New {
+		t.Fatalf("save: %+v", saved.Item)
+	}
+	var saved2 mcp.SaveOutput
+	call(t, cs, schemas, "save", map[string]any{"url": srv.URL + "/lighthouse.html", "tags": []string{"animals", "coast"}}, &saved2)
+	run(t, dir, "linkledger", "worker", "--db", db, "-q")
+
+	var found mcp.FindOutput
+	call(t, cs, schemas, "find", map[string]any{"query": "quokkas island rangers"}, &found)
+	if len(found.Items) == 0 || found.Items[0].ID != id || found.Items[0].Title != "The quokka's island" || found.Items[0].WhyRanked == nil || len(found.Items[0].Snippets) == 0 {
+		t.Fatalf("find after the worker: %+v", found)
+	}
+
+	// annotate (the actor is the client's name), pin, tag, show
+	conf := 0.8
+	var ann mcp.SaveOutput
+	call(t, cs, schemas, "annotate", map[string]any{"item": srv.URL + "/quokka.html", "text": "quokkas can go long periods without fresh water", "confidence": conf}, &ann)
+	if ann.Item.ID != id || ann.Item.Save == nil || len(ann.Item.Save.AnnotationIDs) != 1 {
+		t.Fatalf("annotate: %+v", ann.Item)
+	}
+	annID := ann.Item.Save.AnnotationIDs[0]
+	var pinned, tagged mcp.SaveOutput
+	call(t, cs, schemas, "pin", map[string]any{"item": id, "annotation_id": annID}, &pinned)
+	call(t, cs, schemas, "tag", map[string]any{"item": id, "add": []string{"wildlife"}, "remove": []string{"animals"}}, &tagged)
+	if d := cmp.Diff([]string{"wildlife"}, tagged.Item.Save.TagsAdded); d != "" || !slices.Equal(tagged.Item.Save.TagsRemoved, []string{"animals"}) {
+		t.Errorf("tag: %+v %s", tagged.Item.Save, d)
+	}
+	var shown mcp.ShowOutput
+	call(t, cs, schemas, "show", map[string]any{"item": id, "text": true, "max_text_tokens": 30}, &shown)
+	seen := false
+	for _, a := range shown.Item.Annotations {
+		if a.ID == annID {
+			if a.Actor != "agent:e2e-test" || !a.Pinned || a.Confidence == nil || *a.Confidence != conf {
+				t.Errorf("show: annotation %+v, want by agent:e2e-test, pinned, confidence 0.8", a)
+			}
+			seen = true
+		}
+	}
+	if !seen || len(shown.Item.Tagged) != 1 || shown.Item.Tagged[0].Tag != "wildlife" || shown.Item.Tagged[0].Actor != "agent:e2e-test" {
+		t.Errorf("show: %+v", shown.Item)
+	}
+	if len(shown.Item.Chunks) == 0 && !shown.Truncated {
+		t.Errorf("show --text with a 30-token budget: no chunks and not truncated")
+	}
+	tokens := 0
+	for _, c := range shown.Item.Chunks {
+		tokens += c.Tokens
+	}
+	if tokens > 30 {
+		t.Errorf("show: %d text tokens over max_text_tokens 30", tokens)
+	}
+
+	// brief within a budget; the pinned highlight is in the pack
+	var pack brief.Pack
+	call(t, cs, schemas, "brief", map[string]any{"query": "quokkas fresh water", "max_tokens": 600}, &pack)
+	if len(pack.Items) == 0 || pack.Items[0].ID != id || pack.Tokens > 600 || pack.MaxTokens != 600 {
+		t.Fatalf("brief: %+v", pack)
+	}
+	if len(pack.Items[0].Highlights) == 0 || !pack.Items[0].Highlights[0].Pinned {
+		t.Errorf("brief: highlights %+v, want the pinned one", pack.Items[0].Highlights)
+	}
+
+	// status of the ledger and of an item; related items
+	var st mcp.StatusOutput
+	call(t, cs, schemas, "status", map[string]any{}, &st)
+	if st.Items != 2 || st.DB != db || st.Item != nil {
+		t.Errorf("status: %+v", st)
+	}
+	call(t, cs, schemas, "status", map[string]any{"item": id}, &st)
+	var ingest struct {
+		Status string `json:"status"`
+	}
+	if st.Item == nil || json.Unmarshal(st.Item.Extra["ingest"], &ingest) != nil || ingest.Status != "parsed" {
+		t.Errorf("status of the item: %+v", st.Item)
+	}
+	var rel mcp.FindOutput
+	call(t, cs, schemas, "related", map[string]any{"item": saved2.Item.ID}, &rel)
+	for _, it := range rel.Items {
+		if it.ID == saved2.Item.ID {
+			t.Errorf("related lists the item itself: %+v", rel)
+		}
+	}
+
+	// bad arguments are tool errors with the CLI's codes and messages; the
+	// server goes on serving
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"find", map[string]any{"limit": 99}, "usage: limit 99: want 1..20"},
+		{"find", map[string]any{"limit": "ten"}, "limit"},
+		{"find", map[string]any{"since": "yesterday"}, "usage: since:"},
+		{"show", map[string]any{"item": srv.URL + "/missing"}, `not_found: no item "` + srv.URL + `/missing" in ` + db},
+		{"annotate", map[string]any{"item": id, "text": "x", "confidence": 2}, "usage: confidence 2: want a number from 0 to 1"},
+		{"annotate", map[string]any{"item": id, "text": "x", "actor": "robot"}, `usage: actor "robot": want human or agent:<name>`},
+		{"save", map[string]any{"url": "not a url at all"}, "bad_input: not a URL, an existing path or a JSON record"},
+		{"save", map[string]any{"url": "ftp://example.com/x"}, "unsupported_scheme:"},
+		{"pin", map[string]any{"item": id, "annotation_id": 9999}, "not_found:"},
+		{"brief", map[string]any{"query": "quokka", "max_tokens": 5}, "budget:"},
+		{"brief", map[string]any{}, "query"},
+		{"related", map[string]any{"item": "ll_0000000000000000"}, `not_found: no item "ll_0000000000000000"`},
+	} {
+		if got := callErr(t, cs, tc.tool, tc.args); !strings.Contains(got, tc.want) {
+			t.Errorf("%s %v: error %q, want %q", tc.tool, tc.args, got, tc.want)
+		}
+	}
+
+	// concurrent calls on one session
+	var wg sync.WaitGroup
+	errs := make(chan string, 20)
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			name, args := "find", map[string]any{"query": "quokkas"}
+			if i%4 == 3 {
+				name, args = "brief", map[string]any{"query": "quokkas", "max_tokens": 400}
+			}
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+			switch {
+			case err != nil:
+				errs <- err.Error()
+			case res.IsError:
+				errs <- text(res)
+			case !strings.Contains(text(res), id):
+				errs <- name + ": " + text(res)
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("concurrent call: %s", e)
+	}
+
+	// a write by another process is seen by the next call
+	run(t, dir, "ll-save", "--db", db, "-q", srv.URL+"/field-notes.md", "--note", "zebrafinch sightings log")
+	call(t, cs, schemas, "find", map[string]any{"query": "zebrafinch"}, &found)
+	if len(found.Items) != 1 || found.Items[0].URL != srv.URL+"/field-notes.md" {
+		t.Errorf("find after ll-save in another process: %+v", found)
+	}
+}
+
+// TestMCPLocked: a write waits --busy-timeout for another process's lock,
+// then says so as a tool error; reads go on.
+func TestMCPLocked(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ll.db")
+	run(t, dir, "ll-save", "--db", db, "-q", "https://lock.test/a")
+	cs := startMCP(t, dir, "--db", db, "--busy-timeout", "200ms")
+	bin, err := exec.LookPath("ll-testlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	locked, release := filepath.Join(dir, "locked"), filepath.Join(dir, "release")
+	lock := exec.Command(bin, db, locked, release)
+	if err := lock.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		os.WriteFile(release, nil, 0o644)
+		lock.Wait()
+	}()
+	for i := 0; i < 500; i++ {
+		if _, err := os.Stat(locked); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	got := callErr(t, cs, "save", map[string]any{"url": "https://lock.test/b"})
+	if !strings.HasPrefix(got, "busy: ") || !strings.Contains(got, "database is locked by another process (gave up after 200ms") {
+		t.Errorf("save under a lock: %q", got)
+	}
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "find", Arguments: map[string]any{}})
+	if err != nil || res.IsError || !strings.Contains(text(res), "lock.test/a") {
+		t.Errorf("find under a lock: %v %v", err, res)
+	}
+}

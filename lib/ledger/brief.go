@@ -1,0 +1,88 @@
+package ledger
+
+import (
+	"context"
+
+	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// BriefOptions are the settings of Brief.
+type BriefOptions struct {
+	// Find chooses the candidates; Find.Limit is the number of candidate
+	// items (brief.DefaultMaxItems when 0, at most brief.MaxItems).
+	Find FindOptions
+	// MaxTokens is the pack's budget (brief.DefaultMaxTokens when 0).
+	MaxTokens int
+	// LowConfidence: agent highlights below it are dropped before whole
+	// items (brief.DefaultLowConfidence when 0).
+	LowConfidence float64
+	// Format is brief.FormatJSON (default) or brief.FormatMD.
+	Format string
+	// Skipped, when set, is told of each record left out as a copy of one
+	// already in the pack (for a -v diagnostic).
+	Skipped func(*record.Record)
+}
+
+// BriefResult is an evidence pack, with its text exactly as counted.
+type BriefResult struct {
+	Pack *brief.Pack
+	// Text is the pack as written: JSON, or Markdown for FormatMD.
+	Text string
+	// MarkErr is why marking stale items was skipped (see FindResult).
+	MarkErr error
+}
+
+// Brief searches for opt.Find.Query and packs the best items, one per
+// group of copies, with their evidence under opt.MaxTokens. A budget too
+// small for even an empty pack is brief.ErrBudget.
+func Brief(ctx context.Context, st *store.Store, opt BriefOptions) (*BriefResult, error) {
+	fo := opt.Find
+	if fo.Limit <= 0 {
+		fo.Limit = brief.DefaultMaxItems
+	}
+	res, err := Find(ctx, st, fo)
+	if err != nil {
+		return nil, err
+	}
+	pack, text, err := Pack(res.Hits, fo, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &BriefResult{Pack: pack, Text: text, MarkErr: res.MarkErr}, nil
+}
+
+// Pack builds the evidence pack of records already found (ll-find
+// records, search hits): copies of an item already taken are skipped
+// unless fo.AllCopies, and at most fo.Limit items are taken.
+func Pack(recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack, string, error) {
+	var copies brief.Copies
+	var items []brief.Item
+	for _, r := range recs {
+		if !fo.AllCopies && copies.Seen(r) {
+			if opt.Skipped != nil {
+				opt.Skipped(r)
+			}
+			continue
+		}
+		items = append(items, brief.FromRecord(r))
+	}
+	maxItems := fo.Limit
+	if maxItems <= 0 {
+		maxItems = brief.DefaultMaxItems
+	}
+	maxTokens := opt.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = brief.DefaultMaxTokens
+	}
+	low := opt.LowConfidence
+	if low == 0 {
+		low = brief.DefaultLowConfidence
+	}
+	format := opt.Format
+	if format == "" {
+		format = brief.FormatJSON
+	}
+	return brief.Build(items, brief.Options{Query: fo.Query, MaxTokens: maxTokens, MaxItems: maxItems, Format: format, LowConfidence: low})
+}

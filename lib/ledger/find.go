@@ -1,0 +1,119 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// FindOptions are the settings of Find, Related and Brief: what the
+// search flags of ll-find and ll-brief and the arguments of the MCP find
+// and brief tools say, as plain values. The zero value searches with the
+// documented defaults and leaves archived items out.
+type FindOptions struct {
+	// Query is the search text; empty lists items newest first.
+	Query string
+	// Filters.
+	Tags   []string  // items with all of these tags
+	Type   string    // source type (article, x, youtube, pdf, text)
+	Since  time.Time // saved at or after
+	Until  time.Time // saved before
+	Actor  string    // items with an annotation by this actor
+	Status string    // ingest state
+	// Archived says whether archived items pass (store.NotArchived, the
+	// zero value's meaning, unless set).
+	Archived store.Archived
+	// ArchivedSet says Archived was chosen; without it archived items are
+	// left out, as ll-find does by default.
+	ArchivedSet bool
+	// Paging: at most Limit items (default 10) after Offset.
+	Limit, Offset int
+	// Snippets per item: 0 the default (2), negative none.
+	Snippets int
+	// ExpandChunks adds the full matching chunks to each item.
+	ExpandChunks bool
+	// AllCopies shows every copy of one text as its own item.
+	AllCopies bool
+	// StaleAfter marks items fetched longer ago as due for revalidation
+	// (0: never).
+	StaleAfter time.Duration
+	// Ranking: Weights (zero: store.DefaultWeights) and ScanRows (0:
+	// store.DefaultScanRows; -1: no bound).
+	Weights  store.Weights
+	ScanRows int
+}
+
+// SearchOptions maps the options to the store's.
+func (o FindOptions) SearchOptions() store.SearchOptions {
+	f := store.Filter{Tags: o.Tags, Type: o.Type, Since: o.Since, Until: o.Until, Actor: o.Actor, Status: o.Status, Archived: store.NotArchived}
+	if o.ArchivedSet {
+		f.Archived = o.Archived
+	}
+	return store.SearchOptions{
+		Text: o.Query, Filter: f, Limit: o.Limit, Offset: o.Offset, Snippets: o.Snippets,
+		ExpandChunks: o.ExpandChunks, AllCopies: o.AllCopies, StaleAfter: o.StaleAfter,
+		Weights: o.Weights, ScanRows: o.ScanRows,
+	}
+}
+
+// FindResult is what Find and Related return.
+type FindResult struct {
+	// Hits are the items, best first.
+	Hits []*record.Record
+	// Dropped are query terms left out (stopwords, terms too common to
+	// rank).
+	Dropped []string
+	// MarkErr is why marking stale items for revalidation was skipped (a
+	// busy database); the search itself succeeded.
+	MarkErr error
+}
+
+// Find searches the ledger (or, with no query, lists items newest first)
+// and marks the stale items it returns as due for revalidation.
+func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, error) {
+	so := opt.SearchOptions()
+	var res *store.SearchResult
+	var err error
+	if so.Text == "" {
+		res, err = st.Recent(ctx, so)
+	} else {
+		res, err = st.Search(ctx, so)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs)}, nil
+}
+
+// Related returns the items related to the item arg names (an id or its
+// URL) by content and shared tags; opt.Query is ignored.
+func Related(ctx context.Context, st *store.Store, arg string, opt FindOptions, ro ResolveOptions) (*FindResult, error) {
+	id, err := ResolveItem(ctx, st, arg, ro)
+	if err != nil {
+		return nil, err
+	}
+	so := opt.SearchOptions()
+	so.Text = ""
+	res, err := st.Related(ctx, id, store.RelatedOptions{SearchOptions: so})
+	if err != nil {
+		return nil, notFound(err, arg, st)
+	}
+	return &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs)}, nil
+}
+
+// Status returns one item's full ingest status (as ll-find --id): state,
+// attempts, last error, timestamps and counts.
+func Status(ctx context.Context, st *store.Store, arg string, ro ResolveOptions) (*record.Record, error) {
+	id, err := ResolveItem(ctx, st, arg, ro)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := st.Status(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFound(err, arg, st)
+	}
+	return rec, err
+}

@@ -1,0 +1,82 @@
+// Package mcp is linkledger's MCP server: the tools an agent calls (find,
+// brief, save, annotate, tag, pin, show, status, related) over one open
+// store, each a thin handler over the service layer (lib/ledger) with a
+// JSON input and output schema, a structured result and a compact text
+// form, and a documented size cap (docs/agents.md).
+//
+// It is built on the official Go SDK (github.com/modelcontextprotocol/go-sdk);
+// the transport (stdio for `linkledger mcp`) is the caller's. Handlers may
+// run concurrently: the store's connection pool serves them, and every
+// call reads the database afresh, so writes by other processes are seen by
+// the next call.
+package mcp
+
+import (
+	"context"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// Options are the server's settings.
+type Options struct {
+	// Resolve reads item arguments and save URLs (canonicalization rules,
+	// working directory and home for local paths).
+	Resolve ledger.ResolveOptions
+	// BusyTimeout is how long a write waits for another process's lock
+	// (the store's setting; here only to say so in the error).
+	BusyTimeout time.Duration
+	// AgentHighlightCap is how many agent highlights an item keeps
+	// (0: store.DefaultAgentHighlightCap).
+	AgentHighlightCap int
+	// Version is the server's version in the handshake.
+	Version string
+	// Reader, when set, serves the read tools (find, brief, related,
+	// show, status): a second handle on the same database with a short
+	// busy timeout, so that the one write a read makes (marking stale
+	// items for revalidation) is skipped rather than waited for while
+	// another process holds the write lock. nil: the store serves all.
+	Reader *store.Store
+}
+
+// Server serves the tools over one store.
+type Server struct {
+	st  *store.Store // writes
+	rd  *store.Store // reads (Options.Reader, or st)
+	opt Options
+	srv *sdk.Server
+}
+
+// instructions is what a client shows the model about the server.
+const instructions = `linkledger is the user's memory of saved links (articles, posts, videos, PDFs).
+Search it with find (or brief for a token-bounded evidence pack) before the web; save
+a URL worth keeping with a note on why; annotate it with highlights (key claims),
+lowlights (weak or wrong parts) and notes, with your confidence. Cite an item by its
+id and URL. Every result has a size cap; see each tool's description.`
+
+// New returns the server over st. st (and opt.Reader) stay the caller's
+// to close.
+func New(st *store.Store, opt Options) *Server {
+	if opt.Version == "" {
+		opt.Version = "dev"
+	}
+	s := &Server{st: st, rd: opt.Reader, opt: opt}
+	if s.rd == nil {
+		s.rd = st
+	}
+	s.srv = sdk.NewServer(&sdk.Implementation{Name: "linkledger", Version: opt.Version},
+		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
+	s.addTools()
+	return s
+}
+
+// Run serves one session on t until the client disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	return s.srv.Run(ctx, t)
+}
+
+// SDK returns the underlying SDK server (for in-memory tests).
+func (s *Server) SDK() *sdk.Server { return s.srv }

@@ -1,0 +1,149 @@
+package mcp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// The compact text forms: what a client that ignores structured content
+// shows the model. One line per item (rank, id, title, url, score), then
+// its evidence indented, one line each.
+
+func findText(out FindOutput) string {
+	var b strings.Builder
+	if len(out.Items) == 0 {
+		b.WriteString("no items matched\n")
+	}
+	for _, it := range out.Items {
+		itemLine(&b, it.Item)
+		if it.Related != nil {
+			fmt.Fprintf(&b, "   related: tags %s; terms %s\n", strings.Join(it.Related.SharedTags, ","), strings.Join(it.Related.Terms, " "))
+		}
+	}
+	if out.Truncated {
+		b.WriteString("(more items left out to stay under the size cap: use limit or offset)\n")
+	}
+	return b.String()
+}
+
+func itemLine(b *strings.Builder, it brief.Item) {
+	title := it.Title
+	if title == "" {
+		title = "(untitled)"
+	}
+	fmt.Fprintf(b, "%d. %s %s <%s>", it.Rank, it.ID, title, it.URL)
+	if it.Score != 0 {
+		fmt.Fprintf(b, " score %.3g", it.Score)
+	}
+	if len(it.Tags) > 0 {
+		fmt.Fprintf(b, " [%s]", strings.Join(it.Tags, ","))
+	}
+	b.WriteByte('\n')
+	ev := func(kind string, es []brief.Evidence) {
+		for _, e := range es {
+			fmt.Fprintf(b, "   %s: %s%s\n", kind, oneLine(e.Text), by(e.Actor, e.Confidence, e.Pinned))
+		}
+	}
+	ev("highlight", it.Highlights)
+	ev("lowlight", it.Lowlights)
+	ev("note", it.Notes)
+	if it.Summary != "" {
+		fmt.Fprintf(b, "   summary: %s\n", oneLine(it.Summary))
+	}
+	for _, s := range it.Snippets {
+		fmt.Fprintf(b, "   snippet: %s\n", oneLine(s.Text))
+	}
+}
+
+func by(actor string, conf *float64, pinned bool) string {
+	var parts []string
+	if actor != "" {
+		parts = append(parts, actor)
+	}
+	if conf != nil {
+		parts = append(parts, fmt.Sprintf("%.2f", *conf))
+	}
+	if pinned {
+		parts = append(parts, "pinned")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, " ") + ")"
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func briefText(p *brief.Pack) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "evidence for %q: %d items, %d of %d tokens\n", p.Query, len(p.Items), p.Tokens, p.MaxTokens)
+	for _, it := range p.Items {
+		itemLine(&b, it)
+	}
+	for _, d := range p.Dropped {
+		fmt.Fprintf(&b, "(dropped %d %s to fit the budget)\n", d.Count, d.What)
+	}
+	return b.String()
+}
+
+func saveText(r *record.Record) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s <%s> status %s", r.ID, r.CanonicalURL, r.Status)
+	if r.New != nil && *r.New {
+		b.WriteString(" (new)")
+	}
+	if s := r.Save; s != nil {
+		if len(s.TagsAdded) > 0 {
+			fmt.Fprintf(&b, "; tags added %s", strings.Join(s.TagsAdded, ","))
+		}
+		if len(s.TagsRemoved) > 0 {
+			fmt.Fprintf(&b, "; tags removed %s", strings.Join(s.TagsRemoved, ","))
+		}
+		if len(s.AnnotationIDs) > 0 {
+			fmt.Fprintf(&b, "; annotation ids %s", ids(s.AnnotationIDs))
+		}
+		if len(s.Displaced) > 0 {
+			fmt.Fprintf(&b, "; displaced %s", ids(s.Displaced))
+		}
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func ids(xs []int64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ",")
+}
+
+func showText(r *record.Record) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s <%s> %s\n", r.ID, r.Title, r.Ref(), r.SourceType)
+	for _, t := range r.Tagged {
+		fmt.Fprintf(&b, "   tag: %s (%s)\n", t.Tag, t.Actor)
+	}
+	for _, a := range r.Annotations {
+		fmt.Fprintf(&b, "   #%d %s: %s%s\n", a.ID, a.Type, oneLine(a.Text), by(a.Actor, a.Confidence, a.Pinned))
+	}
+	for _, c := range r.Chunks {
+		fmt.Fprintf(&b, "   [%d] %s\n", c.Index, oneLine(c.Text))
+	}
+	return b.String()
+}
+
+func statusText(s StatusOutput) string {
+	t := fmt.Sprintf("%s: %d items\n", s.DB, s.Items)
+	if s.Item != nil {
+		if raw, ok := s.Item.Extra["ingest"]; ok {
+			t += fmt.Sprintf("%s <%s> ingest %s\n", s.Item.ID, s.Item.Ref(), raw)
+		} else {
+			t += fmt.Sprintf("%s <%s> status %s\n", s.Item.ID, s.Item.Ref(), s.Item.Status)
+		}
+	}
+	return t
+}

@@ -1,0 +1,452 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/chunk"
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// Size caps of the results (docs/agents.md), in cl100k_base tokens of the
+// structured result as JSON.
+const (
+	// MaxFindItems is the most items find and related return per call.
+	MaxFindItems = 20
+	// FindCapTokens bounds a find or related result: items are left out
+	// from the bottom until it fits (truncated: true).
+	FindCapTokens = 4000
+	// MaxBriefTokens is the largest max_tokens brief takes.
+	MaxBriefTokens = 8000
+	// ShowCapTokens bounds a show result: text chunks, then the oldest
+	// annotations past the first are left out until it fits.
+	ShowCapTokens = 8000
+	// DefaultShowTextTokens is show's text budget when text is asked for.
+	DefaultShowTextTokens = 2000
+)
+
+// FindInput is the find tool's input.
+type FindInput struct {
+	Query    string   `json:"query,omitempty" jsonschema:"what to search for, in plain words (any text; no query syntax). Empty lists the newest items."`
+	Tags     []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
+	Type     string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
+	Since    string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, or a duration ago such as 30d or 12h"`
+	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many items, 1 to 20 (default 10)"`
+	Offset   int      `json:"offset,omitempty" jsonschema:"skip this many items first, for the next page"`
+	Archived bool     `json:"archived,omitempty" jsonschema:"include archived items (left out by default)"`
+}
+
+// FindItem is one item of a find or related result: what a pack item
+// shows (brief.Item), plus its copies and, for related, why it is related.
+type FindItem struct {
+	brief.Item
+	Copies  []record.Copy      `json:"copies,omitempty" jsonschema:"other items with the same text (other URLs)"`
+	Related *record.RelatedWhy `json:"related,omitempty" jsonschema:"why the item is related: shared tags and terms"`
+}
+
+// FindOutput is the find and related tools' result.
+type FindOutput struct {
+	Items []FindItem `json:"items" jsonschema:"the items, best first"`
+	// Truncated says items were left out to keep the result under its cap.
+	Truncated    bool     `json:"truncated,omitempty" jsonschema:"true when items were left out to stay under the size cap; ask for fewer (limit) or page with offset"`
+	DroppedTerms []string `json:"dropped_terms,omitempty" jsonschema:"query words left out of the search (stopwords, words too common to rank)"`
+}
+
+// BriefInput is the brief tool's input.
+type BriefInput struct {
+	Query     string   `json:"query" jsonschema:"the topic or task to gather evidence for, in plain words"`
+	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget of the pack (cl100k_base), 1 to 8000 (default 2000); a budget too small for the pack's frame is an error"`
+	MaxItems  int      `json:"max_items,omitempty" jsonschema:"at most this many items, 1 to 20 (default 8)"`
+	Tags      []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
+	Type      string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
+	Since     string   `json:"since,omitempty" jsonschema:"only items saved at or after this time (RFC 3339, YYYY-MM-DD, or 30d, 12h ago)"`
+}
+
+// SaveInput is the save tool's input.
+type SaveInput struct {
+	URL   string   `json:"url" jsonschema:"the URL to save (http or https; a host with a path is read as https)"`
+	Note  string   `json:"note,omitempty" jsonschema:"why it is worth keeping, in a sentence"`
+	Tags  []string `json:"tags,omitempty" jsonschema:"tags to add (lower-case words)"`
+	Actor string   `json:"actor,omitempty" jsonschema:"who saves it: human or agent:NAME (default agent:CLIENT, the MCP client's name)"`
+}
+
+// AnnotateInput is the annotate tool's input.
+type AnnotateInput struct {
+	Item       string   `json:"item" jsonschema:"the item: its id (ll_ and 16 hex digits) or its URL"`
+	Type       string   `json:"type,omitempty" jsonschema:"highlight (a key claim worth remembering; the default), lowlight (a weak, outdated or wrong part) or note (your comment)"`
+	Text       string   `json:"text" jsonschema:"the annotation text: a short quote or claim, one idea"`
+	Confidence *float64 `json:"confidence,omitempty" jsonschema:"how sure you are, 0 to 1 (default 0.5 for agents); low-confidence agent highlights rank and pack last"`
+	Pinned     bool     `json:"pinned,omitempty" jsonschema:"pin a highlight: never displaced by the agent highlight cap and boosts the item in search"`
+	Actor      string   `json:"actor,omitempty" jsonschema:"who says it: human or agent:NAME (default agent:CLIENT)"`
+}
+
+// TagInput is the tag tool's input.
+type TagInput struct {
+	Item   string   `json:"item" jsonschema:"the item: its id or its URL"`
+	Add    []string `json:"add,omitempty" jsonschema:"tags to add"`
+	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove"`
+	Actor  string   `json:"actor,omitempty" jsonschema:"who does it: human or agent:NAME (default agent:CLIENT)"`
+}
+
+// PinInput is the pin tool's input.
+type PinInput struct {
+	Item         string `json:"item" jsonschema:"the item: its id or its URL"`
+	AnnotationID int64  `json:"annotation_id" jsonschema:"the highlight's annotation id (from show, or annotate's save.annotation_ids)"`
+	Unpin        bool   `json:"unpin,omitempty" jsonschema:"unpin instead of pin"`
+	Actor        string `json:"actor,omitempty" jsonschema:"who does it: human or agent:NAME (default agent:CLIENT)"`
+}
+
+// ShowInput is the show tool's input.
+type ShowInput struct {
+	Item          string `json:"item" jsonschema:"the item: its id or its URL"`
+	Text          bool   `json:"text,omitempty" jsonschema:"add the item's text (its chunks, in order), cut to max_text_tokens"`
+	MaxTextTokens int    `json:"max_text_tokens,omitempty" jsonschema:"token budget of the text, 1 to 8000 (default 2000)"`
+}
+
+// ShowOutput is the show tool's result.
+type ShowOutput struct {
+	Item      *record.Record `json:"item" jsonschema:"everything stored about the item: metadata, ingest status, tags with who added them, annotations with their ids, artifacts, and with text its chunks"`
+	Truncated bool           `json:"truncated,omitempty" jsonschema:"true when text chunks or annotations were left out to stay under the size cap"`
+}
+
+// StatusInput is the status tool's input.
+type StatusInput struct {
+	Item string `json:"item,omitempty" jsonschema:"the item (id or URL) whose ingest status to show; empty for the ledger's"`
+}
+
+// StatusOutput is the status tool's result.
+type StatusOutput struct {
+	DB    string         `json:"db" jsonschema:"the database file"`
+	Items int            `json:"items" jsonschema:"the number of saved items"`
+	Item  *record.Record `json:"item,omitempty" jsonschema:"the item's ingest status (ingest.status: saved, fetched, parsed, enriched or failed; attempts, last error, counts)"`
+}
+
+// RelatedInput is the related tool's input.
+type RelatedInput struct {
+	Item  string `json:"item" jsonschema:"the item: its id or its URL"`
+	Limit int    `json:"limit,omitempty" jsonschema:"at most this many items, 1 to 20 (default 10)"`
+}
+
+// SaveOutput is the result of save, annotate, tag and pin.
+type SaveOutput struct {
+	Item *record.Record `json:"item" jsonschema:"the item's id, url, canonical_url, source_type, status, new, and save: what was done (tags_added, annotation_ids, displaced, ...)"`
+}
+
+func (s *Server) addTools() {
+	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
+	add := func(name, title, desc string, ann *sdk.ToolAnnotations) *sdk.Tool {
+		t := &sdk.Tool{Name: name, Title: title, Description: desc, Annotations: ann}
+		switch name {
+		case "save", "annotate", "tag", "pin":
+			t.OutputSchema = outputSchema[SaveOutput]()
+		case "show":
+			t.OutputSchema = outputSchema[ShowOutput]()
+		case "status":
+			t.OutputSchema = outputSchema[StatusOutput]()
+		}
+		return t
+	}
+	sdk.AddTool(s.srv, add("find", "Search saved links", `Search the user's saved links (articles, posts, videos, PDFs) and return the best items first, each with id, url, title, tags, score, why_ranked (bm25 plus pinned_boost minus low_confidence_penalty, the matched fields and terms), highlights, lowlights and notes (with actor and confidence), and up to 2 short snippets. Any text is a query: words are OR-ed and stemmed; no syntax. With no query, lists the newest items. Cite an item by its id and url. Cap: at most 20 items and about 4000 tokens; items past the cap are left out (truncated: true).`, ro),
+		safe(s, s.find))
+	sdk.AddTool(s.srv, add("brief", "Evidence pack for a topic", `Build an evidence pack for a topic or task under a token budget: the best saved items with url, highlights and lowlights (actor, confidence), notes, why_ranked, summary and key claims when known, and the best snippets. Over the budget, evidence is dropped lowest value first (snippets of the lowest-ranked items, lowlights, low-confidence agent highlights, whole items) and "dropped" says what went. Cap: max_tokens (default 2000, at most 8000), counted exactly with cl100k_base.`, ro),
+		safe(s, s.brief))
+	sdk.AddTool(s.srv, add("save", "Save a link", `Save a URL to the user's ledger with an optional note (why it matters) and tags. Saving is instant and does no network work: the page is fetched and indexed later by the ledger's worker, so a new item is found by title and text only after that (status shows its ingest state). Saving the same URL again (in any form that canonicalizes to it) returns the same id with new: false and adds the note and tags. Result: one item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
+		safe(s, s.save))
+	sdk.AddTool(s.srv, add("annotate", "Annotate an item", `Add a highlight (a key claim worth remembering), a lowlight (a weak, outdated or wrong part) or a note to a saved item, with your confidence (0 to 1). Agent highlights are capped per item (5 by default): beyond the cap the lowest-confidence unpinned agent highlight is displaced (save.displaced lists it), so keep only your best few. Human and pinned highlights are never displaced. Result: the item record with save.annotation_ids (small).`, nil),
+		safe(s, s.annotate))
+	sdk.AddTool(s.srv, add("tag", "Tag an item", `Add and remove tags on a saved item. Result: the item record with save.tags_added and save.tags_removed (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
+		safe(s, s.tag))
+	sdk.AddTool(s.srv, add("pin", "Pin a highlight", `Pin (or with unpin: true, unpin) one highlight of an item by its annotation id (from show or annotate). A pinned highlight is never displaced and boosts its item in search. Result: the item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
+		safe(s, s.pin))
+	sdk.AddTool(s.srv, add("show", "Show one item", `Everything stored about one item: metadata, ingest status and last error, tags with who added them, every annotation with its id, type, text, actor, confidence and pinned, artifacts, and with text: true its text (chunks in order, cut to max_text_tokens). Cap: about 8000 tokens; text chunks, then the oldest annotations, are left out past it (truncated: true).`, ro),
+		safe(s, s.show))
+	sdk.AddTool(s.srv, add("status", "Ledger or item status", `With an item: its ingest status (saved, fetched, parsed, enriched or failed; attempts, last error, counts of chunks, annotations and tags). Without: the database path and the number of saved items. Result: small.`, ro),
+		safe(s, s.status))
+	sdk.AddTool(s.srv, add("related", "Items related to an item", `Items related to a saved item by content (its most distinctive terms) and shared tags, best first, each with related.shared_tags and related.terms. Same item form and cap as find: at most 20 items and about 4000 tokens.`, ro),
+		safe(s, s.related))
+}
+
+// safe wraps a handler: a panic becomes a tool error instead of ending the
+// server, and every error becomes a ToolError with the CLI's message.
+func safe[In, Out any](s *Server, h func(context.Context, *sdk.CallToolRequest, In) (Out, string, error)) sdk.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, out Out, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				var zero Out
+				res, out, err = nil, zero, &ToolError{Code: CodeInternal, Message: fmt.Sprint("the server failed on this call: ", p)}
+			}
+		}()
+		out, text, err := h(ctx, req, in)
+		if err != nil {
+			var zero Out
+			return nil, zero, toolError(err, s.st.Path(), s.opt.BusyTimeout)
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, out, nil
+	}
+}
+
+// actorRe matches the characters an agent name may have.
+var actorRe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// actor returns the actor a write is made by: the one given, else
+// agent:NAME from the client's name in the handshake.
+func actor(req *sdk.CallToolRequest, given string) (string, error) {
+	name := ""
+	if req != nil && req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			name = p.ClientInfo.Name
+		}
+	}
+	return actorFor(name, given)
+}
+
+// actorFor is the actor of a write by the client named client: given when
+// set (human or agent:NAME), else agent: and the client's name with every
+// run of characters an actor name may not have (letters, digits, . _ -)
+// turned into "-", at most 64 of them; agent:mcp when nothing is left.
+func actorFor(client, given string) (string, error) {
+	if given != "" {
+		if !store.ValidActor(given) {
+			return "", usage("actor %q: want human or agent:<name>", given)
+		}
+		return given, nil
+	}
+	name := strings.Trim(actorRe.ReplaceAllString(client, "-"), "-._")
+	if len(name) > 64 {
+		name = strings.TrimRight(name[:64], "-._")
+	}
+	if name == "" {
+		name = "mcp"
+	}
+	return "agent:" + name, nil
+}
+
+// findOptions reads the shared search arguments.
+func findOptions(limit, offset int, tags []string, typ, since string, archived bool) (ledger.FindOptions, error) {
+	o := ledger.FindOptions{Tags: tags, Type: typ, Limit: limit, Offset: offset, StaleAfter: 30 * 24 * time.Hour}
+	if limit < 0 || limit > MaxFindItems {
+		return o, usage("limit %d: want 1..%d", limit, MaxFindItems)
+	}
+	if offset < 0 {
+		return o, usage("offset %d: want 0 or more", offset)
+	}
+	switch typ {
+	case "", "article", "x", "youtube", "pdf", "text":
+	default:
+		return o, usage("type %q: want article, x, youtube, pdf or text", typ)
+	}
+	var err error
+	if o.Since, err = ledger.ParseWhen(since, time.Now()); err != nil {
+		return o, usage("since: %v", err)
+	}
+	if archived {
+		o.Archived, o.ArchivedSet = store.AnyArchived, true
+	}
+	return o, nil
+}
+
+func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput) (FindOutput, string, error) {
+	o, err := findOptions(in.Limit, in.Offset, in.Tags, in.Type, in.Since, in.Archived)
+	if err != nil {
+		return FindOutput{}, "", err
+	}
+	o.Query = strings.TrimSpace(in.Query)
+	res, err := ledger.Find(ctx, s.rd, o)
+	if err != nil {
+		return FindOutput{}, "", err
+	}
+	out := findOutput(res)
+	return out, findText(out), nil
+}
+
+func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in RelatedInput) (FindOutput, string, error) {
+	o, err := findOptions(in.Limit, 0, nil, "", "", false)
+	if err != nil {
+		return FindOutput{}, "", err
+	}
+	res, err := ledger.Related(ctx, s.rd, in.Item, o, s.opt.Resolve)
+	if err != nil {
+		return FindOutput{}, "", err
+	}
+	out := findOutput(res)
+	return out, findText(out), nil
+}
+
+// findOutput makes the result of hits, cut to FindCapTokens.
+func findOutput(res *ledger.FindResult) FindOutput {
+	out := FindOutput{Items: []FindItem{}, DroppedTerms: res.Dropped}
+	for _, h := range res.Hits {
+		it := FindItem{Item: brief.FromRecord(h), Copies: h.Copies}
+		if h.Hit != nil {
+			it.Related = h.Hit.Related
+		}
+		out.Items = append(out.Items, it)
+	}
+	for len(out.Items) > 0 && tokensOf(out) > FindCapTokens {
+		out.Items = out.Items[:len(out.Items)-1]
+		out.Truncated = true
+	}
+	return out
+}
+
+func tokensOf(v any) int {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0
+	}
+	return chunk.CountTokens(string(b))
+}
+
+func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInput) (*brief.Pack, string, error) {
+	q := strings.TrimSpace(in.Query)
+	if q == "" {
+		return nil, "", usage("query: give the topic or task to gather evidence for")
+	}
+	if in.MaxItems < 0 || in.MaxItems > brief.MaxItems {
+		return nil, "", usage("max_items %d: want 1..%d", in.MaxItems, brief.MaxItems)
+	}
+	if in.MaxTokens < 0 || in.MaxTokens > MaxBriefTokens {
+		return nil, "", usage("max_tokens %d: want 1..%d", in.MaxTokens, MaxBriefTokens)
+	}
+	o, err := findOptions(in.MaxItems, 0, in.Tags, in.Type, in.Since, false)
+	if err != nil {
+		return nil, "", err
+	}
+	o.Query = q
+	res, err := ledger.Brief(ctx, s.rd, ledger.BriefOptions{Find: o, MaxTokens: in.MaxTokens})
+	if err != nil {
+		return nil, "", err
+	}
+	if res.Pack.Items == nil {
+		res.Pack.Items = []brief.Item{}
+	}
+	return res.Pack, briefText(res.Pack), nil
+}
+
+func (s *Server) saveOptions(req *sdk.CallToolRequest, given string) (ledger.SaveOptions, error) {
+	a, err := actor(req, given)
+	return ledger.SaveOptions{Resolve: s.opt.Resolve, Actor: a, AgentHighlightCap: s.opt.AgentHighlightCap}, err
+}
+
+func (s *Server) save(ctx context.Context, req *sdk.CallToolRequest, in SaveInput) (SaveOutput, string, error) {
+	opt, err := s.saveOptions(req, in.Actor)
+	if err != nil {
+		return SaveOutput{}, "", err
+	}
+	if ledger.IsItemID(strings.TrimSpace(in.URL)) {
+		return SaveOutput{}, "", usage("url %q: an item id; save takes a URL (annotate and tag take an id)", in.URL)
+	}
+	rec, err := ledger.Save(ctx, s.st, &record.Record{URL: in.URL, Note: in.Note, Tags: in.Tags}, opt)
+	return saveResult(rec, err)
+}
+
+func (s *Server) annotate(ctx context.Context, req *sdk.CallToolRequest, in AnnotateInput) (SaveOutput, string, error) {
+	opt, err := s.saveOptions(req, in.Actor)
+	if err != nil {
+		return SaveOutput{}, "", err
+	}
+	typ := in.Type
+	switch typ {
+	case "":
+		typ = record.AnnHighlight
+	case record.AnnHighlight, record.AnnLowlight, record.AnnNote:
+	default:
+		return SaveOutput{}, "", usage("type %q: want highlight, lowlight or note", in.Type)
+	}
+	if c := in.Confidence; c != nil && (*c < 0 || *c > 1) {
+		return SaveOutput{}, "", usage("confidence %v: want a number from 0 to 1", *c)
+	}
+	if in.Pinned && typ != record.AnnHighlight {
+		return SaveOutput{}, "", usage("pinned: only a highlight is pinned")
+	}
+	a := record.Annotation{Type: typ, Text: in.Text, Actor: opt.Actor, Confidence: in.Confidence, Pinned: in.Pinned}
+	rec, err := ledger.Annotate(ctx, s.st, in.Item, []record.Annotation{a}, opt)
+	return saveResult(rec, err)
+}
+
+func (s *Server) tag(ctx context.Context, req *sdk.CallToolRequest, in TagInput) (SaveOutput, string, error) {
+	opt, err := s.saveOptions(req, in.Actor)
+	if err != nil {
+		return SaveOutput{}, "", err
+	}
+	rec, err := ledger.Tag(ctx, s.st, in.Item, in.Add, in.Remove, opt)
+	return saveResult(rec, err)
+}
+
+func (s *Server) pin(ctx context.Context, req *sdk.CallToolRequest, in PinInput) (SaveOutput, string, error) {
+	opt, err := s.saveOptions(req, in.Actor)
+	if err != nil {
+		return SaveOutput{}, "", err
+	}
+	if in.AnnotationID < 1 {
+		return SaveOutput{}, "", usage("annotation_id %d: want an annotation id (a number from show)", in.AnnotationID)
+	}
+	rec, err := ledger.Pin(ctx, s.st, in.Item, in.AnnotationID, !in.Unpin, opt)
+	return saveResult(rec, err)
+}
+
+func saveResult(rec *record.Record, err error) (SaveOutput, string, error) {
+	if err != nil {
+		return SaveOutput{}, "", err
+	}
+	return SaveOutput{Item: rec}, saveText(rec), nil
+}
+
+func (s *Server) show(ctx context.Context, _ *sdk.CallToolRequest, in ShowInput) (ShowOutput, string, error) {
+	budget := in.MaxTextTokens
+	if budget == 0 {
+		budget = DefaultShowTextTokens
+	}
+	if budget < 1 || budget > ShowCapTokens {
+		return ShowOutput{}, "", usage("max_text_tokens %d: want 1..%d", in.MaxTextTokens, ShowCapTokens)
+	}
+	rec, err := ledger.Show(ctx, s.rd, in.Item, ledger.ShowOptions{Resolve: s.opt.Resolve, Text: in.Text})
+	if err != nil {
+		return ShowOutput{}, "", err
+	}
+	out := ShowOutput{Item: rec}
+	// text: whole chunks in order while they fit the text budget
+	used := 0
+	for i, c := range rec.Chunks {
+		used += c.Tokens
+		if used > budget {
+			rec.Chunks, out.Truncated = rec.Chunks[:i], true
+			break
+		}
+	}
+	for tokensOf(out) > ShowCapTokens {
+		switch {
+		case len(rec.Chunks) > 0:
+			rec.Chunks = rec.Chunks[:len(rec.Chunks)-1]
+		case len(rec.Annotations) > 1:
+			rec.Annotations = rec.Annotations[1:]
+		default:
+			return out, showText(rec), nil
+		}
+		out.Truncated = true
+	}
+	return out, showText(rec), nil
+}
+
+func (s *Server) status(ctx context.Context, _ *sdk.CallToolRequest, in StatusInput) (StatusOutput, string, error) {
+	n, err := s.rd.CountItems(ctx)
+	if err != nil {
+		return StatusOutput{}, "", err
+	}
+	out := StatusOutput{DB: s.st.Path(), Items: n}
+	if strings.TrimSpace(in.Item) != "" {
+		if out.Item, err = ledger.Status(ctx, s.rd, in.Item, s.opt.Resolve); err != nil {
+			return StatusOutput{}, "", err
+		}
+	}
+	return out, statusText(out), nil
+}
