@@ -9,7 +9,7 @@ PREFIX  ?= $(HOME)/.local
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/linkledger/linkledger/lib/cli.Version=$(VERSION)
 
-.PHONY: all setup build test vet bench reliability install demo eval-extraction eval-retrieval clean
+.PHONY: all setup build test vet bench reliability install demo eval-extraction eval-retrieval eval-brief clean
 
 all: build
 
@@ -57,6 +57,11 @@ eval-extraction:
 
 eval-retrieval: build
 	@scripts/eval-retrieval.sh
+
+# eval-brief: the share of SciFact train claims whose default brief holds a
+# relevant document, and pack tokens, on both halves of train.
+eval-brief:
+	@scripts/eval-brief.sh
 
 clean:
 	rm -rf $(BIN)
