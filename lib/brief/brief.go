@@ -7,6 +7,11 @@
 // agent highlights, then whole items from the bottom. The pack says what
 // was dropped. The budget counts the pack exactly as written: the one JSON
 // line (format json) or the Markdown text (format md).
+//
+// After the full items, the budget that is left holds a tail of pointers:
+// further candidates in one line each (rank, URL, title, best sentence),
+// so a pack names more distinct sources per token. Pointers only use what
+// the full items leave; they never displace evidence.
 package brief
 
 import (
@@ -29,8 +34,14 @@ const (
 // Defaults.
 const (
 	DefaultMaxTokens = 2000
-	DefaultMaxItems  = 8
+	DefaultMaxItems  = 5
 	MaxItems         = 20
+	// DefaultMaxPointers is the tail's default length in ll-brief (the
+	// library's zero value means no tail).
+	DefaultMaxPointers = 24
+	MaxPointers        = 100
+	// PointerWords is the most words of a pointer's sentence.
+	PointerWords = 20
 	// DefaultLowConfidence: agent highlights below it are dropped before
 	// whole items.
 	DefaultLowConfidence = 0.5
@@ -38,9 +49,12 @@ const (
 
 // Options are the settings of Build.
 type Options struct {
-	Query         string
-	MaxTokens     int
-	MaxItems      int
+	Query     string
+	MaxTokens int
+	MaxItems  int
+	// MaxPointers is the most candidates past MaxItems shown as pointers
+	// (0: none).
+	MaxPointers   int
 	Format        string
 	LowConfidence float64
 	// Count counts tokens (default chunk.CountTokens).
@@ -51,6 +65,7 @@ type Options struct {
 type Pack struct {
 	Query     string    `json:"query,omitempty"`
 	Items     []Item    `json:"items"`
+	Pointers  []Pointer `json:"pointers,omitempty"`
 	Tokens    int       `json:"tokens"`
 	MaxTokens int       `json:"max_tokens"`
 	Dropped   []Dropped `json:"dropped,omitempty"`
@@ -78,6 +93,36 @@ type Item struct {
 	Snippets    []record.Snippet     `json:"snippets,omitempty"`
 	Revalidate  *record.Revalidation `json:"revalidate,omitempty"`
 	FetchedAt   string               `json:"fetched_at,omitempty"`
+}
+
+// Pointer is a candidate past the full items, in one line: where it is,
+// what it is called and its best sentence (from its best snippet, else its
+// summary), at most PointerWords words.
+type Pointer struct {
+	Rank     int    `json:"rank"`
+	URL      string `json:"url"`
+	Title    string `json:"title,omitempty"`
+	Sentence string `json:"sentence,omitempty"`
+}
+
+// PointerOf makes the pointer of an item.
+func PointerOf(it Item) Pointer {
+	text := it.Summary
+	if len(it.Snippets) > 0 {
+		text = it.Snippets[0].Text
+	}
+	return Pointer{Rank: it.Rank, URL: it.URL, Title: oneLine(it.Title), Sentence: sentence(text, PointerWords)}
+}
+
+// sentence cuts a snippet to its first n words, without the ellipses a
+// snippet opens and closes with, and marks a cut with one.
+func sentence(s string, n int) string {
+	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "…"))
+	w := strings.Fields(s)
+	if len(w) <= n {
+		return strings.Join(w, " ")
+	}
+	return strings.Join(w[:n], " ") + "…"
 }
 
 // Evidence is an annotation as the pack shows it.
@@ -150,13 +195,19 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 	if opts.Count == nil {
 		opts.Count = chunk.CountTokens
 	}
-	if len(items) > opts.MaxItems {
-		items = items[:opts.MaxItems]
-	}
 	for i := range items {
 		if items[i].Rank == 0 {
 			items[i].Rank = i + 1
 		}
+	}
+	var tail []Pointer
+	if len(items) > opts.MaxItems {
+		for _, it := range items[opts.MaxItems:] {
+			if len(tail) < opts.MaxPointers {
+				tail = append(tail, PointerOf(it))
+			}
+		}
+		items = items[:opts.MaxItems]
 	}
 	units := removable(items, opts.LowConfidence)
 	// The smallest number of removals (in value order) that fits: output
@@ -165,7 +216,7 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 	// size; the final render counts exactly and steps on if a digit more
 	// tipped it over.
 	fits := func(k int) bool {
-		_, _, n := render(items, units[:k], opts, false)
+		_, _, n := render(items, units[:k], nil, opts, false)
 		return n <= opts.MaxTokens
 	}
 	k := 0
@@ -184,19 +235,36 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 		}
 	}
 	for ; k <= len(units); k++ {
-		p, text, n := render(items, units[:k], opts, true)
+		p, text, n := render(items, units[:k], nil, opts, true)
 		if n <= opts.MaxTokens {
-			return p, text, nil
+			return withTail(items, units[:k], tail, opts, p, text)
 		}
 	}
-	_, _, n := render(nil, nil, opts, true)
+	_, _, n := render(nil, nil, nil, opts, true)
 	return nil, "", fmt.Errorf("%w: an empty pack takes %d tokens, over --max-tokens %d", ErrBudget, n, opts.MaxTokens)
+}
+
+// withTail adds the most pointers that fit in what the full pack leaves
+// (sizes only grow with more pointers, so a binary search on the count).
+func withTail(items []Item, removed []unit, tail []Pointer, opts Options, p *Pack, text string) (*Pack, string, error) {
+	if len(tail) == 0 || p.Tokens >= opts.MaxTokens {
+		return p, text, nil
+	}
+	n := sort.Search(len(tail), func(i int) bool {
+		_, _, t := render(items, removed, tail[:i+1], opts, true)
+		return t > opts.MaxTokens
+	})
+	if n == 0 {
+		return p, text, nil
+	}
+	p, text, _ = render(items, removed, tail[:n], opts, true)
+	return p, text, nil
 }
 
 // estimate returns the number of removals that should fit, from the size
 // of the whole pack and of each unit alone (sizes roughly add up).
 func estimate(items []Item, units []unit, opts Options) int {
-	_, _, over := render(items, nil, opts, false)
+	_, _, over := render(items, nil, nil, opts, false)
 	over -= opts.MaxTokens
 	for k, u := range units {
 		if over <= 0 {
@@ -251,14 +319,14 @@ func removable(items []Item, low float64) []unit {
 var kinds = []string{"snippets", "lowlights", "low_confidence_highlights", "items"}
 
 // render applies the removals, renders the pack and counts its tokens.
-func render(items []Item, removed []unit, opts Options, exact bool) (*Pack, string, int) {
+func render(items []Item, removed []unit, ptrs []Pointer, opts Options, exact bool) (*Pack, string, int) {
 	gone := map[unit]bool{}
 	counts := map[string]int{}
 	for _, u := range removed {
 		gone[u] = true
 		counts[u.kind]++
 	}
-	p := &Pack{Query: opts.Query, MaxTokens: opts.MaxTokens, Items: []Item{}}
+	p := &Pack{Query: opts.Query, MaxTokens: opts.MaxTokens, Items: []Item{}, Pointers: ptrs}
 	for i, it := range items {
 		if gone[unit{"items", i, 0}] {
 			continue

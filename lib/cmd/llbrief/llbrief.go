@@ -36,7 +36,10 @@ the best snippets, cut to --max-tokens counted with the cl100k_base tokenizer.
 Over the budget, evidence is dropped lowest value first: snippets of the
 lowest-ranked items, then lowlights, then low-confidence agent highlights
 (below --low-confidence-below), then whole items from the bottom. The pack
-lists what was dropped. tokens counts the pack exactly as written (without
+lists what was dropped. The budget the full items leave holds further
+candidates (up to --max-pointers, default 24) as one-line pointers: rank,
+URL, title and their best sentence ("pointers"; "More candidates" in
+Markdown), so a pack names more sources than it can quote. tokens counts the pack exactly as written (without
 --jq or --json).
 
 Into a pipe or file the pack is one JSON document; at a terminal it is
@@ -66,6 +69,7 @@ func Command(env cli.Env) *ucli.Command {
 		&ucli.StringFlag{Name: "query", Usage: "search for `TEXT` instead of reading ll-find records"},
 		&ucli.IntFlag{Name: "max-tokens", Value: brief.DefaultMaxTokens, Usage: "token budget of the pack (cl100k_base)"},
 		&ucli.IntFlag{Name: "max-items", Value: brief.DefaultMaxItems, Usage: fmt.Sprintf("at most `N` candidate items (1..%d)", brief.MaxItems)},
+		&ucli.IntFlag{Name: "max-pointers", Value: brief.DefaultMaxPointers, Usage: fmt.Sprintf("at most `N` further candidates as one-line pointers in the budget left (0..%d; 0: none)", brief.MaxPointers)},
 		&ucli.BoolFlag{Name: "exit-status", Aliases: []string{"e"}, Usage: "exit 4 when the pack has no items"},
 	}
 	flags = append(flags, llfind.SearchFlags(false)...)
@@ -100,6 +104,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if maxItems < 1 || maxItems > brief.MaxItems {
 		return cli.Usage("--max-items %d: want 1..%d", maxItems, brief.MaxItems)
 	}
+	maxPointers := c.Int("max-pointers")
+	if maxPointers < 0 || maxPointers > brief.MaxPointers {
+		return cli.Usage("--max-pointers %d: want 0..%d", maxPointers, brief.MaxPointers)
+	}
 	if c.Int("max-tokens") < 1 {
 		return cli.Usage("--max-tokens %d: want 1 or more", c.Int("max-tokens"))
 	}
@@ -113,7 +121,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if out.IsHuman() {
 		format = brief.FormatMD
 	}
-	opts, err := llfind.SearchOptions(c, time.Now(), maxItems)
+	opts, err := llfind.SearchOptions(c, time.Now(), maxItems+maxPointers)
 	if err != nil {
 		return err
 	}
@@ -148,7 +156,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 	} else {
 		rd := ndjson.NewReader(env.Stdin)
-		for len(items) < maxItems {
+		for len(items) < maxItems+maxPointers {
 			rec, _, err := rd.Next()
 			if errors.Is(err, io.EOF) {
 				break
@@ -174,7 +182,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			items = append(items, brief.FromRecord(rec))
 		}
 	}
-	pack, text, err := brief.Build(items, brief.Options{Query: q, MaxTokens: c.Int("max-tokens"), MaxItems: maxItems, Format: format, LowConfidence: low})
+	pack, text, err := brief.Build(items, brief.Options{Query: q, MaxTokens: c.Int("max-tokens"), MaxItems: maxItems, MaxPointers: maxPointers, Format: format, LowConfidence: low})
 	if errors.Is(err, brief.ErrBudget) {
 		return cli.Usage("%v", err)
 	}
