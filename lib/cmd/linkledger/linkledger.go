@@ -58,6 +58,10 @@ VERBS:
    archive ID|URL ... / unarchive ID|URL ...     leave items out of find and brief (--archived brings them back)
    delete ID|URL ... [--yes]                     delete items for good (the history stays)
    retry ID                                      make a failed item due now and ingest it again
+   pack save NAME --query T | show | refresh | list
+                                                 memory packs: briefs saved under a name, refreshed
+   cite ID|URL --task NAME [--actor agent:NAME]  record that an item was used in a piece of work
+   stats [--since 30d]                           evidence reuse: tasks reusing sources, unused items
    help VERB                                     the help of a verb's filter
 
 Every verb takes --db (or LINKLEDGER_DB) and the filters' common flags.
@@ -95,6 +99,9 @@ func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
 				return one(f, []string{"--help"})
 			}
 			if cmd := itemVerb(env, rest[0]); cmd != nil {
+				return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, []string{"linkledger " + rest[0], "--help"}))
+			}
+			if cmd := packVerb(env, rest[0]); cmd != nil {
 				return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, []string{"linkledger " + rest[0], "--help"}))
 			}
 		}
@@ -135,6 +142,9 @@ func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
 		return retry(ctx, filters, env, rest)
 	}
 	if cmd := itemVerb(env, verb); cmd != nil {
+		return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, append([]string{"linkledger " + verb}, rest...)))
+	}
+	if cmd := packVerb(env, verb); cmd != nil { // pack, cite, stats (packs.go)
 		return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, append([]string{"linkledger " + verb}, rest...)))
 	}
 	fmt.Fprintf(env.Stderr, "linkledger: unknown verb %q\nhint: run 'linkledger help' for the list\n", verb)
