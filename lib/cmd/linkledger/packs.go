@@ -143,7 +143,7 @@ EXAMPLES:
 (without the brief).
 
 EXAMPLES:
-   linkledger pack list --jq -r '.pack | "\(.name)\t\(.version)\t\(.query)"'`,
+   linkledger pack list -r --jq '.pack | "\(.name)\t\(.version)\t\(.query)"'`,
 		Flags: []ucli.Flag{cli.DBFlag()},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
