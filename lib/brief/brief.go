@@ -40,8 +40,8 @@ const (
 	// library's zero value means no tail).
 	DefaultMaxPointers = 24
 	MaxPointers        = 100
-	// PointerWords is the most words of a pointer's sentence.
-	PointerWords = 20
+	// MaxPointerWords bounds Options.PointerWords.
+	MaxPointerWords = 60
 	// DefaultLowConfidence: agent highlights below it are dropped before
 	// whole items.
 	DefaultLowConfidence = 0.5
@@ -54,7 +54,11 @@ type Options struct {
 	MaxItems  int
 	// MaxPointers is the most candidates past MaxItems shown as pointers
 	// (0: none).
-	MaxPointers   int
+	MaxPointers int
+	// PointerWords is the most words of a pointer's sentence (0: no
+	// sentence, the default: a sentence costs more names than it is worth,
+	// see docs/retrieval.md).
+	PointerWords  int
 	Format        string
 	LowConfidence float64
 	// Count counts tokens (default chunk.CountTokens).
@@ -96,8 +100,8 @@ type Item struct {
 }
 
 // Pointer is a candidate past the full items, in one line: where it is,
-// what it is called and its best sentence (from its best snippet, else its
-// summary), at most PointerWords words.
+// what it is called and, when asked for, its best sentence (from its best
+// snippet, else its summary), at most Options.PointerWords words.
 type Pointer struct {
 	Rank     int    `json:"rank"`
 	URL      string `json:"url"`
@@ -105,13 +109,14 @@ type Pointer struct {
 	Sentence string `json:"sentence,omitempty"`
 }
 
-// PointerOf makes the pointer of an item.
-func PointerOf(it Item) Pointer {
+// PointerOf makes the pointer of an item, with a sentence of at most
+// words words (0: none).
+func PointerOf(it Item, words int) Pointer {
 	text := it.Summary
 	if len(it.Snippets) > 0 {
 		text = it.Snippets[0].Text
 	}
-	return Pointer{Rank: it.Rank, URL: it.URL, Title: oneLine(it.Title), Sentence: sentence(text, PointerWords)}
+	return Pointer{Rank: it.Rank, URL: it.URL, Title: oneLine(it.Title), Sentence: sentence(text, words)}
 }
 
 // sentence cuts a snippet to its first n words, without the ellipses a
@@ -119,6 +124,9 @@ func PointerOf(it Item) Pointer {
 func sentence(s string, n int) string {
 	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "…"))
 	w := strings.Fields(s)
+	if n <= 0 {
+		return ""
+	}
 	if len(w) <= n {
 		return strings.Join(w, " ")
 	}
@@ -204,7 +212,7 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 	if len(items) > opts.MaxItems {
 		for _, it := range items[opts.MaxItems:] {
 			if len(tail) < opts.MaxPointers {
-				tail = append(tail, PointerOf(it))
+				tail = append(tail, PointerOf(it, opts.PointerWords))
 			}
 		}
 		items = items[:opts.MaxItems]

@@ -11,9 +11,16 @@ import (
 )
 
 func TestTailPointers(t *testing.T) {
-	p, _, err := Build(testItems(10), Options{MaxTokens: 100000, MaxItems: 3, MaxPointers: 5})
+	p, _, err := Build(testItems(10), Options{MaxTokens: 100000, MaxItems: 3, MaxPointers: 5, PointerWords: 20})
 	if err != nil {
 		t.Fatal(err)
+	}
+	bareTail, _, err := Build(testItems(10), Options{MaxTokens: 100000, MaxItems: 3, MaxPointers: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bareTail.Pointers) != 5 || bareTail.Pointers[0] != (Pointer{Rank: 4, URL: "https://example.com/3", Title: "Item 3 about retrieval"}) {
+		t.Errorf("pointers without sentences: %+v", bareTail.Pointers)
 	}
 	var got []int
 	for _, pt := range p.Pointers {
@@ -40,7 +47,7 @@ func TestTailPointers(t *testing.T) {
 	}
 	prev := -1
 	for _, max := range []int{bare.Tokens - 200, bare.Tokens, bare.Tokens + 40, bare.Tokens + 120, bare.Tokens + 300, p.Tokens} {
-		withTail, text, err := Build(testItems(10), Options{MaxTokens: max, MaxItems: 3, MaxPointers: 5})
+		withTail, text, err := Build(testItems(10), Options{MaxTokens: max, MaxItems: 3, MaxPointers: 5, PointerWords: 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +85,7 @@ func TestTailPointers(t *testing.T) {
 		t.Errorf("the full budget held %d pointers, want 5", prev)
 	}
 
-	_, md, err := Build(testItems(10), Options{MaxTokens: 100000, MaxItems: 3, MaxPointers: 2, Format: FormatMD})
+	_, md, err := Build(testItems(10), Options{MaxTokens: 100000, MaxItems: 3, MaxPointers: 2, PointerWords: 20, Format: FormatMD})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +100,7 @@ func TestSentence(t *testing.T) {
 		{"…a cut passage…", "a cut passage"},
 		{"  one\ntwo  ", "one two"},
 		{"", ""},
+		{"w1 w2", "w1 w2"},
 		{"w1 w2 w3 w4", "w1 w2 w3…"},
 		{"…w1 w2 w3", "w1 w2 w3"},
 	} {

@@ -93,7 +93,7 @@ func Brief(ctx context.Context, st *store.Store, query string, o record.PackOpti
 			items = append(items, brief.FromRecord(h))
 		}
 	}
-	return brief.Build(items, brief.Options{Query: query, MaxTokens: o.MaxTokens, MaxItems: o.MaxItems, MaxPointers: o.MaxPointers, Format: brief.FormatJSON})
+	return brief.Build(items, brief.Options{Query: query, MaxTokens: o.MaxTokens, MaxItems: o.MaxItems, MaxPointers: o.MaxPointers, PointerWords: o.PointerWords, Format: brief.FormatJSON})
 }
 
 // PackWriteOptions are the settings of SavePack and RefreshPack.

@@ -28,11 +28,14 @@ type PackInfo struct {
 
 // PackOptions are the brief settings a pack is built (and refreshed) with.
 type PackOptions struct {
-	MaxTokens   int      `json:"max_tokens"`
-	MaxItems    int      `json:"max_items"`
-	MaxPointers int      `json:"max_pointers"`
-	Tags        []string `json:"tags,omitempty"`
-	Type        string   `json:"type,omitempty"`
+	MaxTokens   int `json:"max_tokens"`
+	MaxItems    int `json:"max_items"`
+	MaxPointers int `json:"max_pointers"`
+	// PointerWords gives each pointer its best sentence, at most this
+	// many words (0: none).
+	PointerWords int      `json:"pointer_words,omitempty"`
+	Tags         []string `json:"tags,omitempty"`
+	Type         string   `json:"type,omitempty"`
 }
 
 // PackMember is one source of a pack: a full item or a pointer.

@@ -40,6 +40,7 @@ func packVerbs(env cli.Env) []*ucli.Command {
 			&ucli.IntFlag{Name: "max-tokens", Value: brief.DefaultMaxTokens, Usage: "token budget of the brief (cl100k_base)"},
 			&ucli.IntFlag{Name: "max-items", Value: brief.DefaultMaxItems, Usage: fmt.Sprintf("at most `N` full items (1..%d)", brief.MaxItems)},
 			&ucli.IntFlag{Name: "max-pointers", Value: brief.DefaultMaxPointers, Usage: fmt.Sprintf("at most `N` one-line pointers after them (0..%d)", brief.MaxPointers)},
+			&ucli.IntFlag{Name: "pointer-words", Usage: fmt.Sprintf("give each pointer its best sentence, at most `N` words (0..%d)", brief.MaxPointerWords)},
 			&ucli.StringSliceFlag{Name: "tags", Usage: "only items with all these tags (comma-separated or repeated)"},
 			&ucli.StringFlag{Name: "type", Usage: "only items of this source type (article, x, youtube, pdf, text)"},
 			&ucli.BoolFlag{Name: "replace", Usage: "save over a pack of the same name (as its next version)"},
@@ -53,7 +54,8 @@ func packVerbs(env cli.Env) []*ucli.Command {
 		Usage:     "save a brief under a name, for a recurring task",
 		UsageText: "linkledger pack save [options] NAME --query TEXT",
 		Description: `pack save builds the brief of --query (as 'linkledger brief' does, with the
-same --max-tokens, --max-items, --max-pointers, --tags and --type) and
+same --max-tokens, --max-items, --max-pointers, --pointer-words, --tags
+and --type) and
 stores it in the database under NAME with who built it and when. The query
 and settings are kept, so 'pack refresh NAME' builds it again. A name that
 is taken is an error (exit 2) unless --replace, which saves the new query
@@ -321,7 +323,11 @@ func oneName(c *ucli.Command, usage string) (string, error) {
 
 // packOptions reads and checks the brief flags of pack save.
 func packOptions(c *ucli.Command) (record.PackOptions, error) {
-	o := record.PackOptions{MaxTokens: c.Int("max-tokens"), MaxItems: c.Int("max-items"), MaxPointers: c.Int("max-pointers"), Type: c.String("type")}
+	o := record.PackOptions{MaxTokens: c.Int("max-tokens"), MaxItems: c.Int("max-items"), MaxPointers: c.Int("max-pointers"),
+		PointerWords: c.Int("pointer-words"), Type: c.String("type")}
+	if o.PointerWords < 0 || o.PointerWords > brief.MaxPointerWords {
+		return o, cli.Usage("--pointer-words %d: want 0..%d", o.PointerWords, brief.MaxPointerWords)
+	}
 	if o.MaxTokens < 1 {
 		return o, cli.Usage("--max-tokens %d: want 1 or more", o.MaxTokens)
 	}

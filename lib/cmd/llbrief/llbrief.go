@@ -38,8 +38,9 @@ lowest-ranked items, then lowlights, then low-confidence agent highlights
 (below --low-confidence-below), then whole items from the bottom. The pack
 lists what was dropped. The budget the full items leave holds further
 candidates (up to --max-pointers, default 24) as one-line pointers: rank,
-URL, title and their best sentence ("pointers"; "More candidates" in
-Markdown), so a pack names more sources than it can quote. tokens counts the pack exactly as written (without
+URL, title, and with --pointer-words N their best sentence ("pointers";
+"More candidates" in Markdown), so a pack names more sources than it can
+quote. tokens counts the pack exactly as written (without
 --jq or --json).
 
 Into a pipe or file the pack is one JSON document; at a terminal it is
@@ -70,6 +71,7 @@ func Command(env cli.Env) *ucli.Command {
 		&ucli.IntFlag{Name: "max-tokens", Value: brief.DefaultMaxTokens, Usage: "token budget of the pack (cl100k_base)"},
 		&ucli.IntFlag{Name: "max-items", Value: brief.DefaultMaxItems, Usage: fmt.Sprintf("at most `N` candidate items (1..%d)", brief.MaxItems)},
 		&ucli.IntFlag{Name: "max-pointers", Value: brief.DefaultMaxPointers, Usage: fmt.Sprintf("at most `N` further candidates as one-line pointers in the budget left (0..%d; 0: none)", brief.MaxPointers)},
+		&ucli.IntFlag{Name: "pointer-words", Usage: fmt.Sprintf("give each pointer its best sentence, at most `N` words (0..%d; 0: none)", brief.MaxPointerWords)},
 		&ucli.BoolFlag{Name: "exit-status", Aliases: []string{"e"}, Usage: "exit 4 when the pack has no items"},
 	}
 	flags = append(flags, llfind.SearchFlags(false)...)
@@ -107,6 +109,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	maxPointers := c.Int("max-pointers")
 	if maxPointers < 0 || maxPointers > brief.MaxPointers {
 		return cli.Usage("--max-pointers %d: want 0..%d", maxPointers, brief.MaxPointers)
+	}
+	if w := c.Int("pointer-words"); w < 0 || w > brief.MaxPointerWords {
+		return cli.Usage("--pointer-words %d: want 0..%d", w, brief.MaxPointerWords)
 	}
 	if c.Int("max-tokens") < 1 {
 		return cli.Usage("--max-tokens %d: want 1 or more", c.Int("max-tokens"))
@@ -182,7 +187,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			items = append(items, brief.FromRecord(rec))
 		}
 	}
-	pack, text, err := brief.Build(items, brief.Options{Query: q, MaxTokens: c.Int("max-tokens"), MaxItems: maxItems, MaxPointers: maxPointers, Format: format, LowConfidence: low})
+	pack, text, err := brief.Build(items, brief.Options{Query: q, MaxTokens: c.Int("max-tokens"), MaxItems: maxItems, MaxPointers: maxPointers, PointerWords: c.Int("pointer-words"), Format: format, LowConfidence: low})
 	if errors.Is(err, brief.ErrBudget) {
 		return cli.Usage("%v", err)
 	}
