@@ -9,7 +9,8 @@
 // line (format json) or the Markdown text (format md).
 //
 // After the full items, the budget that is left holds a tail of pointers:
-// further candidates in one line each (rank, URL, title, best sentence),
+// further candidates in one line each (rank, URL, title; the best
+// sentence on request),
 // so a pack names more distinct sources per token. Pointers only use what
 // the full items leave; they never displace evidence.
 package brief
@@ -252,20 +253,42 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 	return nil, "", fmt.Errorf("%w: an empty pack takes %d tokens, over --max-tokens %d", ErrBudget, n, opts.MaxTokens)
 }
 
-// withTail adds the most pointers that fit in what the full pack leaves
-// (sizes only grow with more pointers, so a binary search on the count).
+// withTail adds the most pointers that fit in what the full pack leaves.
+// Sizes only grow with more pointers: a guess from each pointer's own size
+// is confirmed with counts of the whole pack (a binary search on the side
+// it was wrong on), then the pack is rendered exactly, one pointer fewer
+// if a digit more of "tokens" tipped it over.
 func withTail(items []Item, removed []unit, tail []Pointer, opts Options, p *Pack, text string) (*Pack, string, error) {
 	if len(tail) == 0 || p.Tokens >= opts.MaxTokens {
 		return p, text, nil
 	}
-	n := sort.Search(len(tail), func(i int) bool {
-		_, _, t := render(items, removed, tail[:i+1], opts, true)
-		return t > opts.MaxTokens
-	})
-	if n == 0 {
-		return p, text, nil
+	fits := func(n int) bool {
+		_, _, t := render(items, removed, tail[:n], opts, false)
+		return t <= opts.MaxTokens
 	}
-	p, text, _ = render(items, removed, tail[:n], opts, true)
+	// the guess: what is left, less the "pointers" key, spent in rank order
+	left := opts.MaxTokens - p.Tokens - 6
+	n := 0
+	for n < len(tail) {
+		b, _ := marshal(tail[n])
+		if left -= opts.Count(string(b)) + 1; left < 0 {
+			break
+		}
+		n++
+	}
+	switch {
+	case fits(n) && (n == len(tail) || !fits(n+1)):
+	case fits(n):
+		n = n + 1 + sort.Search(len(tail)-n-1, func(i int) bool { return !fits(n + 2 + i) })
+	default:
+		n = sort.Search(n, func(i int) bool { return !fits(i + 1) })
+	}
+	for ; n > 0; n-- {
+		q, t, c := render(items, removed, tail[:n], opts, true)
+		if c <= opts.MaxTokens {
+			return q, t, nil
+		}
+	}
 	return p, text, nil
 }
 
