@@ -225,7 +225,7 @@ func hasRelated(args []string) bool {
 // with no positional topic, ll-brief reads ll-find results on stdin.
 func briefArgs(in []string) []string {
 	var out, topic []string
-	valueFlags := map[string]bool{"--max-items": true, "--max-tokens": true, "--format": true, "--db": true, "--jq": true, "--tags": true, "--type": true, "--limit": true, "--since": true, "--until": true, "--actor": true}
+	valueFlags := map[string]bool{"--max-items": true, "--max-tokens": true, "--max-pointers": true, "--pointer-words": true, "--format": true, "--db": true, "--jq": true, "--tags": true, "--type": true, "--limit": true, "--since": true, "--until": true, "--actor": true}
 	for i := 0; i < len(in); i++ {
 		a := in[i]
 		if strings.HasPrefix(a, "-") {

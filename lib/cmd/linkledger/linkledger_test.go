@@ -17,6 +17,7 @@ func TestArgMapping(t *testing.T) {
 		{"tag", tagArgs, []string{"ll_x", "--add", "a,b", "--remove=c"}, []string{"ll_x", "--tags", "a,b", "--untag=c"}},
 		{"related", relatedArgs, []string{"ll_x", "--max-items", "3"}, []string{"--related", "ll_x", "--limit", "3"}},
 		{"brief", briefArgs, []string{"agent", "memory", "--max-items", "8", "--json"}, []string{"--query", "agent memory", "--max-items", "8", "--json"}},
+		{"brief tail", briefArgs, []string{"agent", "--max-pointers", "3", "--pointer-words", "12", "memory"}, []string{"--query", "agent memory", "--max-pointers", "3", "--pointer-words", "12"}},
 		{"brief stdin", briefArgs, []string{"--format", "md"}, []string{"--format", "md"}},
 	}
 	for _, c := range cases {
