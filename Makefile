@@ -15,7 +15,7 @@ COMMIT  ?= $(shell git rev-parse --short=7 HEAD 2>/dev/null)
 LDFLAGS := -X github.com/linkledger/linkledger/lib/cli.Version=$(VERSION) -X github.com/linkledger/linkledger/lib/cli.Commit=$(COMMIT)
 MANDIR  := $(BIN)/man
 
-.PHONY: all setup build test vet bench reliability man completions install demo eval-extraction eval-retrieval clean
+.PHONY: all setup build test vet bench reliability man completions install demo eval-extraction eval-retrieval eval-brief clean
 
 all: build
 
@@ -88,6 +88,11 @@ eval-extraction:
 
 eval-retrieval: build
 	@scripts/eval-retrieval.sh
+
+# eval-brief: the share of SciFact train claims whose default brief holds a
+# relevant document, and pack tokens, on both halves of train.
+eval-brief:
+	@scripts/eval-brief.sh
 
 clean:
 	rm -rf $(BIN)

@@ -36,6 +36,9 @@ bench() { # items
   # (ORDER BY rank LIMIT 10) for one word, next to ll-find on the same words.
   "$bf" time -n "$runs" -queries "$work/one.txt" -label "floor: one FTS5 query, one word (${items})" -- "$bin/benchfloor" find "$db" "{q}"
   "$bf" time -n "$runs" -queries "$work/one.txt" -label "ll-find, one-word queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
+  # The ratio to the floor, from interleaved runs (the goal: ll-find <= 1.2x)
+  "$bf" ratio -n "$runs" -queries "$work/one.txt" -label "floor ratio, one-word queries (${items})" -- \
+    "$bin/benchfloor" find "$db" "{q}" ::: "$bin/ll-find" --db "$db" -q -- "{q}"
   "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-find, all queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
   "$bf" time -n "$runs" -queries "$work/short.txt" -label "ll-find, short queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"
   "$bf" time -n "$runs" -queries "$work/long.txt" -label "ll-find, long queries (${items})" -- "$bin/ll-find" --db "$db" -q -- "{q}"

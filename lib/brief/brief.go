@@ -7,6 +7,12 @@
 // agent highlights, then whole items from the bottom. The pack says what
 // was dropped. The budget counts the pack exactly as written: the one JSON
 // line (format json) or the Markdown text (format md).
+//
+// After the full items, the budget that is left holds a tail of pointers:
+// further candidates in one line each (rank, URL, title; the best
+// sentence on request),
+// so a pack names more distinct sources per token. Pointers only use what
+// the full items leave; they never displace evidence.
 package brief
 
 import (
@@ -29,8 +35,14 @@ const (
 // Defaults.
 const (
 	DefaultMaxTokens = 2000
-	DefaultMaxItems  = 8
+	DefaultMaxItems  = 5
 	MaxItems         = 20
+	// DefaultMaxPointers is the tail's default length in ll-brief (the
+	// library's zero value means no tail).
+	DefaultMaxPointers = 24
+	MaxPointers        = 100
+	// MaxPointerWords bounds Options.PointerWords.
+	MaxPointerWords = 60
 	// DefaultLowConfidence: agent highlights below it are dropped before
 	// whole items.
 	DefaultLowConfidence = 0.5
@@ -38,9 +50,16 @@ const (
 
 // Options are the settings of Build.
 type Options struct {
-	Query         string
-	MaxTokens     int
-	MaxItems      int
+	Query     string
+	MaxTokens int
+	MaxItems  int
+	// MaxPointers is the most candidates past MaxItems shown as pointers
+	// (0: none).
+	MaxPointers int
+	// PointerWords is the most words of a pointer's sentence (0: no
+	// sentence, the default: a sentence costs more names than it is worth,
+	// see docs/retrieval.md).
+	PointerWords  int
 	Format        string
 	LowConfidence float64
 	// Count counts tokens (default chunk.CountTokens).
@@ -51,6 +70,7 @@ type Options struct {
 type Pack struct {
 	Query     string    `json:"query,omitempty"`
 	Items     []Item    `json:"items"`
+	Pointers  []Pointer `json:"pointers,omitempty"`
 	Tokens    int       `json:"tokens"`
 	MaxTokens int       `json:"max_tokens"`
 	Dropped   []Dropped `json:"dropped,omitempty"`
@@ -78,6 +98,40 @@ type Item struct {
 	Snippets    []record.Snippet     `json:"snippets,omitempty"`
 	Revalidate  *record.Revalidation `json:"revalidate,omitempty"`
 	FetchedAt   string               `json:"fetched_at,omitempty"`
+}
+
+// Pointer is a candidate past the full items, in one line: where it is,
+// what it is called and, when asked for, its best sentence (from its best
+// snippet, else its summary), at most Options.PointerWords words.
+type Pointer struct {
+	Rank     int    `json:"rank"`
+	URL      string `json:"url"`
+	Title    string `json:"title,omitempty"`
+	Sentence string `json:"sentence,omitempty"`
+}
+
+// PointerOf makes the pointer of an item, with a sentence of at most
+// words words (0: none).
+func PointerOf(it Item, words int) Pointer {
+	text := it.Summary
+	if len(it.Snippets) > 0 {
+		text = it.Snippets[0].Text
+	}
+	return Pointer{Rank: it.Rank, URL: it.URL, Title: oneLine(it.Title), Sentence: sentence(text, words)}
+}
+
+// sentence cuts a snippet to its first n words, without the ellipses a
+// snippet opens and closes with, and marks a cut with one.
+func sentence(s string, n int) string {
+	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "…"))
+	w := strings.Fields(s)
+	if n <= 0 {
+		return ""
+	}
+	if len(w) <= n {
+		return strings.Join(w, " ")
+	}
+	return strings.Join(w[:n], " ") + "…"
 }
 
 // Evidence is an annotation as the pack shows it.
@@ -150,13 +204,19 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 	if opts.Count == nil {
 		opts.Count = chunk.CountTokens
 	}
-	if len(items) > opts.MaxItems {
-		items = items[:opts.MaxItems]
-	}
 	for i := range items {
 		if items[i].Rank == 0 {
 			items[i].Rank = i + 1
 		}
+	}
+	var tail []Pointer
+	if len(items) > opts.MaxItems {
+		for _, it := range items[opts.MaxItems:] {
+			if len(tail) < opts.MaxPointers {
+				tail = append(tail, PointerOf(it, opts.PointerWords))
+			}
+		}
+		items = items[:opts.MaxItems]
 	}
 	units := removable(items, opts.LowConfidence)
 	// The smallest number of removals (in value order) that fits: output
@@ -165,7 +225,7 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 	// size; the final render counts exactly and steps on if a digit more
 	// tipped it over.
 	fits := func(k int) bool {
-		_, _, n := render(items, units[:k], opts, false)
+		_, _, n := render(items, units[:k], nil, opts, false)
 		return n <= opts.MaxTokens
 	}
 	k := 0
@@ -184,19 +244,58 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 		}
 	}
 	for ; k <= len(units); k++ {
-		p, text, n := render(items, units[:k], opts, true)
+		p, text, n := render(items, units[:k], nil, opts, true)
 		if n <= opts.MaxTokens {
-			return p, text, nil
+			return withTail(items, units[:k], tail, opts, p, text)
 		}
 	}
-	_, _, n := render(nil, nil, opts, true)
+	_, _, n := render(nil, nil, nil, opts, true)
 	return nil, "", fmt.Errorf("%w: an empty pack takes %d tokens, over --max-tokens %d", ErrBudget, n, opts.MaxTokens)
+}
+
+// withTail adds the most pointers that fit in what the full pack leaves.
+// Sizes only grow with more pointers: a guess from each pointer's own size
+// is confirmed with counts of the whole pack (a binary search on the side
+// it was wrong on), then the pack is rendered exactly, one pointer fewer
+// if a digit more of "tokens" tipped it over.
+func withTail(items []Item, removed []unit, tail []Pointer, opts Options, p *Pack, text string) (*Pack, string, error) {
+	if len(tail) == 0 || p.Tokens >= opts.MaxTokens {
+		return p, text, nil
+	}
+	fits := func(n int) bool {
+		_, _, t := render(items, removed, tail[:n], opts, false)
+		return t <= opts.MaxTokens
+	}
+	// the guess: what is left, less the "pointers" key, spent in rank order
+	left := opts.MaxTokens - p.Tokens - 6
+	n := 0
+	for n < len(tail) {
+		b, _ := marshal(tail[n])
+		if left -= opts.Count(string(b)) + 1; left < 0 {
+			break
+		}
+		n++
+	}
+	switch {
+	case fits(n) && (n == len(tail) || !fits(n+1)):
+	case fits(n):
+		n = n + 1 + sort.Search(len(tail)-n-1, func(i int) bool { return !fits(n + 2 + i) })
+	default:
+		n = sort.Search(n, func(i int) bool { return !fits(i + 1) })
+	}
+	for ; n > 0; n-- {
+		q, t, c := render(items, removed, tail[:n], opts, true)
+		if c <= opts.MaxTokens {
+			return q, t, nil
+		}
+	}
+	return p, text, nil
 }
 
 // estimate returns the number of removals that should fit, from the size
 // of the whole pack and of each unit alone (sizes roughly add up).
 func estimate(items []Item, units []unit, opts Options) int {
-	_, _, over := render(items, nil, opts, false)
+	_, _, over := render(items, nil, nil, opts, false)
 	over -= opts.MaxTokens
 	for k, u := range units {
 		if over <= 0 {
@@ -251,14 +350,14 @@ func removable(items []Item, low float64) []unit {
 var kinds = []string{"snippets", "lowlights", "low_confidence_highlights", "items"}
 
 // render applies the removals, renders the pack and counts its tokens.
-func render(items []Item, removed []unit, opts Options, exact bool) (*Pack, string, int) {
+func render(items []Item, removed []unit, ptrs []Pointer, opts Options, exact bool) (*Pack, string, int) {
 	gone := map[unit]bool{}
 	counts := map[string]int{}
 	for _, u := range removed {
 		gone[u] = true
 		counts[u.kind]++
 	}
-	p := &Pack{Query: opts.Query, MaxTokens: opts.MaxTokens, Items: []Item{}}
+	p := &Pack{Query: opts.Query, MaxTokens: opts.MaxTokens, Items: []Item{}, Pointers: ptrs}
 	for i, it := range items {
 		if gone[unit{"items", i, 0}] {
 			continue

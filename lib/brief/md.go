@@ -84,6 +84,19 @@ func Markdown(p *Pack) string {
 			}
 		})
 	}
+	if len(p.Pointers) > 0 {
+		b.WriteString("\n## More candidates\n")
+		for _, pt := range p.Pointers {
+			line := fmt.Sprintf("- %d. %s", pt.Rank, pt.URL)
+			if pt.Title != "" {
+				line = fmt.Sprintf("- %d. %s · %s", pt.Rank, oneLine(pt.Title), pt.URL)
+			}
+			if pt.Sentence != "" {
+				line += ": \"" + oneLine(pt.Sentence) + "\""
+			}
+			b.WriteString(line + "\n")
+		}
+	}
 	if len(p.Dropped) > 0 {
 		var parts []string
 		for _, d := range p.Dropped {

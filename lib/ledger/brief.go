@@ -10,9 +10,19 @@ import (
 
 // BriefOptions are the settings of Brief.
 type BriefOptions struct {
-	// Find chooses the candidates; Find.Limit is the number of candidate
-	// items (brief.DefaultMaxItems when 0, at most brief.MaxItems).
+	// Find chooses the candidates (its Limit is set from MaxItems and
+	// MaxPointers).
 	Find FindOptions
+	// MaxItems is the number of full entries (brief.DefaultMaxItems when 0,
+	// at most brief.MaxItems).
+	MaxItems int
+	// MaxPointers is the number of further candidates given as one-line
+	// pointers in the budget left (brief.DefaultMaxPointers when 0; a
+	// negative value: none).
+	MaxPointers int
+	// PointerWords gives each pointer its best sentence, at most this many
+	// words (0: none).
+	PointerWords int
 	// MaxTokens is the pack's budget (brief.DefaultMaxTokens when 0).
 	MaxTokens int
 	// LowConfidence: agent highlights below it are dropped before whole
@@ -39,9 +49,7 @@ type BriefResult struct {
 // small for even an empty pack is brief.ErrBudget.
 func Brief(ctx context.Context, st *store.Store, opt BriefOptions) (*BriefResult, error) {
 	fo := opt.Find
-	if fo.Limit <= 0 {
-		fo.Limit = brief.DefaultMaxItems
-	}
+	fo.Limit = opt.maxItems() + opt.maxPointers()
 	res, err := Find(ctx, st, fo)
 	if err != nil {
 		return nil, err
@@ -53,9 +61,27 @@ func Brief(ctx context.Context, st *store.Store, opt BriefOptions) (*BriefResult
 	return &BriefResult{Pack: pack, Text: text, MarkErr: res.MarkErr}, nil
 }
 
+func (o BriefOptions) maxItems() int {
+	if o.MaxItems <= 0 {
+		return brief.DefaultMaxItems
+	}
+	return o.MaxItems
+}
+
+func (o BriefOptions) maxPointers() int {
+	switch {
+	case o.MaxPointers < 0:
+		return 0
+	case o.MaxPointers == 0:
+		return brief.DefaultMaxPointers
+	}
+	return o.MaxPointers
+}
+
 // Pack builds the evidence pack of records already found (ll-find
 // records, search hits): copies of an item already taken are skipped
-// unless fo.AllCopies, and at most fo.Limit items are taken.
+// unless fo.AllCopies; at most opt.MaxItems full entries are taken, then
+// at most opt.MaxPointers pointers.
 func Pack(recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack, string, error) {
 	var copies brief.Copies
 	var items []brief.Item
@@ -67,10 +93,6 @@ func Pack(recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack,
 			continue
 		}
 		items = append(items, brief.FromRecord(r))
-	}
-	maxItems := fo.Limit
-	if maxItems <= 0 {
-		maxItems = brief.DefaultMaxItems
 	}
 	maxTokens := opt.MaxTokens
 	if maxTokens <= 0 {
@@ -84,5 +106,5 @@ func Pack(recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack,
 	if format == "" {
 		format = brief.FormatJSON
 	}
-	return brief.Build(items, brief.Options{Query: fo.Query, MaxTokens: maxTokens, MaxItems: maxItems, Format: format, LowConfidence: low})
+	return brief.Build(items, brief.Options{Query: fo.Query, MaxTokens: maxTokens, MaxItems: opt.maxItems(), MaxPointers: opt.maxPointers(), PointerWords: opt.PointerWords, Format: format, LowConfidence: low})
 }

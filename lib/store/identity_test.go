@@ -63,7 +63,10 @@ func TestOpenIdentity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// as migration 0006 left it: no application_id, and none of
+			// the tables of later migrations (0008: packs, citations)
 			s.DB().MustExec("PRAGMA application_id = 0")
+			s.DB().MustExec("DROP TABLE citations; DROP TABLE pack_versions; DROP TABLE packs")
 			s.DB().MustExec("PRAGMA user_version = 6")
 			s.Close()
 		}, ok},

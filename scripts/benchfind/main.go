@@ -46,6 +46,8 @@ func main() {
 		err = queries(os.Args[2:])
 	case "time":
 		err = timeRuns(os.Args[2:])
+	case "ratio":
+		err = ratioRuns(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
 	}
@@ -316,5 +318,89 @@ func timeRuns(args []string) error {
 	q := func(p float64) time.Duration { return ds[int(p*float64(len(ds)-1)+0.5)] }
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 	fmt.Printf("%-44s runs=%d queries=%d  p50=%s  p95=%s  min=%s  max=%s\n", *label, *n, len(qs), ms(q(0.5)), ms(q(0.95)), ms(ds[0]), ms(ds[len(ds)-1]))
+	return nil
+}
+
+// ratioRuns times commands interleaved (run i of each, then run i+1 of
+// each, same query), so a machine that gets busier or quieter mid-run
+// shifts them all alike, and prints each command's p50 and p95 and its
+// p50 over the first command's (the floor):
+//
+//	benchfind ratio -queries F -n 200 -label L -- FLOOR ARGS {q} ::: CMD ARGS {q} [::: ...]
+func ratioRuns(args []string) error {
+	fs := flag.NewFlagSet("ratio", flag.ExitOnError)
+	qfile := fs.String("queries", "", "queries file, one per line")
+	n := fs.Int("n", 200, "timed runs of each command")
+	label := fs.String("label", "", "name printed with the result")
+	fs.Parse(args)
+	var cmds [][]string
+	cur := []string{}
+	for _, a := range fs.Args() {
+		if a == ":::" {
+			cmds, cur = append(cmds, cur), []string{}
+			continue
+		}
+		cur = append(cur, a)
+	}
+	cmds = append(cmds, cur)
+	b, err := os.ReadFile(*qfile)
+	if err != nil {
+		return err
+	}
+	var qs []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			qs = append(qs, l)
+		}
+	}
+	if len(qs) == 0 || len(cmds) < 2 || len(cmds[0]) == 0 || len(cmds[1]) == 0 {
+		return fmt.Errorf("ratio: need -queries FILE and two or more commands separated by :::")
+	}
+	run := func(c []string, i int) (time.Duration, error) {
+		a := make([]string, len(c))
+		for j, s := range c {
+			a[j] = strings.ReplaceAll(s, "{q}", qs[i%len(qs)])
+		}
+		cmd := exec.Command(a[0], a[1:]...)
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		d := time.Since(start)
+		if err != nil {
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 4 {
+				return 0, fmt.Errorf("%s run %d: %v\n%s", a[0], i, err, out)
+			}
+		}
+		return d, nil
+	}
+	ds := make([][]time.Duration, len(cmds))
+	for i := -5; i < *n; i++ {
+		for k, c := range cmds {
+			d, err := run(c, i+5)
+			if err != nil {
+				return err
+			}
+			if i >= 0 {
+				ds[k] = append(ds[k], d)
+			}
+		}
+	}
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+	var floor time.Duration
+	fmt.Printf("%s (interleaved, runs=%d each, queries=%d)\n", *label, *n, len(qs))
+	for k, d := range ds {
+		sort.Slice(d, func(a, b int) bool { return d[a] < d[b] })
+		q := func(p float64) time.Duration { return d[int(p*float64(len(d)-1)+0.5)] }
+		if k == 0 {
+			floor = q(0.5)
+		}
+		name := cmds[k][0]
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = name[i+1:]
+		}
+		if len(cmds[k]) > 1 {
+			name += " " + cmds[k][1]
+		}
+		fmt.Printf("  %-40s p50=%s  p95=%s  p50/floor=%.2f\n", name, ms(q(0.5)), ms(q(0.95)), float64(q(0.5))/float64(floor))
+	}
 	return nil
 }

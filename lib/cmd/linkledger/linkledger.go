@@ -225,6 +225,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 		}
 		verbs = append(verbs, v)
 	}
+	// memory packs, citations and reuse statistics (packs.go)
+	verbs = append(verbs, packVerbs(env)...)
 	// the MCP server for agents (mcp.go)
 	verbs = append(verbs, mcpVerb(env))
 	return verbs

@@ -37,7 +37,11 @@ the best snippets, cut to --max-tokens counted with the cl100k_base tokenizer.
 Over the budget, evidence is dropped lowest value first: snippets of the
 lowest-ranked items, then lowlights, then low-confidence agent highlights
 (below --low-confidence-below), then whole items from the bottom. The pack
-lists what was dropped. tokens counts the pack exactly as written (without
+lists what was dropped. The budget the full items leave holds further
+candidates (up to --max-pointers, default 24) as one-line pointers: rank,
+URL, title, and with --pointer-words N their best sentence ("pointers";
+"More candidates" in Markdown), so a pack names more sources than it can
+quote. tokens counts the pack exactly as written (without
 --jq or --json).
 
 Into a pipe or file the pack is one JSON document; at a terminal it is
@@ -67,6 +71,8 @@ func Command(env cli.Env) *ucli.Command {
 		&ucli.StringFlag{Name: "query", Usage: "search for `TEXT` instead of reading ll-find records"},
 		&ucli.IntFlag{Name: "max-tokens", Value: brief.DefaultMaxTokens, Usage: "token budget of the pack (cl100k_base)"},
 		&ucli.IntFlag{Name: "max-items", Value: brief.DefaultMaxItems, Usage: fmt.Sprintf("at most `N` candidate items (1..%d)", brief.MaxItems)},
+		&ucli.IntFlag{Name: "max-pointers", Value: brief.DefaultMaxPointers, Usage: fmt.Sprintf("at most `N` further candidates as one-line pointers in the budget left (0..%d; 0: none)", brief.MaxPointers)},
+		&ucli.IntFlag{Name: "pointer-words", Usage: fmt.Sprintf("give each pointer its best sentence, at most `N` words (0..%d; 0: none)", brief.MaxPointerWords)},
 		&ucli.BoolFlag{Name: "exit-status", Aliases: []string{"e"}, Usage: "exit 4 when the pack has no items"},
 	}
 	flags = append(flags, findflags.SearchFlags(false)...)
@@ -101,6 +107,13 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if maxItems < 1 || maxItems > brief.MaxItems {
 		return cli.Usage("--max-items %d: want 1..%d", maxItems, brief.MaxItems)
 	}
+	maxPointers := c.Int("max-pointers")
+	if maxPointers < 0 || maxPointers > brief.MaxPointers {
+		return cli.Usage("--max-pointers %d: want 0..%d", maxPointers, brief.MaxPointers)
+	}
+	if w := c.Int("pointer-words"); w < 0 || w > brief.MaxPointerWords {
+		return cli.Usage("--pointer-words %d: want 0..%d", w, brief.MaxPointerWords)
+	}
 	if c.Int("max-tokens") < 1 {
 		return cli.Usage("--max-tokens %d: want 1 or more", c.Int("max-tokens"))
 	}
@@ -114,7 +127,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if out.IsHuman() {
 		format = brief.FormatMD
 	}
-	fo, err := findflags.FindOptions(c, time.Now(), maxItems)
+	fo, err := findflags.FindOptions(c, time.Now(), maxItems+maxPointers)
 	if err != nil {
 		return err
 	}
@@ -148,7 +161,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		// already taken do not count
 		var copies brief.Copies
 		rd := ndjson.NewReader(env.Stdin)
-		for len(recs) < maxItems {
+		for len(recs) < maxItems+maxPointers {
 			rec, _, err := rd.Next()
 			if errors.Is(err, io.EOF) {
 				break
@@ -177,7 +190,11 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 	}
 	fo.Query = q
-	pack, text, err := ledger.Pack(recs, fo, ledger.BriefOptions{MaxTokens: c.Int("max-tokens"), Format: format, LowConfidence: low, Skipped: skipped})
+	pointers := maxPointers
+	if pointers == 0 {
+		pointers = -1 // --max-pointers 0: none
+	}
+	pack, text, err := ledger.Pack(recs, fo, ledger.BriefOptions{MaxItems: maxItems, MaxPointers: pointers, PointerWords: c.Int("pointer-words"), MaxTokens: c.Int("max-tokens"), Format: format, LowConfidence: low, Skipped: skipped})
 	if errors.Is(err, brief.ErrBudget) {
 		return cli.Usage("%v", err)
 	}

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Helper of eval-brief.sh: does the default brief hold the evidence?
+
+eval-brief.py LL_BRIEF QUERIES QRELS [ll-brief flags...]
+
+Runs one `ll-brief --query CLAIM` process per query (two at a time) against
+the database in $LINKLEDGER_DB and prints, for each half of the queries
+(half A: even query ids, half B: odd; a deterministic split, so a change
+can be chosen on one half and confirmed on the other) and for both:
+  hit      share of queries whose pack holds at least one relevant
+           document (a full item or a pointer of the tail)
+  tokens   mean and max tokens of a pack (and how many went over budget)
+  per-candidate  mean tokens per document the pack names
+and the mean number of full items and of pointers.
+"""
+import collections
+import concurrent.futures
+import json
+import subprocess
+import sys
+from urllib.parse import unquote
+
+PREFIX = "https://eval.local/doc/"
+
+
+def doc_ids(pack):
+    ids = []
+    for part in ("items", "pointers"):
+        for it in pack.get(part) or []:
+            url = it.get("url", "")
+            if url.startswith(PREFIX):
+                ids.append(unquote(url[len(PREFIX):]))
+    return ids
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit("usage: eval-brief.py LL_BRIEF QUERIES QRELS [ll-brief flags...]")
+    exe, queries_path, qrels_path, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    rel = collections.defaultdict(set)
+    with open(qrels_path) as f:
+        next(f)
+        for line in f:
+            qid, did, score = line.rstrip("\n").split("\t")
+            if int(score) > 0:
+                rel[qid].add(did)
+    queries = []
+    with open(queries_path) as f:
+        for line in f:
+            q = json.loads(line)
+            if q["_id"] in rel:
+                queries.append((q["_id"], q["text"]))
+
+    def run(q):
+        qid, text = q
+        out = subprocess.run([exe, "--format", "json", "--stale-after", "0", *extra, "--query", text],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"eval-brief: query {qid}: ll-brief exit {out.returncode}: {out.stderr.strip()}")
+        return qid, json.loads(out.stdout)
+
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        packs = dict(ex.map(run, queries))
+
+    def half(name, ids):
+        hits = sum(1 for q in ids if set(doc_ids(packs[q])) & rel[q])
+        toks = [packs[q]["tokens"] for q in ids]
+        over = sum(1 for q in ids if packs[q]["tokens"] > packs[q]["max_tokens"])
+        items = [len(packs[q]["items"]) for q in ids]
+        ptrs = [len(packs[q].get("pointers") or []) for q in ids]
+        per = [packs[q]["tokens"] / max(1, len(doc_ids(packs[q]))) for q in ids]
+        n = len(ids)
+        print(f"{name:<8} queries {n:4d}  hit {hits / n:.3f}  tokens mean {sum(toks) / n:.0f} max {max(toks)} "
+              f"over-budget {over}  items {sum(items) / n:.2f} pointers {sum(ptrs) / n:.2f}  "
+              f"tokens/candidate {sum(per) / n:.0f}")
+
+    ids = [q for q, _ in queries]
+    half("half A", [q for q in ids if _parity(q) == 0])
+    half("half B", [q for q in ids if _parity(q) == 1])
+    half("train", ids)
+
+
+def _parity(qid):
+    # SciFact ids are numbers; any other id is split by its last character.
+    try:
+        return int(qid) % 2
+    except ValueError:
+        return ord(qid[-1]) % 2 if qid else 0
+
+
+if __name__ == "__main__":
+    main()
