@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 
@@ -145,7 +147,7 @@ func (s *Store) nowString() string { return record.FormatTime(s.Now()) }
 
 // ensureItem creates the item of rec when it does not exist. It returns the
 // row and whether it was created.
-func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record, actor string) (*itemRow, bool, error) {
+func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record, actor, savedAt, title string) (*itemRow, bool, error) {
 	it, err := getItem(ctx, tx, rec.ID)
 	if err != nil || it != nil {
 		return it, false, err
@@ -165,8 +167,11 @@ func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record,
 		st = record.SourceArticle
 	}
 	now := s.nowString()
-	res, err := tx.ExecContext(ctx, `INSERT INTO items(id, canonical_url, original_url, source_type, saved_at, updated_at)
-		VALUES (?,?,?,?,?,?) ON CONFLICT(canonical_url) DO NOTHING`, rec.ID, rec.CanonicalURL, orig, st, now, now)
+	if savedAt == "" {
+		savedAt = now
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO items(id, canonical_url, original_url, source_type, saved_at, updated_at, title)
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT(canonical_url) DO NOTHING`, rec.ID, rec.CanonicalURL, orig, st, savedAt, now, title)
 	if err != nil {
 		return nil, false, err
 	}
@@ -179,7 +184,12 @@ func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record,
 		return nil, false, fmt.Errorf("item %s: canonical url %s is stored under another id", record.Echo(rec.ID), record.Echo(rec.CanonicalURL))
 	}
 	if n > 0 {
-		if err := s.event(ctx, tx, it.ID, "item", it.ID, itemCreatedEventName, actor, map[string]string{"url": orig}); err != nil {
+		detail := map[string]string{"url": orig}
+		if rec.Via != "" {
+			detail["via"] = rec.Via
+			detail["saved_at"] = savedAt
+		}
+		if err := s.event(ctx, tx, it.ID, "item", it.ID, itemCreatedEventName, actor, detail); err != nil {
 			return nil, false, err
 		}
 	}
@@ -206,6 +216,13 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 	if opts.AgentHighlightCap < MinAgentHighlightCap || opts.AgentHighlightCap > MaxAgentHighlightCap {
 		return nil, badInput("agent highlight cap %d: want %d..%d", opts.AgentHighlightCap, MinAgentHighlightCap, MaxAgentHighlightCap)
 	}
+	savedAt, err := s.pastTime("saved_at", rec.SavedAt)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Via != "" && !validVia(rec.Via) {
+		return nil, badInput("via %s: want import:<format>", record.Quote(rec.Via))
+	}
 	anns, err := s.validateAnnotations(rec.Annotations, actor, opts)
 	if err != nil {
 		return nil, err
@@ -222,20 +239,29 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 	res := &record.SaveResult{}
 	err = s.tx(ctx, func(tx *sqlx.Tx) error {
 		*res = record.SaveResult{}
-		it, created, err := s.ensureItem(ctx, tx, rec, actor)
+		it, created, err := s.ensureItem(ctx, tx, rec, actor, savedAt, importTitle(rec.Title))
 		if err != nil {
 			return err
 		}
 		res.Existing = !created
-		ftsDirty := false
+		ftsDirty := created && it.Title != ""
 		now := s.nowString()
+		// what a new item brings with it dates from its saved time
+		intentAt := now
+		if created && savedAt != "" {
+			intentAt = savedAt
+		}
+		var via any
+		if rec.Via != "" {
+			via = map[string]string{"via": rec.Via}
+		}
 		if note := strings.TrimSpace(rec.Note); note != "" {
 			var n int
 			if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = 'note' AND text = ?`, it.ID, note); err != nil {
 				return err
 			}
 			if n == 0 {
-				id, err := s.insertAnnotation(ctx, tx, it.ID, record.Annotation{Type: record.AnnNote, Text: note, Actor: actor}, now)
+				id, err := s.insertAnnotation(ctx, tx, it.ID, record.Annotation{Type: record.AnnNote, Text: note, Actor: actor}, intentAt, rec.Via)
 				if err != nil {
 					return err
 				}
@@ -245,13 +271,13 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 			}
 		}
 		for _, t := range tags {
-			r, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`, it.ID, t, actor, now)
+			r, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`, it.ID, t, actor, intentAt)
 			if err != nil {
 				return err
 			}
 			if n, _ := r.RowsAffected(); n > 0 {
 				res.TagsAdded = append(res.TagsAdded, t)
-				if err := s.event(ctx, tx, it.ID, "tag", t, tagAddedEventName, actor, nil); err != nil {
+				if err := s.event(ctx, tx, it.ID, "tag", t, tagAddedEventName, actor, via); err != nil {
 					return err
 				}
 			}
@@ -278,7 +304,21 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 					return badInput("chunk %d is not a chunk of item %s", *a.ChunkID, it.ID)
 				}
 			}
-			id, err := s.insertAnnotation(ctx, tx, it.ID, a, now)
+			if rec.Via != "" {
+				// an import run again adds no annotation twice
+				var n int
+				if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = ? AND text = ? AND actor = ?`, it.ID, a.Type, a.Text, a.Actor); err != nil {
+					return err
+				}
+				if n > 0 {
+					continue
+				}
+			}
+			at := now
+			if a.CreatedAt != "" {
+				at = a.CreatedAt
+			}
+			id, err := s.insertAnnotation(ctx, tx, it.ID, a, at, rec.Via)
 			if err != nil {
 				return err
 			}
@@ -362,6 +402,11 @@ func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts S
 		if a.Confidence != nil && (*a.Confidence < 0 || *a.Confidence > 1 || *a.Confidence != *a.Confidence) {
 			return nil, badInput("annotation %d: confidence %v outside 0..1", i+1, *a.Confidence)
 		}
+		at, err := s.pastTime(fmt.Sprintf("annotation %d: created_at", i+1), a.CreatedAt)
+		if err != nil {
+			return nil, err
+		}
+		a.CreatedAt = at
 		if a.Confidence == nil && isAgent(a.Actor) {
 			c := opts.DefaultAgentConfidence
 			a.Confidence = &c
@@ -371,7 +416,7 @@ func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts S
 	return out, nil
 }
 
-func (s *Store) insertAnnotation(ctx context.Context, tx *sqlx.Tx, itemID string, a record.Annotation, now string) (int64, error) {
+func (s *Store) insertAnnotation(ctx context.Context, tx *sqlx.Tx, itemID string, a record.Annotation, now, via string) (int64, error) {
 	var chunkIndex any
 	if a.ChunkID != nil {
 		var ci int
@@ -394,6 +439,9 @@ func (s *Store) insertAnnotation(ctx context.Context, tx *sqlx.Tx, itemID string
 	}
 	if a.Pinned {
 		detail["pinned"] = true
+	}
+	if via != "" {
+		detail["via"] = via
 	}
 	return id, s.event(ctx, tx, itemID, "annotation", fmt.Sprint(id), annotationCreatedEventName, a.Actor, detail)
 }
@@ -520,4 +568,56 @@ func cleanTags(in []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// maxImportTitleBytes caps a title given to ll-save (an imported bookmark's
+// title), as ll-parse caps a page's.
+const maxImportTitleBytes = 2048
+
+// pastTime reads an RFC 3339 time given with a record (saved_at, an
+// annotation's created_at). It returns it in UTC, or "" when v is empty or
+// not before now (a time to come is no saved time: now is used).
+func (s *Store) pastTime(field, v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "", nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return "", badInput("%s %s: want an RFC 3339 time such as 2024-01-02T03:04:05Z", field, record.Quote(v))
+	}
+	if !t.Before(s.Now()) {
+		return "", nil
+	}
+	return record.FormatTime(t), nil
+}
+
+// validVia reports whether v names an importer: import:<name>, the name
+// in lower-case letters, digits, '-' and '_'.
+func validVia(v string) bool {
+	name, ok := strings.CutPrefix(v, "import:")
+	if !ok || name == "" || len(name) > 32 {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// importTitle is the title a new item gets from ll-save's input (an
+// imported bookmark's), trimmed and cut to maxImportTitleBytes at a rune
+// boundary. ll-parse replaces it when the page has a title.
+func importTitle(t string) string {
+	t = strings.TrimSpace(t)
+	if len(t) <= maxImportTitleBytes {
+		return t
+	}
+	t = t[:maxImportTitleBytes]
+	for len(t) > 0 && !utf8.ValidString(t) {
+		t = t[:len(t)-1]
+	}
+	return t
 }

@@ -334,6 +334,7 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 	s.saved++
 	// intent fields are consumed: what was done is in save
 	rec.Note, rec.Tags, rec.TagsRemove, rec.Annotations, rec.Pin, rec.Unpin, rec.Artifact, rec.Actor = "", nil, nil, nil, nil, nil, nil, ""
+	rec.SavedAt, rec.Via = "", ""
 	return s.out.Emit(rec)
 }
 
