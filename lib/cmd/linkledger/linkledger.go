@@ -58,6 +58,9 @@ VERBS:
    archive ID|URL ... / unarchive ID|URL ...     leave items out of find and brief (--archived brings them back)
    delete ID|URL ... [--yes]                     delete items for good (the history stays)
    retry ID                                      make a failed item due now and ingest it again
+   import FILE ... [--format F]                  import other tools' exports (ll-import | ll-save)
+   backup FILE                                   a consistent copy of the database, while others write
+   check [--repair]                              integrity, search index and orphan rows; --repair rebuilds the index
    help VERB                                     the help of a verb's filter
 
 Every verb takes --db (or LINKLEDGER_DB) and the filters' common flags.
@@ -93,6 +96,9 @@ func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
 		if len(rest) > 0 {
 			if f, ok := verbFilter[rest[0]]; ok {
 				return one(f, []string{"--help"})
+			}
+			if cmd := portVerb(env, rest[0]); cmd != nil {
+				return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, []string{"linkledger " + rest[0], "--help"}))
 			}
 			if cmd := itemVerb(env, rest[0]); cmd != nil {
 				return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, []string{"linkledger " + rest[0], "--help"}))
@@ -135,6 +141,9 @@ func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
 		return retry(ctx, filters, env, rest)
 	}
 	if cmd := itemVerb(env, verb); cmd != nil {
+		return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, append([]string{"linkledger " + verb}, rest...)))
+	}
+	if cmd := portVerb(env, verb); cmd != nil { // import, export, backup, check (port.go)
 		return cli.Report("linkledger", env.Stderr, cmd.Run(ctx, append([]string{"linkledger " + verb}, rest...)))
 	}
 	fmt.Fprintf(env.Stderr, "linkledger: unknown verb %q\nhint: run 'linkledger help' for the list\n", verb)

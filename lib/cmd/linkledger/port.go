@@ -1,0 +1,283 @@
+package linkledger
+
+// The ways in and out of a ledger: import (ll-import | ll-save in one
+// process), backup and check. These verbs run in process: ll-import and
+// ll-save are light (no parse chain), so linking them costs the front
+// command nothing noticeable.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cmd/llimport"
+	"github.com/linkledger/linkledger/lib/cmd/llsave"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// portVerbs returns the import, export, backup and check verbs.
+func portVerbs(env cli.Env) []*ucli.Command {
+	cmds := []*ucli.Command{importVerb(env), backupVerb(env), checkVerb(env)}
+	for _, cmd := range cmds {
+		cli.Prepare(cmd, env)
+	}
+	// import's --format is the input format (as ll-import's): the common
+	// output --format goes
+	imp := cmds[0]
+	var flags []ucli.Flag
+	seen := false
+	for _, f := range imp.Flags {
+		if f.Names()[0] == "format" {
+			if seen {
+				continue
+			}
+			seen = true
+		}
+		flags = append(flags, f)
+	}
+	imp.Flags = flags
+	return cmds
+}
+
+// portVerb returns the port verb named name, nil when there is none.
+func portVerb(env cli.Env, name string) *ucli.Command {
+	for _, cmd := range portVerbs(env) {
+		if cmd.Name == name {
+			return cmd
+		}
+	}
+	return nil
+}
+
+func importVerb(env cli.Env) *ucli.Command {
+	return &ucli.Command{
+		Name:      "import",
+		Usage:     "import other tools' export files (ll-import | ll-save)",
+		UsageText: "linkledger import [--format F] [--tags T] FILE ...",
+		Description: `import reads export files of other link tools (bookmark HTML, browser
+profiles, Pocket, Instapaper, Markdown, URL lists; 'll-import --help' lists
+the formats) and saves every link, as ll-import FILE | ll-save does: each
+link keeps its first saved time, title, tags, notes and highlights, and the
+history names the importer. Importing the same file again adds nothing.
+Then 'linkledger worker' fetches and indexes the new items.
+
+It writes ll-save's records; a row that could not be read is an error
+record with its file and line (exit 3), and the rest is imported.
+
+EXAMPLES:
+   linkledger import ~/Downloads/pocket.zip
+   linkledger import --format netscape bookmarks.html --tags from-chrome
+   linkledger import notes/*.md && linkledger worker`,
+		Flags: []ucli.Flag{cli.DBFlag(), cli.BusyTimeoutFlag(),
+			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "the files' format `F` (ll-import --help); default: recognised from the content"},
+			&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"t"}, Usage: "add tags to every imported link (comma-separated)"},
+			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON), as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+		},
+		Action: func(ctx context.Context, c *ucli.Command) error {
+			files := c.Args().Slice()
+			if len(files) == 0 {
+				return cli.Usage("no file given: name the export file(s) to import")
+			}
+			impArgs := []string{"ll-import", "--format", c.String("format")}
+			if c.String("format") == "" {
+				impArgs = impArgs[:1]
+			}
+			saveArgs := []string{"ll-save", "--busy-timeout", c.Duration("busy-timeout").String()}
+			if v := c.String("db"); v != "" {
+				saveArgs = append(saveArgs, "--db", v)
+			}
+			for _, t := range c.StringSlice("tags") {
+				saveArgs = append(saveArgs, "--tags", t)
+			}
+			if v := c.String("rules"); v != "" {
+				saveArgs = append(saveArgs, "--rules", v)
+			}
+			if v := c.String("jq"); v != "" {
+				saveArgs = append(saveArgs, "--jq", v)
+			}
+			for _, b := range []string{"quiet", "verbose"} {
+				if c.Bool(b) {
+					impArgs = append(impArgs, "--"+b)
+					saveArgs = append(saveArgs, "--"+b)
+				}
+			}
+			impArgs = append(append(impArgs, "--"), files...)
+			pr, pw := io.Pipe()
+			ie, se := env, env
+			ie.Stdout, se.Stdin = pw, pr
+			codes := [2]int{}
+			var wg sync.WaitGroup
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				codes[0] = cli.Report("ll-import", env.Stderr, llimport.Command(ie).Run(ctx, impArgs))
+				pw.Close()
+			}()
+			codes[1] = cli.Report("ll-save", env.Stderr, llsave.Command(se).Run(ctx, saveArgs))
+			pr.CloseWithError(io.ErrClosedPipe)
+			wg.Wait()
+			worst := codes[0]
+			if rank(codes[1]) > rank(worst) {
+				worst = codes[1]
+			}
+			if worst != cli.ExitOK {
+				// the stages said why on stderr already
+				return &cli.ExitError{Code: worst}
+			}
+			return nil
+		},
+	}
+}
+
+func backupVerb(env cli.Env) *ucli.Command {
+	return &ucli.Command{
+		Name:      "backup",
+		Usage:     "write a consistent copy of the database",
+		UsageText: "linkledger backup [--db DB] FILE",
+		Description: `backup writes a copy of the whole database to FILE while other processes
+go on reading and writing it: the copy is the database as of one moment
+(SQLite's VACUUM INTO), compact, and complete in one file (no -wal).
+FILE is replaced when it exists (it is written beside it and renamed, so it
+is never half written). Restore by copying it back while nothing runs, or
+use it as --db.
+
+It writes one record: {"backup": {"path", "bytes", "items", "at"}}.
+
+EXAMPLES:
+   linkledger backup ~/backups/linkledger-$(date +%F).db
+   linkledger backup /tmp/copy.db && linkledger check --db /tmp/copy.db`,
+		Flags: []ucli.Flag{cli.DBFlag()},
+		Action: func(ctx context.Context, c *ucli.Command) error {
+			if c.Args().Len() != 1 {
+				return cli.Usage("want one FILE to write the copy to: linkledger backup FILE")
+			}
+			dest := c.Args().First()
+			out, err := cli.OutputOn(c, env)
+			if err != nil {
+				return err
+			}
+			st, path, err := openItems(ctx, c, env, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if abs(dest, env) == abs(path, env) {
+				return cli.Usage("backup FILE %s is the database itself: name another file", dest)
+			}
+			at := st.Now()
+			if err := st.Backup(ctx, dest); err != nil {
+				return fmt.Errorf("backup to %s: %w", dest, err)
+			}
+			info, err := os.Stat(dest)
+			if err != nil {
+				return err
+			}
+			var items int
+			if err := st.DB().GetContext(ctx, &items, `SELECT count(*) FROM items`); err != nil {
+				return err
+			}
+			return emitValue(out, map[string]any{"backup": map[string]any{"path": dest, "bytes": info.Size(), "items": items, "at": record.FormatTime(at)}})
+		},
+	}
+}
+
+func checkVerb(env cli.Env) *ucli.Command {
+	return &ucli.Command{
+		Name:      "check",
+		Usage:     "check the database and its search index; --repair rebuilds the index",
+		UsageText: "linkledger check [--repair] [--db DB]",
+		Description: `check runs SQLite's integrity check, the full-text index's own check, and
+compares the search index with the tables (rows of items or chunks that are
+gone, items or chunks missing, titles out of date) and looks for rows whose
+item is gone. It writes one record per problem:
+  {"problem": {"check": "fts", "message": "...", "count": 3, "repair": "linkledger check --repair ..."}}
+and nothing when all is well (a line on stderr says so). Exit 3 when it
+found problems.
+
+--repair deletes rows whose item is gone and rebuilds the search index
+from the tables (in one transaction; find works again as soon as it is
+done), then checks again. A damaged file (integrity) is not repaired:
+restore a backup.
+
+EXAMPLES:
+   linkledger check
+   linkledger check --repair`,
+		Flags: []ucli.Flag{cli.DBFlag(), cli.BusyTimeoutFlag(),
+			&ucli.BoolFlag{Name: "repair", Usage: "rebuild the search index and delete orphan rows"}},
+		Action: func(ctx context.Context, c *ucli.Command) error {
+			if c.Args().Len() > 0 {
+				return cli.Usage("check takes no arguments (got %q)", c.Args().First())
+			}
+			out, err := cli.OutputOn(c, env)
+			if err != nil {
+				return err
+			}
+			st, _, err := openItems(ctx, c, env, c.Bool("repair"))
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if c.Bool("repair") {
+				orphans, items, err := st.Repair(ctx)
+				if err != nil {
+					if store.IsBusy(err) {
+						return cli.BusyError(st.Path(), cli.BusyTimeout(c.Duration("busy-timeout")), "nothing was changed")
+					}
+					return fmt.Errorf("repair: %w", err)
+				}
+				if !c.Bool("quiet") {
+					fmt.Fprintf(env.Stderr, "linkledger: check: search index rebuilt for %d item(s), %d orphan row(s) deleted\n", items, orphans)
+				}
+			}
+			problems, err := st.Check(ctx)
+			if err != nil {
+				return fmt.Errorf("check: %w", err)
+			}
+			for _, p := range problems {
+				fmt.Fprintf(env.Stderr, "linkledger: check: %s", p.Message)
+				if p.Count > 0 {
+					fmt.Fprintf(env.Stderr, " (%d)", p.Count)
+				}
+				fmt.Fprintf(env.Stderr, "\nhint: %s\n", p.Repair)
+				if err := emitValue(out, map[string]any{"problem": p}); err != nil {
+					return err
+				}
+			}
+			if err := out.Close(); err != nil {
+				return err
+			}
+			if len(problems) > 0 {
+				return cli.Partial
+			}
+			if !c.Bool("quiet") {
+				fmt.Fprintln(env.Stderr, "linkledger: check: ok")
+			}
+			return nil
+		},
+	}
+}
+
+// emitValue writes a value that is not an item record (backup, check).
+func emitValue(out *cli.Output, v any) error {
+	if err := out.EmitValue(v); err != nil {
+		return err
+	}
+	return out.Close()
+}
+
+func abs(p string, env cli.Env) string {
+	if len(p) > 0 && p[0] == '/' {
+		return p
+	}
+	wd, err := env.Getwd()
+	if err != nil {
+		return p
+	}
+	return wd + "/" + p
+}
