@@ -68,6 +68,9 @@ func readBookmarkHTML(data []byte, s *Sink, flavour string) error {
 		line += bytes.Count(raw, []byte("\n"))
 		switch tt {
 		case html.ErrorToken:
+			if inA && cur != nil { // a file cut inside a link: keep its title so far
+				cur.Title = text.String()
+			}
 			return flush()
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()

@@ -80,8 +80,8 @@ func readMarkdown(data []byte, s *Sink) error {
 			if u == "" || strings.HasPrefix(u, "#") || seen[u] {
 				return
 			}
-			if why := checkURL(u); why != "" && !strings.Contains(u, "://") {
-				return // a relative link to another note, not a web link
+			if lu := strings.ToLower(u); !strings.HasPrefix(lu, "http://") && !strings.HasPrefix(lu, "https://") {
+				return // a link to another note or a mailto:, not a web link
 			}
 			seen[u] = true
 			found = append(found, &Link{URL: u, Title: stripMarkdown(text), Line: line})
