@@ -91,9 +91,9 @@ func TestFormats(t *testing.T) {
 
 func TestCleanTag(t *testing.T) {
 	for in, want := range map[string]string{
-		"  Research, misc ": "research misc",
-		"a\tb\nc":           "a b c",
-		"Ünïcode":           "ünïcode",
+		"  Research, misc ":     "research misc",
+		"a\tb\nc":               "a b c",
+		"Ünïcode":               "ünïcode",
 		strings.Repeat("é", 80): strings.Repeat("é", 50),
 	} {
 		if got := CleanTag(in); got != want {
