@@ -3,6 +3,7 @@ package e2e
 import (
 	"archive/zip"
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"strings"
@@ -64,4 +65,19 @@ func llsql(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprintln(ts.Stdout(), strings.Join(parts, "|"))
 	}
 	ts.Check(rows.Err())
+}
+
+// sqlexec DB FILE runs the SQL script FILE on a database of any schema
+// (a Firefox places.sqlite for the import tests), creating it.
+func sqlexec(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sqlexec DB FILE")
+	}
+	db, err := sql.Open("sqlite3", "file:"+ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer db.Close()
+	script, err := os.ReadFile(ts.MkAbs(args[1]))
+	ts.Check(err)
+	_, err = db.Exec(string(script))
+	ts.Check(err)
 }

@@ -67,6 +67,9 @@ type Format struct {
 	// Read reads a whole file. It returns an error only when the file as
 	// a whole is unusable (not this format, no URL column).
 	Read func(data []byte, s *Sink) error
+	// ReadPath, when set, is used instead of Read for a file named on the
+	// command line (Firefox: its -wal file is read too).
+	ReadPath func(path string, data []byte, s *Sink) error
 	Doc  string // one line for --help
 }
 

@@ -127,10 +127,10 @@ func importFile(ctx context.Context, name, cwd string, forced *importer.Format, 
 	}
 	var data []byte
 	var err error
+	path := name
 	if name == "-" {
 		data, err = io.ReadAll(env.Stdin)
 	} else {
-		path := name
 		if !strings.HasPrefix(path, "/") && cwd != "" {
 			path = cwd + "/" + path
 		}
@@ -160,7 +160,11 @@ func importFile(ctx context.Context, name, cwd string, forced *importer.Format, 
 		},
 		Bad: func(line int, msg string) error { return wrapOut(bad(line, msg)) },
 	}
-	if err := f.Read(data, sink); err != nil {
+	read := f.Read
+	if f.ReadPath != nil && name != "-" {
+		read = func(data []byte, s *importer.Sink) error { return f.ReadPath(path, data, s) }
+	}
+	if err := read(data, sink); err != nil {
 		var oe outputError
 		if errors.As(err, &oe) {
 			return oe.err
