@@ -17,8 +17,8 @@ import (
 // private copy, so a running browser's lock does not matter.
 var firefoxPlaces = register(&Format{
 	Name: "firefox", Tool: "firefox",
-	Doc:  "a Firefox profile's places.sqlite (copy it, or read it while Firefox runs)",
-	Read: func(data []byte, s *Sink) error { return readFirefox("", data, s) },
+	Doc:      "a Firefox profile's places.sqlite (copy it, or read it while Firefox runs)",
+	Read:     func(data []byte, s *Sink) error { return readFirefox("", data, s) },
 	ReadPath: readFirefox,
 })
 

@@ -70,7 +70,7 @@ type Format struct {
 	// ReadPath, when set, is used instead of Read for a file named on the
 	// command line (Firefox: its -wal file is read too).
 	ReadPath func(path string, data []byte, s *Sink) error
-	Doc  string // one line for --help
+	Doc      string // one line for --help
 }
 
 // Formats are the formats, by name.
