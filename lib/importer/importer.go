@@ -58,6 +58,9 @@ type Sink struct {
 	// Bad is called for every row that cannot be read; line is 0 when the
 	// format has no lines.
 	Bad func(line int, msg string) error
+	// Record is called for a record passed on whole (a linkledger export,
+	// which ll-save restores as it is).
+	Record func(*record.Record) error
 }
 
 // Format is one export format.

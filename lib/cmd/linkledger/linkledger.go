@@ -59,6 +59,7 @@ VERBS:
    delete ID|URL ... [--yes]                     delete items for good (the history stays)
    retry ID                                      make a failed item due now and ingest it again
    import FILE ... [--format F]                  import other tools' exports (ll-import | ll-save)
+   export [--text] [--tags T --since WHEN ...]   the whole ledger as NDJSON (restore: ll-import --format linkledger | ll-save)
    backup FILE                                   a consistent copy of the database, while others write
    check [--repair]                              integrity, search index and orphan rows; --repair rebuilds the index
    help VERB                                     the help of a verb's filter

@@ -7,14 +7,18 @@ package linkledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cmd/llfind"
 	"github.com/linkledger/linkledger/lib/cmd/llimport"
 	"github.com/linkledger/linkledger/lib/cmd/llsave"
 	"github.com/linkledger/linkledger/lib/record"
@@ -23,7 +27,7 @@ import (
 
 // portVerbs returns the import, export, backup and check verbs.
 func portVerbs(env cli.Env) []*ucli.Command {
-	cmds := []*ucli.Command{importVerb(env), backupVerb(env), checkVerb(env)}
+	cmds := []*ucli.Command{importVerb(env), exportVerb(env), backupVerb(env), checkVerb(env)}
 	for _, cmd := range cmds {
 		cli.Prepare(cmd, env)
 	}
@@ -131,6 +135,127 @@ EXAMPLES:
 				return &cli.ExitError{Code: worst}
 			}
 			return nil
+		},
+	}
+}
+
+// filterFlags are ll-find's filters, for export.
+func filterFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "only items with all of these tags (comma-separated, repeatable)"},
+		&ucli.StringFlag{Name: "type", Usage: "only items of source `TYPE` (article, x, youtube, pdf, text)"},
+		&ucli.StringFlag{Name: "since", Usage: "only items saved at or after `WHEN` (RFC 3339, YYYY-MM-DD, or a duration ago: 30d, 12h)"},
+		&ucli.StringFlag{Name: "until", Usage: "only items saved before `WHEN` (same forms as --since)"},
+		&ucli.StringFlag{Name: "actor", Usage: "only items with annotations by `ACTOR` (human or agent:<name>)"},
+		&ucli.StringFlag{Name: "status", Usage: "only items in ingest `STATE` (saved, fetched, parsed, enriched, failed)"},
+		&ucli.BoolFlag{Name: "no-archived", Usage: "leave archived items out (an export has them by default)"},
+		&ucli.BoolFlag{Name: "only-archived", Usage: "only archived items"},
+	}
+}
+
+// readFilter reads the filter flags as ll-find does; archived items are
+// in unless --no-archived (an export is the whole ledger).
+func readFilter(c *ucli.Command, now time.Time) (store.Filter, error) {
+	f := store.Filter{Type: c.String("type"), Actor: c.String("actor"), Status: c.String("status")}
+	for _, v := range c.StringSlice("tags") {
+		for _, t := range strings.Split(v, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				f.Tags = append(f.Tags, strings.ToLower(t))
+			}
+		}
+	}
+	switch f.Type {
+	case "", "article", "x", "youtube", "pdf", "text":
+	default:
+		return f, cli.Usage("--type %q: want article, x, youtube, pdf or text", f.Type)
+	}
+	switch f.Status {
+	case "", "saved", "fetched", "parsed", "enriched", "failed":
+	default:
+		return f, cli.Usage("--status %q: want saved, fetched, parsed, enriched or failed", f.Status)
+	}
+	var err error
+	if f.Since, err = llfind.ParseWhen(c.String("since"), now); err != nil {
+		return f, cli.Usage("--since: %v", err)
+	}
+	if f.Until, err = llfind.ParseWhen(c.String("until"), now); err != nil {
+		return f, cli.Usage("--until: %v", err)
+	}
+	switch {
+	case c.Bool("no-archived") && c.Bool("only-archived"):
+		return f, cli.Usage("--no-archived and --only-archived: give one")
+	case c.Bool("no-archived"):
+		f.Archived = store.NotArchived
+	case c.Bool("only-archived"):
+		f.Archived = store.OnlyArchived
+	default:
+		f.Archived = store.AnyArchived
+	}
+	return f, nil
+}
+
+func exportVerb(env cli.Env) *ucli.Command {
+	return &ucli.Command{
+		Name:      "export",
+		Usage:     "write the whole ledger (or the items filters pass) as NDJSON",
+		UsageText: "linkledger export [--text] [--tags T --since WHEN ...] > ledger.ndjson",
+		Description: `export writes one record per item, oldest first: what 'linkledger show'
+prints (metadata, ingest status and last error, archived_at, tags with who
+added them, every annotation with its id, actor, confidence, pin, chunk and
+time, every artifact, and with --text its chunks), plus its history (every
+event: entity, action, actor, at, detail) and its row as stored
+("ledger_item"). Archived items are in unless --no-archived; the filters
+are ll-find's.
+
+ll-import --format linkledger FILE | ll-save restores an export into a
+database: the same items, ids, annotation ids (when free), tags, times and
+history; an item the database has already is left as it is. Without --text
+the items come back without their text, as saved, for the worker to fetch.
+
+EXAMPLES:
+   linkledger export --text > ledger.ndjson
+   linkledger export --tags ai --since 30d --jq .canonical_url -r
+   ll-import --format linkledger ledger.ndjson | ll-save --db new.db`,
+		Flags: append([]ucli.Flag{cli.DBFlag(),
+			&ucli.BoolFlag{Name: "text", Usage: "add every item's text (its chunks, in order)"},
+		}, filterFlags()...),
+		Action: func(ctx context.Context, c *ucli.Command) error {
+			if c.Args().Len() > 0 {
+				return cli.Usage("export takes no arguments (got %q); it writes to stdout", c.Args().First())
+			}
+			out, err := cli.OutputOn(c, env)
+			if err != nil {
+				return err
+			}
+			st, _, err := openItems(ctx, c, env, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			f, err := readFilter(c, st.Now())
+			if err != nil {
+				return err
+			}
+			ids, err := st.ExportIDs(ctx, f)
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				rec, err := st.Export(ctx, id, c.Bool("text"))
+				if errors.Is(err, store.ErrNotFound) {
+					continue // deleted since the list was read
+				}
+				if err != nil {
+					return fmt.Errorf("export %s: %w", id, err)
+				}
+				if err := out.Emit(rec); err != nil {
+					return err
+				}
+			}
+			return out.Finish()
 		},
 	}
 }

@@ -158,7 +158,8 @@ func importFile(ctx context.Context, name, cwd string, forced *importer.Format, 
 			}
 			return wrapOut(out.Emit(l.Record(f.Tool)))
 		},
-		Bad: func(line int, msg string) error { return wrapOut(bad(line, msg)) },
+		Bad:    func(line int, msg string) error { return wrapOut(bad(line, msg)) },
+		Record: func(rec *record.Record) error { return wrapOut(out.Emit(rec)) },
 	}
 	read := f.Read
 	if f.ReadPath != nil && name != "-" {

@@ -271,6 +271,9 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 		rec.Error = &record.Error{Stage: record.StageSave, Code: code, Message: msg, Line: pos}
 		return s.out.Emit(rec)
 	}
+	if store.IsExport(rec) {
+		return s.restore(ctx, rec, pos, what)
+	}
 	s.applyDefaults(rec)
 	target := strings.TrimSpace(rec.URL)
 	switch {
@@ -336,6 +339,31 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 	rec.Note, rec.Tags, rec.TagsRemove, rec.Annotations, rec.Pin, rec.Unpin, rec.Artifact, rec.Actor = "", nil, nil, nil, nil, nil, nil, ""
 	rec.SavedAt, rec.Via = "", ""
 	return s.out.Emit(rec)
+}
+
+// restore writes back an item of a linkledger export (ll-import --format
+// linkledger): as it was, ids, annotations and history included, or not at
+// all when the ledger has it already ("new": false). The flags' defaults do
+// not apply.
+func (s *saver) restore(ctx context.Context, rec *record.Record, pos int, what string) error {
+	_, created, err := s.st.Restore(ctx, rec)
+	out := &record.Record{ID: rec.ID, URL: rec.URL, CanonicalURL: rec.CanonicalURL, SourceType: rec.SourceType, Status: rec.Status, Title: rec.Title}
+	if err != nil {
+		var re *record.Error
+		if !errors.As(err, &re) {
+			if store.IsBusy(err) || ctx.Err() != nil {
+				return err
+			}
+			re = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: err.Error()}
+		}
+		s.diag.Printf("%s %d: %s", what, pos, re.Message)
+		re.Line = pos
+		out.Error = re
+		return s.out.Emit(out)
+	}
+	s.saved++
+	out.New = &created
+	return s.out.Emit(out)
 }
 
 func (s *saver) applyDefaults(rec *record.Record) {
