@@ -202,6 +202,83 @@ func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record,
 // existing item). The result record carries id, url, canonical_url,
 // source_type, status, new and save. Invalid requests return *record.Error.
 func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) (*record.Record, error) {
+	p, err := s.prepareSave(rec, opts)
+	if err != nil {
+		return nil, err
+	}
+	var out *record.Record
+	err = s.tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		out, err = s.applySave(ctx, tx, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// BatchResult is what SaveBatch did with one record: its result, or the
+// error that record alone met (*record.Error).
+type BatchResult struct {
+	Out *record.Record
+	Err error
+}
+
+// SaveBatch saves records as Save does, all in one transaction (a
+// savepoint each, so a record refused rolls back alone): an import of
+// thousands of links commits once per batch instead of once per link. It
+// returns an error only when the transaction failed as a whole (nothing of
+// the batch is saved then).
+func (s *Store) SaveBatch(ctx context.Context, recs []*record.Record, opts SaveOptions) ([]BatchResult, error) {
+	results := make([]BatchResult, len(recs))
+	preps := make([]*savePrep, len(recs))
+	for i, rec := range recs {
+		preps[i], results[i].Err = s.prepareSave(rec, opts)
+	}
+	err := s.tx(ctx, func(tx *sqlx.Tx) error {
+		for i, p := range preps {
+			if p == nil {
+				continue
+			}
+			results[i] = BatchResult{}
+			if _, err := tx.ExecContext(ctx, `SAVEPOINT rec`); err != nil {
+				return err
+			}
+			out, err := s.applySave(ctx, tx, p)
+			var re *record.Error
+			if errors.As(err, &re) {
+				if _, err := tx.ExecContext(ctx, `ROLLBACK TO rec`); err != nil {
+					return err
+				}
+				results[i].Err = re
+			} else if err != nil {
+				return err
+			}
+			results[i].Out = out
+			if _, err := tx.ExecContext(ctx, `RELEASE rec`); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// savePrep is a record checked for Save, with its cleaned parts.
+type savePrep struct {
+	rec          *record.Record
+	opts         SaveOptions
+	actor        string
+	savedAt      string
+	anns         []record.Annotation
+	tags, untags []string
+}
+
+func (s *Store) prepareSave(rec *record.Record, opts SaveOptions) (*savePrep, error) {
 	opts = opts.withDefaults()
 	actor := rec.Actor
 	if actor == "" {
@@ -235,10 +312,16 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 	if err != nil {
 		return nil, err
 	}
+	return &savePrep{rec: rec, opts: opts, actor: actor, savedAt: savedAt, anns: anns, tags: tags, untags: untags}, nil
+}
+
+// applySave is Save's work inside the transaction tx.
+func (s *Store) applySave(ctx context.Context, tx *sqlx.Tx, p *savePrep) (*record.Record, error) {
+	rec, opts, actor, savedAt, anns, tags, untags := p.rec, p.opts, p.actor, p.savedAt, p.anns, p.tags, p.untags
 	out := &record.Record{}
 	res := &record.SaveResult{}
-	err = s.tx(ctx, func(tx *sqlx.Tx) error {
-		*res = record.SaveResult{}
+	err := func() error {
+		tx := tx
 		it, created, err := s.ensureItem(ctx, tx, rec, actor, savedAt, importTitle(rec.Title))
 		if err != nil {
 			return err
@@ -369,7 +452,7 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 		isNew := created
 		out.New = &isNew
 		return nil
-	})
+	}()
 	if err != nil {
 		return nil, err
 	}

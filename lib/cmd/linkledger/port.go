@@ -92,7 +92,9 @@ EXAMPLES:
 			if c.String("format") == "" {
 				impArgs = impArgs[:1]
 			}
-			saveArgs := []string{"ll-save", "--busy-timeout", c.Duration("busy-timeout").String()}
+			// a transaction per 500 links: an import commits 100 times for
+			// 50,000 links, not 50,000 times
+			saveArgs := []string{"ll-save", "--batch", "500", "--busy-timeout", c.Duration("busy-timeout").String()}
 			if v := c.String("db"); v != "" {
 				saveArgs = append(saveArgs, "--db", v)
 			}

@@ -91,6 +91,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.StringSliceFlag{Name: "unpin", Usage: "unpin highlight annotation `ID` (comma-separated, repeatable)"},
 			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+			&ucli.IntFlag{Name: "batch", Value: 1, Usage: "save `N` stdin records per transaction (imports: fewer commits; records are written when their batch is saved)"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -192,6 +193,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
+	if n := c.Int("batch"); n < 1 || n > 10000 {
+		return cli.Usage("--batch %d: want 1..10000", n)
+	}
 	rules := canon.DefaultRules()
 	if f := c.String("rules"); f != "" {
 		if err := rules.MergeFile(f); err != nil {
@@ -216,7 +220,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	diag := cli.Diag{Prog: "ll-save", W: env.Stderr, Verbose: c.Bool("verbose")}
 	cwd, _ := env.Getwd()
 	home := env.Getenv("HOME")
-	s := &saver{st: st, rules: rules, d: d, cwd: cwd, home: home, out: out, diag: diag}
+	s := &saver{st: st, rules: rules, d: d, cwd: cwd, home: home, out: out, diag: diag, batch: c.Int("batch")}
 	// A write given up on another process's lock stops the run: every
 	// later write would wait as long. Saving is idempotent, so the whole
 	// input can simply be run again.
@@ -241,6 +245,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	err = cli.EachRecord(ctx, env.Stdin, out, diag, record.StageSave, func(rec *record.Record, line int) error {
 		return s.one(ctx, rec, line, "line")
 	})
+	if err == nil {
+		err = s.flush(ctx)
+	}
 	if err != nil {
 		return busy(err)
 	}
@@ -257,21 +264,34 @@ type saver struct {
 	out    *cli.Output
 	diag   cli.Diag
 	saved  int // inputs saved so far
+	// batch is how many records share a transaction (--batch); pending
+	// are the records of the batch being gathered.
+	batch   int
+	pending []pendingSave
 }
 
 // one saves one input and emits its record. It returns an error only for
 // failures that must stop the stream (output closed, database unusable).
 func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what string) error {
 	if rec.Error != nil {
-		// an upstream error record passes through untouched
+		// an upstream error record passes through untouched, in order
+		if err := s.flush(ctx); err != nil {
+			return err
+		}
 		return s.out.Emit(rec)
 	}
 	fail := func(code, msg string) error {
+		if err := s.flush(ctx); err != nil {
+			return err
+		}
 		s.diag.Printf("%s %d: %s", what, pos, msg)
 		rec.Error = &record.Error{Stage: record.StageSave, Code: code, Message: msg, Line: pos}
 		return s.out.Emit(rec)
 	}
 	if store.IsExport(rec) {
+		if err := s.flush(ctx); err != nil {
+			return err
+		}
 		return s.restore(ctx, rec, pos, what)
 	}
 	s.applyDefaults(rec)
@@ -315,7 +335,50 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 			return fail(code, msg)
 		}
 	}
+	if s.batch > 1 {
+		s.pending = append(s.pending, pendingSave{rec, pos, what})
+		if len(s.pending) >= s.batch {
+			return s.flush(ctx)
+		}
+		return nil
+	}
 	res, err := s.st.Save(ctx, rec, s.d.saveOpts)
+	return s.finish(ctx, rec, res, err, pos, what)
+}
+
+// pendingSave is a record waiting for its batch (--batch).
+type pendingSave struct {
+	rec  *record.Record
+	pos  int
+	what string
+}
+
+// flush saves the pending batch in one transaction and emits its records,
+// in input order.
+func (s *saver) flush(ctx context.Context) error {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	recs := make([]*record.Record, len(s.pending))
+	for i, p := range s.pending {
+		recs[i] = p.rec
+	}
+	results, err := s.st.SaveBatch(ctx, recs, s.d.saveOpts)
+	if err != nil {
+		return err
+	}
+	pending := s.pending
+	s.pending = nil
+	for i, p := range pending {
+		if err := s.finish(ctx, p.rec, results[i].Out, results[i].Err, p.pos, p.what); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish emits the record of one save: its result, or its error.
+func (s *saver) finish(ctx context.Context, rec, res *record.Record, err error, pos int, what string) error {
 	if err != nil {
 		var re *record.Error
 		if errors.As(err, &re) {
@@ -327,7 +390,10 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 		if store.IsBusy(err) || ctx.Err() != nil {
 			return err
 		}
-		return fail(record.CodeStore, err.Error())
+		msg := err.Error()
+		s.diag.Printf("%s %d: %s", what, pos, msg)
+		rec.Error = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: msg, Line: pos}
+		return s.out.Emit(rec)
 	}
 	rec.ID, rec.CanonicalURL, rec.SourceType = res.ID, res.CanonicalURL, res.SourceType
 	if rec.URL == "" {
