@@ -54,6 +54,12 @@ records such as
 Fields ll-save does not own pass through to its output. Flags apply to every
 input as defaults.
 
+Records from ll-import also carry saved_at (a new item's saved time, when
+in the past), title (a new item's title until the page is parsed) and via
+(import:<format>, kept in the history; with it an annotation the item has
+already is not added again, so an import can run twice). --batch N saves N
+records per transaction (imports), with the same output.
+
 Agent annotations without --confidence get 0.5. At most --agent-cap (default 5,
 3..7) agent highlights are kept per item: beyond it the lowest-confidence
 unpinned agent highlight is displaced; human and pinned ones never are.
@@ -464,13 +470,12 @@ func (s *saver) hintFor(in string) {
 	switch lower := strings.ToLower(in); {
 	case strings.HasPrefix(lower, "<") || strings.Contains(lower, "<a href") || strings.Contains(lower, "netscape-bookmark-file"):
 		s.hint("html", "this looks like an exported bookmarks file (HTML); ll-save takes one URL or path per line, "+
-			"and import of bookmark files is not supported yet: extract the links first, e.g. "+
-			`grep -Eio 'href="[^"]+"' bookmarks.html | cut -d'"' -f2 | ll-save`)
+			"and ll-import reads bookmark files: ll-import bookmarks.html | ll-save (or linkledger import bookmarks.html)")
 	case (strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")) && strings.ContainsFunc(in, unicode.IsSpace):
 		s.hint("spaced", "a URL has no spaces (write a space in it as %20); ll-save takes one URL or path per line")
 	case strings.Contains(in, ","):
 		s.hint("csv", "this looks like a CSV row; ll-save takes one URL or path per line, "+
-			"and import of CSV files is not supported yet: pick the URL column first, e.g. cut -d, -f2 links.csv | ll-save")
+			"and ll-import reads the CSV exports of Pocket and Instapaper: ll-import export.csv | ll-save; for another CSV, pick the URL column first, e.g. cut -d, -f2 links.csv | ll-save")
 	default:
 		s.hint("other", "ll-save takes one URL (http, https, file), an existing path or a JSON record per line (or argument)")
 	}
