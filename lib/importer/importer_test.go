@@ -1,6 +1,8 @@
 package importer
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -113,5 +115,35 @@ func TestUnixTime(t *testing.T) {
 		if got := unixTime(in).Format("2006-01-02T15:04:05Z07:00"); got != want {
 			t.Errorf("unixTime(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+func TestOmnivoreZip(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name, body string) {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(body))
+	}
+	add("metadata_0_to_2.json", `[{"id":"1","slug":"omni-one","title":"Omni, \"one\"","url":"https://example.com/o1","state":"Archived","labels":[{"name":"Go"},"db"],"savedAt":"2024-01-02T03:04:05.000Z"},
+		{"id":"2","slug":"omni-two","title":"Two","url":"","state":"Succeeded","labels":[],"savedAt":"2024-01-03T00:00:00.000Z"}]`)
+	add("highlights/omni-one.md", "# Omni one\n\n> first quote\n> goes on\n\nmy note on it\n\n> second quote\n")
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Detect("omnivore.zip", buf.Bytes())
+	if err != nil || f != omnivoreZip {
+		t.Fatalf("detected %v %v", f, err)
+	}
+	got := readAll(t, f, buf.Bytes())
+	want := []string{
+		`{"url":"https://example.com/o1","tags":["go","db","read"],"annotations":[{"type":"highlight","text":"first quote\ngoes on","actor":"human","created_at":"2024-01-02T03:04:05Z"},{"type":"note","text":"my note on it\n\n\u003e first quote","actor":"human","created_at":"2024-01-02T03:04:05Z"},{"type":"highlight","text":"second quote","actor":"human","created_at":"2024-01-02T03:04:05Z"}],"saved_at":"2024-01-02T03:04:05Z","via":"import:omnivore","title":"Omni, \"one\""}`,
+		`bad 0: metadata_0_to_2.json item 2: no url`,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("records (-want +got):\n%s", d)
 	}
 }
