@@ -21,6 +21,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
 	"github.com/linkledger/linkledger/lib/cmd/llimport"
 	"github.com/linkledger/linkledger/lib/cmd/llsave"
+	"github.com/linkledger/linkledger/lib/exporter"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -214,16 +215,35 @@ database: the same items, ids, annotation ids (when free), tags, times and
 history; an item the database has already is left as it is. Without --text
 the items come back without their text, as saved, for the worker to fetch.
 
+--bookmarks writes Netscape bookmark HTML instead (title, URL, saved time,
+tags, notes): every browser and link tool imports it. --vault DIR writes a
+Markdown vault: one file per item ("TITLE ll_ID.md") with YAML front matter
+(url, title, author, source, saved, published, tags, status) and its
+highlights, lowlights and notes with actor and confidence. Running it again
+rewrites only the files whose item changed; files without an item id in
+their name are never touched, and nothing is deleted.
+
 EXAMPLES:
    linkledger export --text > ledger.ndjson
    linkledger export --tags ai --since 30d --jq .canonical_url -r
-   ll-import --format linkledger ledger.ndjson | ll-save --db new.db`,
+   ll-import --format linkledger ledger.ndjson | ll-save --db new.db
+   linkledger export --bookmarks > bookmarks.html
+   linkledger export --vault ~/notes/links --tags ai`,
 		Flags: append([]ucli.Flag{cli.DBFlag(),
 			&ucli.BoolFlag{Name: "text", Usage: "add every item's text (its chunks, in order)"},
+			&ucli.BoolFlag{Name: "bookmarks", Usage: "write Netscape bookmark HTML instead (browsers and link tools import it)"},
+			&ucli.StringFlag{Name: "vault", Usage: "write a Markdown vault into folder `DIR` instead: one file per item (Obsidian or any editor)"},
 		}, filterFlags()...),
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
 				return cli.Usage("export takes no arguments (got %q); it writes to stdout", c.Args().First())
+			}
+			vaultDir, bookmarks := c.String("vault"), c.Bool("bookmarks")
+			switch {
+			case vaultDir != "" && bookmarks:
+				return cli.Usage("--vault and --bookmarks: give one")
+			case c.Bool("text") && (vaultDir != "" || bookmarks):
+				return cli.Usage("--text: only the NDJSON export carries the text")
 			}
 			out, err := cli.OutputOn(c, env)
 			if err != nil {
@@ -241,6 +261,9 @@ EXAMPLES:
 			ids, err := st.ExportIDs(ctx, f)
 			if err != nil {
 				return err
+			}
+			if bookmarks || vaultDir != "" {
+				return exportReadable(ctx, st, ids, vaultDir, env, out)
 			}
 			for _, id := range ids {
 				if err := ctx.Err(); err != nil {
@@ -260,6 +283,51 @@ EXAMPLES:
 			return out.Finish()
 		},
 	}
+}
+
+// exportReadable writes the bookmark HTML (on stdout) or the Markdown
+// vault (into dir, a record per item: its file and whether it was
+// written).
+func exportReadable(ctx context.Context, st *store.Store, ids []string, dir string, env cli.Env, out *cli.Output) error {
+	var bm *exporter.Bookmarks
+	var vault *exporter.Vault
+	if dir == "" {
+		bm = exporter.NewBookmarks(env.Stdout)
+	} else {
+		var err error
+		if vault, err = exporter.OpenVault(dir); err != nil {
+			return fmt.Errorf("--vault %s: %w", dir, err)
+		}
+	}
+	for _, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rec, err := st.Show(ctx, id, store.ShowOptions{})
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("export %s: %w", id, err)
+		}
+		if bm != nil {
+			if err := bm.Item(rec); err != nil {
+				return err
+			}
+			continue
+		}
+		path, written, err := vault.Item(rec)
+		if err != nil {
+			return fmt.Errorf("--vault: %w", err)
+		}
+		if err := out.EmitValue(map[string]any{"id": id, "vault": map[string]any{"path": path, "written": written}}); err != nil {
+			return err
+		}
+	}
+	if bm != nil {
+		return bm.Close()
+	}
+	return out.Finish()
 }
 
 func backupVerb(env cli.Env) *ucli.Command {
