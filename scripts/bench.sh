@@ -44,8 +44,9 @@ rate() { # label, command...: prints rows/s of one run
   awk -v n="$rows" -v a="$t0" -v b="$t1" -v l="$label" 'BEGIN { printf "%-55s %8.2fs %10.0f rows/s\n", l, b - a, n / (b - a) }'
 }
 rate "ll-import pocket.csv (${rows} rows)" "$bin/ll-import" -q "$work/pocket.csv"
-rate "ll-import pocket.csv | ll-save (new database)" sh -c '"$1/ll-import" -q "$2" | "$1/ll-save" -q --db "$3"' sh "$bin" "$work/pocket.csv" "$work/import.db"
-rate "the same again (every link there: nothing changes)" sh -c '"$1/ll-import" -q "$2" | "$1/ll-save" -q --db "$3"' sh "$bin" "$work/pocket.csv" "$work/import.db"
+# as linkledger import runs it: 500 links per transaction
+rate "ll-import pocket.csv | ll-save --batch 500 (new database)" sh -c '"$1/ll-import" -q "$2" | "$1/ll-save" -q --batch 500 --db "$3"' sh "$bin" "$work/pocket.csv" "$work/import.db"
+rate "the same again (every link there: nothing changes)" sh -c '"$1/ll-import" -q "$2" | "$1/ll-save" -q --batch 500 --db "$3"' sh "$bin" "$work/pocket.csv" "$work/import.db"
 
 echo
 echo "== Go benchmarks (parse, chunk, canonicalize, fetch, index)"
