@@ -8,6 +8,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cmd/llbrief"
 	"github.com/linkledger/linkledger/lib/cmd/llfetch"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
+	"github.com/linkledger/linkledger/lib/cmd/llimport"
 	"github.com/linkledger/linkledger/lib/cmd/llindex"
 	"github.com/linkledger/linkledger/lib/cmd/llparse"
 	"github.com/linkledger/linkledger/lib/cmd/llsave"
@@ -16,12 +17,13 @@ import (
 // commands maps each binary's name to its main, for testscript.
 func commands() map[string]func() {
 	return map[string]func(){
-		"ll-save":  exitWith(llsave.Main),
-		"ll-fetch": exitWith(llfetch.Main),
-		"ll-parse": exitWith(llparse.Main),
-		"ll-index": exitWith(llindex.Main),
-		"ll-find":  exitWith(llfind.Main),
-		"ll-brief": exitWith(llbrief.Main),
+		"ll-save":   exitWith(llsave.Main),
+		"ll-import": exitWith(llimport.Main),
+		"ll-fetch":  exitWith(llfetch.Main),
+		"ll-parse":  exitWith(llparse.Main),
+		"ll-index":  exitWith(llindex.Main),
+		"ll-find":   exitWith(llfind.Main),
+		"ll-brief":  exitWith(llbrief.Main),
 		// Test helper: holds the database's write lock (lock_test.go).
 		"ll-testlock": exitWith(testLock),
 		// As the real binary: the verbs run the ll-* commands above as

@@ -39,6 +39,21 @@ page="$root/scripts/demo/site/agent-memory.html"
   sh -c '"$1/ll-save" --db "$2" -q "$3" | "$1/ll-fetch" -q | "$1/ll-parse" -q | "$1/ll-index" --db "$2" -q' sh "$bin" "$work/pipe.db" "$page"
 
 echo
+echo "== import: a 50,000-link Pocket CSV (rows/s, one run each)"
+rows=${BENCH_IMPORT_ROWS:-50000}
+awk -v n="$rows" 'BEGIN { print "title,url,time_added,tags,status"; for (i = 0; i < n; i++) printf "\"Post %d, \"\"quoted\"\"\",https://site%d.example/post/%d?utm_source=x,%d,a|b%d,%s\n", i, i % 97, i, 1500000000 + i, i % 7, (i % 3 ? "unread" : "archive") }' > "$work/pocket.csv"
+rate() { # label, command...: prints rows/s of one run
+  local label=$1; shift
+  local t0 t1
+  t0=$(date +%s.%N); "$@" > /dev/null; t1=$(date +%s.%N)
+  awk -v n="$rows" -v a="$t0" -v b="$t1" -v l="$label" 'BEGIN { printf "%-55s %8.2fs %10.0f rows/s\n", l, b - a, n / (b - a) }'
+}
+rate "ll-import pocket.csv (${rows} rows)" "$bin/ll-import" -q "$work/pocket.csv"
+# as linkledger import runs it: 500 links per transaction
+rate "ll-import pocket.csv | ll-save --batch 500 (new database)" sh -c '"$1/ll-import" -q "$2" | "$1/ll-save" -q --batch 500 --db "$3"' sh "$bin" "$work/pocket.csv" "$work/import.db"
+rate "the same again (every link there: nothing changes)" sh -c '"$1/ll-import" -q "$2" | "$1/ll-save" -q --batch 500 --db "$3"' sh "$bin" "$work/pocket.csv" "$work/import.db"
+
+echo
 echo "== Go benchmarks (parse, chunk, canonicalize, fetch, index)"
 (cd "$root" && go test -tags sqlite_fts5 -run '^$' -bench . -benchtime 2s ./lib/... 2>/dev/null | grep -E '^Benchmark|ok ' || true)
 

@@ -67,8 +67,19 @@ func colorWanted(getenv func(string) string, stdoutTTY bool) bool {
 // the human form (terminal detection on env.Stdout, colour from env), with
 // progress on env.Stderr (see Output.Progress).
 func OutputOn(c *ucli.Command, env Env) (*Output, error) {
+	return outputOn(c, env, c.String("format"))
+}
+
+// OutputAuto is OutputOn for a command whose --format names something
+// else (ll-import's input format): the form is chosen as --format auto
+// would.
+func OutputAuto(c *ucli.Command, env Env) (*Output, error) {
+	return outputOn(c, env, FormatAuto)
+}
+
+func outputOn(c *ucli.Command, env Env, format string) (*Output, error) {
 	tty := IsTerminal(env.Stdout)
-	human, err := humanForm(c.String("format"), c.String("jq") != "", c.Bool("json"), tty)
+	human, err := humanForm(format, c.String("jq") != "", c.Bool("json"), tty)
 	if err != nil {
 		return nil, err
 	}

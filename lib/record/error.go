@@ -25,12 +25,13 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Stage, e.Cod
 
 // Stages.
 const (
-	StageSave  = "save"
-	StageFetch = "fetch"
-	StageParse = "parse"
-	StageIndex = "index"
-	StageFind  = "find"
-	StageBrief = "brief"
+	StageSave   = "save"
+	StageFetch  = "fetch"
+	StageParse  = "parse"
+	StageIndex  = "index"
+	StageFind   = "find"
+	StageBrief  = "brief"
+	StageImport = "import" // ll-import: a row of an export file it could not read
 )
 
 // Error codes. They are part of the contract (docs/records.md): scripts match

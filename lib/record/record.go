@@ -41,6 +41,13 @@ type Record struct {
 	Status      string        `json:"status,omitempty"`
 	New         *bool         `json:"new,omitempty"`
 	Revalidate  *Revalidation `json:"revalidate,omitempty"`
+	// SavedAt is when the link was first saved elsewhere (ll-import): a new
+	// item takes it as its saved time when it is in the past.
+	SavedAt string `json:"saved_at,omitempty"`
+	// Via names the importer of the record (import:pocket, ...); ll-save
+	// records it in the item's history and skips annotations the item
+	// already has, so an import can run again.
+	Via string `json:"via,omitempty"`
 
 	// Fetch (ll-fetch).
 	Fetch      *FetchInfo `json:"fetch,omitempty"`

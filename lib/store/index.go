@@ -64,7 +64,7 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 	}
 	var res *record.IndexResult
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
-		it, _, err := s.ensureItem(ctx, tx, rec, eventActorIndex)
+		it, _, err := s.ensureItem(ctx, tx, rec, eventActorIndex, "", "")
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 
@@ -149,7 +151,7 @@ func (s *Store) nowString() string { return record.FormatTime(s.Now()) }
 
 // ensureItem creates the item of rec when it does not exist. It returns the
 // row and whether it was created.
-func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record, actor string) (*itemRow, bool, error) {
+func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record, actor, savedAt, title string) (*itemRow, bool, error) {
 	it, err := getItem(ctx, tx, rec.ID)
 	if err != nil || it != nil {
 		return it, false, err
@@ -169,8 +171,11 @@ func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record,
 		st = record.SourceArticle
 	}
 	now := s.nowString()
-	res, err := tx.ExecContext(ctx, `INSERT INTO items(id, canonical_url, original_url, source_type, saved_at, updated_at)
-		VALUES (?,?,?,?,?,?) ON CONFLICT(canonical_url) DO NOTHING`, rec.ID, rec.CanonicalURL, orig, st, now, now)
+	if savedAt == "" {
+		savedAt = now
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO items(id, canonical_url, original_url, source_type, saved_at, updated_at, title)
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT(canonical_url) DO NOTHING`, rec.ID, rec.CanonicalURL, orig, st, savedAt, now, title)
 	if err != nil {
 		return nil, false, err
 	}
@@ -183,7 +188,12 @@ func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record,
 		return nil, false, fmt.Errorf("item %s: canonical url %s is stored under another id", record.Echo(rec.ID), record.Echo(rec.CanonicalURL))
 	}
 	if n > 0 {
-		if err := s.event(ctx, tx, it.ID, "item", it.ID, itemCreatedEventName, actor, map[string]string{"url": orig}); err != nil {
+		detail := map[string]string{"url": orig}
+		if rec.Via != "" {
+			detail["via"] = rec.Via
+			detail["saved_at"] = savedAt
+		}
+		if err := s.event(ctx, tx, it.ID, "item", it.ID, itemCreatedEventName, actor, detail); err != nil {
 			return nil, false, err
 		}
 	}
@@ -196,6 +206,83 @@ func (s *Store) ensureItem(ctx context.Context, tx *sqlx.Tx, rec *record.Record,
 // existing item). The result record carries id, url, canonical_url,
 // source_type, status, new and save. Invalid requests return *record.Error.
 func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) (*record.Record, error) {
+	p, err := s.prepareSave(rec, opts)
+	if err != nil {
+		return nil, err
+	}
+	var out *record.Record
+	err = s.tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		out, err = s.applySave(ctx, tx, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// BatchResult is what SaveBatch did with one record: its result, or the
+// error that record alone met (*record.Error).
+type BatchResult struct {
+	Out *record.Record
+	Err error
+}
+
+// SaveBatch saves records as Save does, all in one transaction (a
+// savepoint each, so a record refused rolls back alone): an import of
+// thousands of links commits once per batch instead of once per link. It
+// returns an error only when the transaction failed as a whole (nothing of
+// the batch is saved then).
+func (s *Store) SaveBatch(ctx context.Context, recs []*record.Record, opts SaveOptions) ([]BatchResult, error) {
+	results := make([]BatchResult, len(recs))
+	preps := make([]*savePrep, len(recs))
+	for i, rec := range recs {
+		preps[i], results[i].Err = s.prepareSave(rec, opts)
+	}
+	err := s.tx(ctx, func(tx *sqlx.Tx) error {
+		for i, p := range preps {
+			if p == nil {
+				continue
+			}
+			results[i] = BatchResult{}
+			if _, err := tx.ExecContext(ctx, `SAVEPOINT rec`); err != nil {
+				return err
+			}
+			out, err := s.applySave(ctx, tx, p)
+			var re *record.Error
+			if errors.As(err, &re) {
+				if _, err := tx.ExecContext(ctx, `ROLLBACK TO rec`); err != nil {
+					return err
+				}
+				results[i].Err = re
+			} else if err != nil {
+				return err
+			}
+			results[i].Out = out
+			if _, err := tx.ExecContext(ctx, `RELEASE rec`); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// savePrep is a record checked for Save, with its cleaned parts.
+type savePrep struct {
+	rec          *record.Record
+	opts         SaveOptions
+	actor        string
+	savedAt      string
+	anns         []record.Annotation
+	tags, untags []string
+}
+
+func (s *Store) prepareSave(rec *record.Record, opts SaveOptions) (*savePrep, error) {
 	opts = opts.withDefaults()
 	actor := rec.Actor
 	if actor == "" {
@@ -216,6 +303,13 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 	if opts.AgentHighlightCap < MinAgentHighlightCap || opts.AgentHighlightCap > MaxAgentHighlightCap {
 		return nil, badInput("agent highlight cap %d: want %d..%d", opts.AgentHighlightCap, MinAgentHighlightCap, MaxAgentHighlightCap)
 	}
+	savedAt, err := s.pastTime("saved_at", rec.SavedAt)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Via != "" && !validVia(rec.Via) {
+		return nil, badInput("via %s: want import:<format>", record.Quote(rec.Via))
+	}
 	anns, err := s.validateAnnotations(rec.Annotations, actor, opts)
 	if err != nil {
 		return nil, err
@@ -228,11 +322,17 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 	if err != nil {
 		return nil, err
 	}
+	return &savePrep{rec: rec, opts: opts, actor: actor, savedAt: savedAt, anns: anns, tags: tags, untags: untags}, nil
+}
+
+// applySave is Save's work inside the transaction tx.
+func (s *Store) applySave(ctx context.Context, tx *sqlx.Tx, p *savePrep) (*record.Record, error) {
+	rec, opts, actor, savedAt, anns, tags, untags := p.rec, p.opts, p.actor, p.savedAt, p.anns, p.tags, p.untags
 	out := &record.Record{}
 	res := &record.SaveResult{}
-	err = s.tx(ctx, func(tx *sqlx.Tx) error {
-		*res = record.SaveResult{}
-		it, created, err := s.ensureItem(ctx, tx, rec, actor)
+	err := func() error {
+		tx := tx
+		it, created, err := s.ensureItem(ctx, tx, rec, actor, savedAt, importTitle(rec.Title))
 		if err != nil {
 			return err
 		}
@@ -242,15 +342,24 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 				return err
 			}
 		}
-		ftsDirty := false
+		ftsDirty := created && it.Title != ""
 		now := s.nowString()
+		// what a new item brings with it dates from its saved time
+		intentAt := now
+		if created && savedAt != "" {
+			intentAt = savedAt
+		}
+		var via any
+		if rec.Via != "" {
+			via = map[string]string{"via": rec.Via}
+		}
 		if note := strings.TrimSpace(rec.Note); note != "" {
 			var n int
 			if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = 'note' AND text = ?`, it.ID, note); err != nil {
 				return err
 			}
 			if n == 0 {
-				id, err := s.insertAnnotation(ctx, tx, it.ID, record.Annotation{Type: record.AnnNote, Text: note, Actor: actor}, now)
+				id, err := s.insertAnnotation(ctx, tx, it.ID, record.Annotation{Type: record.AnnNote, Text: note, Actor: actor}, intentAt, rec.Via)
 				if err != nil {
 					return err
 				}
@@ -260,13 +369,13 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 			}
 		}
 		for _, t := range tags {
-			r, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`, it.ID, t, actor, now)
+			r, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`, it.ID, t, actor, intentAt)
 			if err != nil {
 				return err
 			}
 			if n, _ := r.RowsAffected(); n > 0 {
 				res.TagsAdded = append(res.TagsAdded, t)
-				if err := s.event(ctx, tx, it.ID, "tag", t, tagAddedEventName, actor, nil); err != nil {
+				if err := s.event(ctx, tx, it.ID, "tag", t, tagAddedEventName, actor, via); err != nil {
 					return err
 				}
 			}
@@ -293,7 +402,21 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 					return badInput("chunk %d is not a chunk of item %s", *a.ChunkID, it.ID)
 				}
 			}
-			id, err := s.insertAnnotation(ctx, tx, it.ID, a, now)
+			if rec.Via != "" {
+				// an import run again adds no annotation twice
+				var n int
+				if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = ? AND text = ? AND actor = ?`, it.ID, a.Type, a.Text, a.Actor); err != nil {
+					return err
+				}
+				if n > 0 {
+					continue
+				}
+			}
+			at := now
+			if a.CreatedAt != "" {
+				at = a.CreatedAt
+			}
+			id, err := s.insertAnnotation(ctx, tx, it.ID, a, at, rec.Via)
 			if err != nil {
 				return err
 			}
@@ -344,7 +467,7 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 		isNew := created
 		out.New = &isNew
 		return nil
-	})
+	}()
 	if err != nil {
 		return nil, err
 	}
@@ -377,6 +500,11 @@ func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts S
 		if a.Confidence != nil && (*a.Confidence < 0 || *a.Confidence > 1 || *a.Confidence != *a.Confidence) {
 			return nil, badInput("annotation %d: confidence %v outside 0..1", i+1, *a.Confidence)
 		}
+		at, err := s.pastTime(fmt.Sprintf("annotation %d: created_at", i+1), a.CreatedAt)
+		if err != nil {
+			return nil, err
+		}
+		a.CreatedAt = at
 		if a.Confidence == nil && isAgent(a.Actor) {
 			c := opts.DefaultAgentConfidence
 			a.Confidence = &c
@@ -386,7 +514,7 @@ func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts S
 	return out, nil
 }
 
-func (s *Store) insertAnnotation(ctx context.Context, tx *sqlx.Tx, itemID string, a record.Annotation, now string) (int64, error) {
+func (s *Store) insertAnnotation(ctx context.Context, tx *sqlx.Tx, itemID string, a record.Annotation, now, via string) (int64, error) {
 	var chunkIndex any
 	if a.ChunkID != nil {
 		var ci int
@@ -409,6 +537,9 @@ func (s *Store) insertAnnotation(ctx context.Context, tx *sqlx.Tx, itemID string
 	}
 	if a.Pinned {
 		detail["pinned"] = true
+	}
+	if via != "" {
+		detail["via"] = via
 	}
 	return id, s.event(ctx, tx, itemID, "annotation", fmt.Sprint(id), annotationCreatedEventName, a.Actor, detail)
 }
@@ -535,4 +666,56 @@ func cleanTags(in []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// maxImportTitleBytes caps a title given to ll-save (an imported bookmark's
+// title), as ll-parse caps a page's.
+const maxImportTitleBytes = 2048
+
+// pastTime reads an RFC 3339 time given with a record (saved_at, an
+// annotation's created_at). It returns it in UTC, or "" when v is empty or
+// not before now (a time to come is no saved time: now is used).
+func (s *Store) pastTime(field, v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "", nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return "", badInput("%s %s: want an RFC 3339 time such as 2024-01-02T03:04:05Z", field, record.Quote(v))
+	}
+	if !t.Before(s.Now()) {
+		return "", nil
+	}
+	return record.FormatTime(t), nil
+}
+
+// validVia reports whether v names an importer: import:<name>, the name
+// in lower-case letters, digits, '-' and '_'.
+func validVia(v string) bool {
+	name, ok := strings.CutPrefix(v, "import:")
+	if !ok || name == "" || len(name) > 32 {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// importTitle is the title a new item gets from ll-save's input (an
+// imported bookmark's), trimmed and cut to maxImportTitleBytes at a rune
+// boundary. ll-parse replaces it when the page has a title.
+func importTitle(t string) string {
+	t = strings.TrimSpace(t)
+	if len(t) <= maxImportTitleBytes {
+		return t
+	}
+	t = t[:maxImportTitleBytes]
+	for len(t) > 0 && !utf8.ValidString(t) {
+		t = t[:len(t)-1]
+	}
+	return t
 }

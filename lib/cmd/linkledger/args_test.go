@@ -127,8 +127,11 @@ func TestHelpExamplesRun(t *testing.T) {
 	root := linkledger.New(nil, env(&out))
 	descs := []string{root.Description}
 	// the item verbs' examples name other items and annotations; their
-	// scripts (e2e items_*) run them; mcp is a server (e2e TestMCP runs it)
-	itemVerbs := map[string]bool{"show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "delete": true, "mcp": true}
+	// scripts (e2e items_*) run them; mcp is a server (e2e TestMCP runs it);
+	// import, export, backup and check write files (e2e import_*, export_*,
+	// backup_check run them)
+	itemVerbs := map[string]bool{"show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "delete": true, "mcp": true,
+		"import": true, "export": true, "backup": true, "check": true}
 	for _, v := range root.Commands {
 		if !itemVerbs[v.Name] {
 			descs = append(descs, v.Description)

@@ -227,6 +227,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	}
 	// memory packs, citations and reuse statistics (packs.go)
 	verbs = append(verbs, packVerbs(env)...)
+	// import, export, backup, check (port.go)
+	verbs = append(verbs, portVerbs(filters, env)...)
 	// the MCP server for agents (mcp.go)
 	verbs = append(verbs, mcpVerb(env))
 	return verbs

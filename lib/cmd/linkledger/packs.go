@@ -178,9 +178,9 @@ EXAMPLES:
 		ExitErrHandler:  func(context.Context, *ucli.Command, error) {},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
-				return cli.Usage("pack: unknown subcommand %q: want save, show, refresh or list", c.Args().First())
+				return cli.Usage("unknown subcommand %q: want save, show, refresh or list", c.Args().First())
 			}
-			return cli.Usage("pack: want a subcommand: save, show, refresh or list")
+			return cli.Usage("want a subcommand: save, show, refresh or list")
 		},
 	}
 	cite := &ucli.Command{

@@ -53,6 +53,12 @@ records such as
 Fields ll-save does not own pass through to its output. Flags apply to every
 input as defaults.
 
+Records from ll-import also carry saved_at (a new item's saved time, when
+in the past), title (a new item's title until the page is parsed) and via
+(import:<format>, kept in the history; with it an annotation the item has
+already is not added again, so an import can run twice). --batch N saves N
+records per transaction (imports), with the same output.
+
 Agent annotations without --confidence get 0.5. At most --agent-cap (default 5,
 3..7) agent highlights are kept per item: beyond it the lowest-confidence
 unpinned agent highlight is displaced; human and pinned ones never are.
@@ -88,6 +94,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.StringSliceFlag{Name: "unpin", Usage: "unpin highlight annotation `ID` (comma-separated, repeatable)"},
 			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+			&ucli.IntFlag{Name: "batch", Value: 1, Usage: "save `N` stdin records per transaction (imports: fewer commits; records are written when their batch is saved)"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -189,6 +196,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
+	if n := c.Int("batch"); n < 1 || n > 10000 {
+		return cli.Usage("--batch %d: want 1..10000", n)
+	}
 	rules := canon.DefaultRules()
 	if f := c.String("rules"); f != "" {
 		if err := rules.MergeFile(f); err != nil {
@@ -213,7 +223,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
 	cwd, _ := env.Getwd()
 	home := env.Getenv("HOME")
-	s := &saver{st: st, rules: rules, d: d, cwd: cwd, home: home, out: out, diag: diag}
+	s := &saver{st: st, rules: rules, d: d, cwd: cwd, home: home, out: out, diag: diag, batch: c.Int("batch")}
 	// A write given up on another process's lock stops the run: every
 	// later write would wait as long. Saving is idempotent, so the whole
 	// input can simply be run again.
@@ -238,6 +248,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	err = cli.EachRecord(ctx, env.Stdin, out, diag, record.StageSave, func(rec *record.Record, line int) error {
 		return s.one(ctx, rec, line, "line")
 	})
+	if err == nil {
+		err = s.flush(ctx)
+	}
 	if err != nil {
 		return busy(err)
 	}
@@ -254,19 +267,35 @@ type saver struct {
 	out    *cli.Output
 	diag   cli.Diag
 	saved  int // inputs saved so far
+	// batch is how many records share a transaction (--batch); pending
+	// are the records of the batch being gathered.
+	batch   int
+	pending []pendingSave
 }
 
 // one saves one input and emits its record. It returns an error only for
 // failures that must stop the stream (output closed, database unusable).
 func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what string) error {
 	if rec.Error != nil {
-		// an upstream error record passes through untouched
+		// an upstream error record passes through untouched, in order
+		if err := s.flush(ctx); err != nil {
+			return err
+		}
 		return s.out.Emit(rec)
 	}
 	fail := func(code, msg string) error {
+		if err := s.flush(ctx); err != nil {
+			return err
+		}
 		s.diag.Printf("%s %d: %s", what, pos, msg)
 		rec.Error = &record.Error{Stage: record.StageSave, Code: code, Message: msg, Line: pos}
 		return s.out.Emit(rec)
+	}
+	if store.IsExport(rec) {
+		if err := s.flush(ctx); err != nil {
+			return err
+		}
+		return s.restore(ctx, rec, pos, what)
 	}
 	s.applyDefaults(rec)
 	opts := s.d.saveOpts
@@ -299,7 +328,51 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 		// local file saved so may be read by the worker (docs/security.md).
 		opts.NamedByUser = what == "argument"
 	}
+	// a batch holds stdin records only: an argument may carry a file grant
+	if s.batch > 1 && !opts.NamedByUser {
+		s.pending = append(s.pending, pendingSave{rec, pos, what})
+		if len(s.pending) >= s.batch {
+			return s.flush(ctx)
+		}
+		return nil
+	}
 	res, err := s.st.Save(ctx, rec, opts)
+	return s.finish(ctx, rec, res, err, pos, what)
+}
+
+// pendingSave is a record waiting for its batch (--batch).
+type pendingSave struct {
+	rec  *record.Record
+	pos  int
+	what string
+}
+
+// flush saves the pending batch in one transaction and emits its records,
+// in input order.
+func (s *saver) flush(ctx context.Context) error {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	recs := make([]*record.Record, len(s.pending))
+	for i, p := range s.pending {
+		recs[i] = p.rec
+	}
+	results, err := s.st.SaveBatch(ctx, recs, s.d.saveOpts)
+	if err != nil {
+		return err
+	}
+	pending := s.pending
+	s.pending = nil
+	for i, p := range pending {
+		if err := s.finish(ctx, p.rec, results[i].Out, results[i].Err, p.pos, p.what); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish emits the record of one save: its result, or its error.
+func (s *saver) finish(ctx context.Context, rec, res *record.Record, err error, pos int, what string) error {
 	if err != nil {
 		var re *record.Error
 		if errors.As(err, &re) {
@@ -311,7 +384,10 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 		if store.IsBusy(err) || ctx.Err() != nil {
 			return err
 		}
-		return fail(record.CodeStore, err.Error())
+		msg := err.Error()
+		s.diag.Printf("%s %d: %s", what, pos, msg)
+		rec.Error = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: msg, Line: pos}
+		return s.out.Emit(rec)
 	}
 	rec.ID, rec.CanonicalURL, rec.SourceType = res.ID, res.CanonicalURL, res.SourceType
 	if rec.URL == "" {
@@ -321,7 +397,33 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 	s.saved++
 	// intent fields are consumed: what was done is in save
 	rec.Note, rec.Tags, rec.TagsRemove, rec.Annotations, rec.Pin, rec.Unpin, rec.Artifact, rec.Actor = "", nil, nil, nil, nil, nil, nil, ""
+	rec.SavedAt, rec.Via = "", ""
 	return s.out.Emit(rec)
+}
+
+// restore writes back an item of a linkledger export (ll-import --format
+// linkledger): as it was, ids, annotations and history included, or not at
+// all when the ledger has it already ("new": false). The flags' defaults do
+// not apply.
+func (s *saver) restore(ctx context.Context, rec *record.Record, pos int, what string) error {
+	_, created, err := s.st.Restore(ctx, rec)
+	out := &record.Record{ID: rec.ID, URL: rec.URL, CanonicalURL: rec.CanonicalURL, SourceType: rec.SourceType, Status: rec.Status, Title: rec.Title}
+	if err != nil {
+		var re *record.Error
+		if !errors.As(err, &re) {
+			if store.IsBusy(err) || ctx.Err() != nil {
+				return err
+			}
+			re = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: err.Error()}
+		}
+		s.diag.Printf("%s %d: %s", what, pos, re.Message)
+		re.Line = pos
+		out.Error = re
+		return s.out.Emit(out)
+	}
+	s.saved++
+	out.New = &created
+	return s.out.Emit(out)
 }
 
 func (s *saver) applyDefaults(rec *record.Record) {
@@ -356,13 +458,12 @@ func (s *saver) hintFor(in string) {
 	switch lower := strings.ToLower(in); {
 	case strings.HasPrefix(lower, "<") || strings.Contains(lower, "<a href") || strings.Contains(lower, "netscape-bookmark-file"):
 		s.hint("html", "this looks like an exported bookmarks file (HTML); ll-save takes one URL or path per line, "+
-			"and import of bookmark files is not supported yet: extract the links first, e.g. "+
-			`grep -Eio 'href="[^"]+"' bookmarks.html | cut -d'"' -f2 | ll-save`)
+			"and ll-import reads bookmark files: ll-import bookmarks.html | ll-save (or linkledger import bookmarks.html)")
 	case (strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")) && strings.ContainsFunc(in, unicode.IsSpace):
 		s.hint("spaced", "a URL has no spaces (write a space in it as %20); ll-save takes one URL or path per line")
 	case strings.Contains(in, ","):
 		s.hint("csv", "this looks like a CSV row; ll-save takes one URL or path per line, "+
-			"and import of CSV files is not supported yet: pick the URL column first, e.g. cut -d, -f2 links.csv | ll-save")
+			"and ll-import reads the CSV exports of Pocket and Instapaper: ll-import export.csv | ll-save; for another CSV, pick the URL column first, e.g. cut -d, -f2 links.csv | ll-save")
 	default:
 		s.hint("other", "ll-save takes one URL (http, https, file), an existing path or a JSON record per line (or argument)")
 	}

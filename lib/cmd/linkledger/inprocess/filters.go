@@ -10,6 +10,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cmd/llbrief"
 	"github.com/linkledger/linkledger/lib/cmd/llfetch"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
+	"github.com/linkledger/linkledger/lib/cmd/llimport"
 	"github.com/linkledger/linkledger/lib/cmd/llindex"
 	"github.com/linkledger/linkledger/lib/cmd/llparse"
 	"github.com/linkledger/linkledger/lib/cmd/llsave"
@@ -18,11 +19,12 @@ import (
 // Filters are the ll-* filters, in process.
 func Filters() linkledger.Filters {
 	return linkledger.Filters{
-		"ll-save":  llsave.Command,
-		"ll-fetch": llfetch.Command,
-		"ll-parse": llparse.Command,
-		"ll-index": llindex.Command,
-		"ll-find":  llfind.Command,
-		"ll-brief": llbrief.Command,
+		"ll-save":   llsave.Command,
+		"ll-import": llimport.Command,
+		"ll-fetch":  llfetch.Command,
+		"ll-parse":  llparse.Command,
+		"ll-index":  llindex.Command,
+		"ll-find":   llfind.Command,
+		"ll-brief":  llbrief.Command,
 	}
 }

@@ -1,0 +1,275 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// Keys an export record adds to the show record (docs/import-export.md).
+const (
+	// ExportItemKey holds the item's row, every column but the internal
+	// seq, as stored: what a restore writes back.
+	ExportItemKey = "ledger_item"
+	// ExportHistoryKey holds the item's events, oldest first.
+	ExportHistoryKey = "history"
+	// ExportTextKey is true when the export carries the item's chunks.
+	ExportTextKey = "ledger_text"
+)
+
+// HistoryEvent is one event of an item's history in an export.
+type HistoryEvent struct {
+	Entity   string          `json:"entity"`
+	EntityID *string         `json:"entity_id,omitempty"`
+	Action   string          `json:"action"`
+	Actor    string          `json:"actor"`
+	At       string          `json:"at"`
+	Detail   json.RawMessage `json:"detail"`
+}
+
+// ExportIDs returns the ids of the items f passes, in the order they were
+// created.
+func (s *Store) ExportIDs(ctx context.Context, f Filter) ([]string, error) {
+	cond, args := f.where()
+	var ids []string
+	err := s.db.SelectContext(ctx, &ids, `SELECT it.id FROM items it WHERE `+cond+` ORDER BY it.seq`, args...)
+	return ids, err
+}
+
+// Export returns everything stored about an item as one record: the show
+// record (metadata, ingest status, tags, annotations with their ids,
+// artifacts, with text its chunks) plus its history and its row as stored,
+// from which Restore rebuilds it.
+func (s *Store) Export(ctx context.Context, id string, text bool) (*record.Record, error) {
+	rec, err := s.Show(ctx, id, ShowOptions{Text: text})
+	if err != nil {
+		return nil, err
+	}
+	row := map[string]any{}
+	if err := s.db.QueryRowxContext(ctx, `SELECT * FROM items WHERE id = ?`, rec.ID).MapScan(row); err != nil {
+		return nil, err
+	}
+	delete(row, "seq")
+	for k, v := range row {
+		if b, ok := v.([]byte); ok {
+			row[k] = string(b)
+		}
+	}
+	var evs []struct {
+		Entity   string         `db:"entity"`
+		EntityID sql.NullString `db:"entity_id"`
+		Action   string         `db:"action"`
+		Actor    string         `db:"actor"`
+		At       string         `db:"at"`
+		Detail   string         `db:"detail_json"`
+	}
+	if err := s.db.SelectContext(ctx, &evs, `SELECT entity, entity_id, action, actor, at, detail_json FROM events WHERE item_id = ? ORDER BY id`, rec.ID); err != nil {
+		return nil, err
+	}
+	hist := make([]HistoryEvent, 0, len(evs))
+	for _, e := range evs {
+		h := HistoryEvent{Entity: e.Entity, Action: e.Action, Actor: e.Actor, At: e.At, Detail: json.RawMessage(e.Detail)}
+		if e.EntityID.Valid {
+			v := e.EntityID.String
+			h.EntityID = &v
+		}
+		hist = append(hist, h)
+	}
+	if rec.Extra == nil {
+		rec.Extra = map[string]json.RawMessage{}
+	}
+	for k, v := range map[string]any{ExportItemKey: row, ExportHistoryKey: hist, ExportTextKey: text} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		rec.Extra[k] = b
+	}
+	return rec, nil
+}
+
+// IsExport reports whether rec is an export record (Restore takes it).
+func IsExport(rec *record.Record) bool {
+	_, ok := rec.Extra[ExportItemKey]
+	return ok
+}
+
+// Restore writes an export record back: the item's row as exported, its
+// chunks, annotations (their ids kept when free), tags, artifacts and
+// history, and its search rows, in one transaction. An item that exists
+// (same id or canonical URL) is left as it is: created is false. An item
+// exported without its text is restored as saved, for the worker to fetch
+// again.
+func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Record, created bool, err error) {
+	row := map[string]any{}
+	dec := json.NewDecoder(bytes.NewReader(rec.Extra[ExportItemKey]))
+	dec.UseNumber()
+	if err := dec.Decode(&row); err != nil {
+		return nil, false, badInput("%s: not an object: %v", ExportItemKey, err)
+	}
+	for k, v := range row {
+		if n, ok := v.(json.Number); ok {
+			if i, err := n.Int64(); err == nil {
+				row[k] = i
+			} else if f, err := n.Float64(); err == nil {
+				row[k] = f
+			}
+		}
+	}
+	id, _ := row["id"].(string)
+	canonical, _ := row["canonical_url"].(string)
+	if id == "" || canonical == "" || id != record.ItemID(canonical) {
+		return nil, false, badInput("%s: id and canonical_url missing or not matching", ExportItemKey)
+	}
+	var hist []HistoryEvent
+	if raw, ok := rec.Extra[ExportHistoryKey]; ok {
+		if err := json.Unmarshal(raw, &hist); err != nil {
+			return nil, false, badInput("%s: %v", ExportHistoryKey, err)
+		}
+	}
+	var withText bool
+	if raw, ok := rec.Extra[ExportTextKey]; ok {
+		json.Unmarshal(raw, &withText)
+	}
+	var cols []struct {
+		Name string `db:"name"`
+	}
+	if err := s.db.SelectContext(ctx, &cols, `SELECT name FROM pragma_table_info('items')`); err != nil {
+		return nil, false, err
+	}
+	known := map[string]bool{}
+	for _, c := range cols {
+		known[c.Name] = true
+	}
+	names := make([]string, 0, len(row))
+	vals := make([]any, 0, len(row))
+	for k, v := range row {
+		if !known[k] || k == "seq" {
+			return nil, false, badInput("%s: column %s is not one of this database's (an export of a newer linkledger?)", ExportItemKey, record.Quote(k))
+		}
+		names = append(names, k)
+		vals = append(vals, v)
+	}
+	err = s.tx(ctx, func(tx *sqlx.Tx) error {
+		created = false
+		var n int
+		if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM items WHERE id = ? OR canonical_url = ?`, id, canonical); err != nil {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+		q := `INSERT INTO items(`
+		ph := ``
+		for i, c := range names {
+			if i > 0 {
+				q += ", "
+				ph += ", "
+			}
+			q += `"` + c + `"`
+			ph += "?"
+		}
+		if _, err := tx.ExecContext(ctx, q+`) VALUES (`+ph+`)`, vals...); err != nil {
+			return err
+		}
+		if !withText {
+			if _, err := tx.ExecContext(ctx, `UPDATE items SET ingest_status = 'saved', checksum = NULL, parsed_at = NULL, fetched_at = NULL,
+				etag = NULL, last_modified = NULL, attempts = 0, next_retry_at = NULL WHERE id = ?`, id); err != nil {
+				return err
+			}
+		}
+		chunkIDs := map[int64]int64{}
+		for _, c := range rec.Chunks {
+			var cid any
+			if c.ID > 0 && free(ctx, tx, "content_chunks", c.ID) {
+				cid = c.ID
+			}
+			r, err := tx.ExecContext(ctx, `INSERT INTO content_chunks(id, item_id, chunk_index, text, tokens, start_s, page) VALUES (?,?,?,?,?,?,?)`,
+				cid, id, c.Index, c.Text, c.Tokens, c.StartS, nullInt(c.Page))
+			if err != nil {
+				return err
+			}
+			nid, _ := r.LastInsertId()
+			chunkIDs[c.ID] = nid
+		}
+		for _, a := range rec.Annotations {
+			var aid any
+			if a.ID > 0 && free(ctx, tx, "annotations", a.ID) {
+				aid = a.ID
+			}
+			var chunk any
+			if a.ChunkID != nil {
+				if nid, ok := chunkIDs[*a.ChunkID]; ok {
+					chunk = nid
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO annotations(id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at)
+				VALUES (?,?,?,?,?,?,?,?,?,?)`, aid, id, chunk, a.ChunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, a.CreatedAt); err != nil {
+				return err
+			}
+		}
+		for _, t := range rec.Tagged {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`, id, t.Tag, t.Actor, t.CreatedAt); err != nil {
+				return err
+			}
+		}
+		for _, a := range rec.Artifacts {
+			claims := a.KeyClaims
+			if claims == nil {
+				claims = []string{}
+			}
+			cj, _ := json.Marshal(claims)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO artifacts(item_id, summary, key_claims_json, created_by, created_at) VALUES (?,?,?,?,?)`,
+				id, a.Summary, string(cj), a.CreatedBy, a.CreatedAt); err != nil {
+				return err
+			}
+		}
+		for _, e := range hist {
+			d := string(e.Detail)
+			if d == "" || d == "null" {
+				d = "{}"
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO events(item_id, entity, entity_id, action, actor, at, detail_json) VALUES (?,?,?,?,?,?,?)`,
+				id, e.Entity, e.EntityID, e.Action, e.Actor, e.At, d); err != nil {
+				return err
+			}
+		}
+		var seq int64
+		if err := tx.GetContext(ctx, &seq, `SELECT seq FROM items WHERE id = ?`, id); err != nil {
+			return err
+		}
+		created = true
+		return insertFTS(ctx, tx, seq, id)
+	})
+	if err != nil {
+		if IsConstraint(err) {
+			return nil, false, badInput("cannot restore item %s: %v", record.Echo(id), err)
+		}
+		return nil, false, err
+	}
+	it, err := s.Status(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, false, fmt.Errorf("item %s vanished after its restore", id)
+	}
+	return it, created, err
+}
+
+func free(ctx context.Context, tx *sqlx.Tx, table string, id int64) bool {
+	var n int
+	tx.GetContext(ctx, &n, `SELECT count(*) FROM `+table+` WHERE id = ?`, id)
+	return n == 0
+}
+
+func nullInt(n int) any {
+	if n == 0 {
+		return nil
+	}
+	return n
+}
