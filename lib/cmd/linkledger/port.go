@@ -17,6 +17,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/exporter"
+	"github.com/linkledger/linkledger/lib/importer"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
@@ -74,6 +75,9 @@ EXAMPLES:
 			files := c.Args().Slice()
 			if len(files) == 0 {
 				return cli.Usage("no file given: name the export file(s) to import")
+			}
+			if f := c.String("format"); f != "" && importer.Formats[f] == nil {
+				return inVerb(c, cli.Usage("--format %q: want one of %s", f, strings.Join(importer.Names(), ", ")))
 			}
 			impArgs := []string{"ll-import", "--format", c.String("format")}
 			if c.String("format") == "" {
