@@ -248,11 +248,11 @@ EXAMPLES:
 			var o ledger.StatsOptions
 			var err error
 			if s := c.String("since"); s != "all" {
-				if o.Since, err = parseWhen(s, now); err != nil {
+				if o.Since, err = ledger.ParseWhen(s, now); err != nil {
 					return cli.Usage("--since: %v", err)
 				}
 			}
-			if o.Until, err = parseWhen(c.String("until"), now); err != nil {
+			if o.Until, err = ledger.ParseWhen(c.String("until"), now); err != nil {
 				return cli.Usage("--until: %v", err)
 			}
 			if o.Limit = c.Int("limit"); o.Limit < 1 {
@@ -464,30 +464,4 @@ func statsText(u *record.UsageStats) string {
 		}
 	}
 	return b.String()
-}
-
-// parseWhen reads a point in time: RFC 3339, YYYY-MM-DD (UTC midnight), or
-// a duration (Go's forms or days, 30d) meaning that long before now. ""
-// is the zero time. (ll-find reads --since the same way.)
-func parseWhen(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t.UTC(), nil
-	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		return t, nil
-	}
-	d, err := time.ParseDuration(s)
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		var n float64
-		n, err = strconv.ParseFloat(days, 64)
-		d = time.Duration(n * float64(24*time.Hour))
-	}
-	if err != nil || d < 0 {
-		return time.Time{}, fmt.Errorf("%q: want RFC 3339 (2026-01-02T15:04:05Z), YYYY-MM-DD, a duration ago (30d, 12h) or all", s)
-	}
-	return now.Add(-d), nil
 }
