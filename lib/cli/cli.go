@@ -207,6 +207,12 @@ func Report(prog string, w io.Writer, err error) int {
 	if err == nil || ndjson.IsClosedPipe(err) {
 		return ExitOK
 	}
+	if errors.Is(err, context.Canceled) {
+		// Ctrl-C or SIGTERM: every filter says it the same way. Filters
+		// stop between records, so what they wrote stays.
+		fmt.Fprintf(w, "%s: interrupted: records written before it are kept; running the same input again is safe\n", prog)
+		return ExitFatal
+	}
 	code := ExitFatal
 	var ee *ExitError
 	if errors.As(err, &ee) {

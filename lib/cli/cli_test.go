@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -77,6 +79,17 @@ func TestReportCodes(t *testing.T) {
 	}
 	if c := Report("ll-x", &b, errors.New("boom")); c != ExitFatal {
 		t.Errorf("fatal -> %d", c)
+	}
+	// an interrupt reads the same from every filter, however it arrived
+	// (a bare context error, or wrapped by a store or fetch call)
+	for _, err := range []error{context.Canceled, fmt.Errorf("read stdin: %w", context.Canceled)} {
+		b.Reset()
+		if c := Report("ll-y", &b, err); c != ExitFatal {
+			t.Errorf("%v -> %d", err, c)
+		}
+		if want := "ll-y: interrupted: records written before it are kept; running the same input again is safe\n"; b.String() != want {
+			t.Errorf("%v: stderr %q, want %q", err, b.String(), want)
+		}
 	}
 }
 

@@ -386,6 +386,22 @@ func IsBusy(err error) bool {
 	return false
 }
 
+// IsRetryable reports whether a failed write may succeed when tried again
+// later: another process held the lock, or the disk (or the database's
+// size limit) was full, which frees up. Driver errors are matched by code.
+func IsRetryable(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrBusy, sqlite3.ErrLocked, sqlite3.ErrFull:
+			return true
+		case sqlite3.ErrIoErr:
+			return se.ExtendedCode == sqlite3.ErrIoErrWrite || se.ExtendedCode == sqlite3.ErrIoErrFsync
+		}
+	}
+	return false
+}
+
 // IsConstraint reports whether err is a constraint violation.
 func IsConstraint(err error) bool {
 	var se sqlite3.Error

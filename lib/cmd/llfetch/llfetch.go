@@ -383,8 +383,6 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	case err == nil:
 	case ndjson.IsClosedPipe(err):
 		return nil
-	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
-		return errors.New("interrupted")
 	default:
 		return err
 	}

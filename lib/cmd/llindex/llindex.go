@@ -295,7 +295,7 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		}
 		ix.diag.Printf("%s: %s", rec.Ref(), record.Clean(err.Error()))
 		if rec.Error == nil {
-			rec.Fail(record.StageIndex, record.CodeStore, err.Error(), store.IsBusy(err) || ix.busy != nil)
+			rec.Fail(record.StageIndex, record.CodeStore, err.Error(), store.IsRetryable(err) || ix.busy != nil)
 		}
 		return nil
 	}

@@ -386,7 +386,7 @@ func (s *saver) finish(ctx context.Context, rec, res *record.Record, err error, 
 		}
 		msg := err.Error()
 		s.diag.Printf("%s %d: %s", what, pos, msg)
-		rec.Error = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: msg, Line: pos}
+		rec.Error = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: msg, Line: pos, Retryable: store.IsRetryable(err)}
 		return s.out.Emit(rec)
 	}
 	rec.ID, rec.CanonicalURL, rec.SourceType = res.ID, res.CanonicalURL, res.SourceType
@@ -414,7 +414,7 @@ func (s *saver) restore(ctx context.Context, rec *record.Record, pos int, what s
 			if store.IsBusy(err) || ctx.Err() != nil {
 				return err
 			}
-			re = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: err.Error()}
+			re = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: err.Error(), Retryable: store.IsRetryable(err)}
 		}
 		s.diag.Printf("%s %d: %s", what, pos, re.Message)
 		re.Line = pos
