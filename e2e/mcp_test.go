@@ -144,19 +144,26 @@ func TestMCP(t *testing.T) {
 
 	// the tools, their input schemas and output schemas
 	wantProps := map[string][]string{
-		"find":     {"archived", "limit", "offset", "query", "since", "tags", "type"},
-		"brief":    {"max_items", "max_tokens", "query", "since", "tags", "type"},
-		"save":     {"actor", "note", "tags", "url"},
-		"annotate": {"actor", "confidence", "item", "pinned", "text", "type"},
-		"tag":      {"actor", "add", "item", "remove"},
-		"pin":      {"actor", "annotation_id", "item", "unpin"},
-		"show":     {"item", "max_text_tokens", "text"},
-		"status":   {"item"},
-		"related":  {"item", "limit"},
+		"find":         {"archived", "limit", "offset", "query", "since", "tags", "type"},
+		"brief":        {"max_items", "max_tokens", "query", "since", "tags", "type"},
+		"save":         {"actor", "note", "tags", "url"},
+		"annotate":     {"actor", "confidence", "item", "pinned", "text", "type"},
+		"tag":          {"actor", "add", "item", "remove"},
+		"pin":          {"actor", "annotation_id", "item", "unpin"},
+		"show":         {"item", "max_text_tokens", "text"},
+		"status":       {"item"},
+		"related":      {"item", "limit"},
+		"cite":         {"actor", "item", "task"},
+		"stats":        {"limit", "since", "until"},
+		"pack_save":    {"actor", "max_items", "max_pointers", "max_tokens", "name", "pointer_words", "query", "replace", "tags", "type"},
+		"pack_show":    {"name", "version"},
+		"pack_refresh": {"actor", "name"},
+		"pack_list":    nil,
 	}
 	wantRequired := map[string][]string{
 		"brief": {"query"}, "save": {"url"}, "annotate": {"item", "text"}, "tag": {"item"},
 		"pin": {"annotation_id", "item"}, "show": {"item"}, "related": {"item"},
+		"cite": {"item", "task"}, "pack_save": {"name", "query"}, "pack_show": {"name"}, "pack_refresh": {"name"},
 	}
 	schemas := map[string]*jsonschema.Resolved{}
 	lt, err := cs.ListTools(ctx, nil)
@@ -292,6 +299,50 @@ func TestMCP(t *testing.T) {
 		}
 	}
 
+	// cite an item in a task; stats count it
+	var cited mcp.CiteOutput
+	call(t, cs, schemas, "cite", map[string]any{"item": srv.URL + "/quokka.html?utm_source=x", "task": "answer about quokkas"}, &cited)
+	if c := cited.Citation; c == nil || c.ItemID != id || c.Task != "answer about quokkas" || c.Actor != "agent:e2e-test" || c.ID < 1 || c.At == "" {
+		t.Fatalf("cite: %+v", cited.Citation)
+	}
+	var stats mcp.StatsOutput
+	call(t, cs, schemas, "stats", map[string]any{"since": "all"}, &stats)
+	if u := stats.Stats; u == nil || u.Citations != 1 || u.Tasks != 1 || u.ItemsSaved != 2 || u.ItemsNeverUsed != 1 || u.ReuseGoal != 0.3 || len(u.MostReused) != 1 || u.MostReused[0].ItemID != id || u.Since != "" {
+		t.Errorf("stats since all: %+v", stats.Stats)
+	}
+	call(t, cs, schemas, "stats", map[string]any{"until": "2000-01-01"}, &stats)
+	if u := stats.Stats; u == nil || u.Citations != 0 || u.ItemsSaved != 0 || len(u.MostReused) != 0 {
+		t.Errorf("stats until 2000: %+v", stats.Stats)
+	}
+
+	// memory packs: save, show, refresh, list
+	var pk mcp.PackOutput
+	call(t, cs, schemas, "pack_save", map[string]any{"name": "quokka-watch", "query": "quokkas fresh water", "max_tokens": 800, "max_pointers": 0}, &pk)
+	var pb brief.Pack
+	if p := pk.Pack; p == nil || p.Name != "quokka-watch" || p.Version != 1 || p.BuiltBy != "agent:e2e-test" || len(p.Entered) == 0 || json.Unmarshal(p.Brief, &pb) != nil {
+		t.Fatalf("pack_save: %+v", pk.Pack)
+	}
+	if len(pb.Items) == 0 || pb.Items[0].ID != id || pb.MaxTokens != 800 || pb.Tokens > 800 || len(pb.Pointers) != 0 || pk.Truncated {
+		t.Errorf("pack_save brief: %+v", pb)
+	}
+	call(t, cs, schemas, "pack_refresh", map[string]any{"name": "quokka-watch", "actor": "agent:refresher"}, &pk)
+	if p := pk.Pack; p == nil || p.Version != 2 || p.BuiltBy != "agent:refresher" || len(p.Entered) != 0 || len(p.Left) != 0 || p.Options == nil || p.Options.MaxTokens != 800 {
+		t.Errorf("pack_refresh: %+v", pk.Pack)
+	}
+	call(t, cs, schemas, "pack_show", map[string]any{"name": "quokka-watch", "version": 1}, &pk)
+	if p := pk.Pack; p == nil || p.Version != 1 || len(p.Entered) == 0 || !strings.Contains(string(p.Brief), id) {
+		t.Errorf("pack_show version 1: %+v", pk.Pack)
+	}
+	res := call(t, cs, schemas, "pack_show", map[string]any{"name": "quokka-watch"}, &pk)
+	if pk.Pack == nil || pk.Pack.Version != 2 || !strings.Contains(text(res), "pack quokka-watch v2") || !strings.Contains(text(res), id) {
+		t.Errorf("pack_show: %+v\n%s", pk.Pack, text(res))
+	}
+	var pl mcp.PackListOutput
+	call(t, cs, schemas, "pack_list", map[string]any{}, &pl)
+	if len(pl.Packs) != 1 || pl.Packs[0].Name != "quokka-watch" || pl.Packs[0].Version != 2 || len(pl.Packs[0].Brief) != 0 || pl.Truncated {
+		t.Errorf("pack_list: %+v", pl)
+	}
+
 	// bad arguments are tool errors with the CLI's codes and messages; the
 	// server goes on serving
 	for _, tc := range []struct {
@@ -311,6 +362,19 @@ func TestMCP(t *testing.T) {
 		{"brief", map[string]any{"query": "quokka", "max_tokens": 5}, "budget:"},
 		{"brief", map[string]any{}, "query"},
 		{"related", map[string]any{"item": "ll_0000000000000000"}, `not_found: no item "ll_0000000000000000"`},
+		{"cite", map[string]any{"item": id, "task": ""}, `usage: task: task name "": want 1 to 200 characters on one line`},
+		{"cite", map[string]any{"item": "ll_0000000000000000", "task": "t"}, `not_found: no item "ll_0000000000000000"`},
+		{"cite", map[string]any{"item": id}, "task"},
+		{"stats", map[string]any{"since": "yesterday"}, "usage: since:"},
+		{"stats", map[string]any{"limit": 99}, "usage: limit 99: want 1..20"},
+		{"pack_save", map[string]any{"name": "quokka-watch", "query": "quokkas"}, "usage: pack \"quokka-watch\" exists\nhint: refresh it with pack_refresh"},
+		{"pack_save", map[string]any{"name": "big", "query": "quokkas", "max_tokens": 9000}, "usage: max_tokens 9000: want 1..8000"},
+		{"pack_save", map[string]any{"name": "x\ny", "query": "quokkas"}, `usage: name: pack name "x\ny"`},
+		{"pack_show", map[string]any{"name": "nope"}, `not_found: no pack "nope"` + "\nhint: list the packs with the pack_list tool"},
+		{"pack_show", map[string]any{"name": "quokka-watch", "version": 9}, `not_found: pack "quokka-watch" has no version 9`},
+		{"pack_refresh", map[string]any{"name": "nope"}, `not_found: no pack "nope"`},
+		{"pack_refresh", map[string]any{"name": "quokka-watch", "actor": "robot"}, `usage: actor "robot": want human or agent:<name>`},
+		{"pack_list", map[string]any{"verbose": true}, "verbose"},
 	} {
 		if got := callErr(t, cs, tc.tool, tc.args); !strings.Contains(got, tc.want) {
 			t.Errorf("%s %v: error %q, want %q", tc.tool, tc.args, got, tc.want)

@@ -1,12 +1,14 @@
 package mcp
 
 import (
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
@@ -76,3 +78,39 @@ func TestValidLines(t *testing.T) {
 }
 
 func trunc(s string) string { return s[:min(len(s), 60)] }
+
+func TestPackResultCap(t *testing.T) {
+	bp := brief.Pack{Query: "q", MaxTokens: 20000}
+	for i := 0; i < 20; i++ {
+		bp.Items = append(bp.Items, brief.Item{Rank: i + 1, ID: "ll_0000000000000001", URL: "https://example.com/",
+			Summary: strings.Repeat("many different words here ", 300)})
+	}
+	for i := 0; i < 50; i++ {
+		bp.Pointers = append(bp.Pointers, brief.Pointer{Rank: 21 + i, URL: "https://example.com/p", Title: "a pointer"})
+	}
+	raw, err := json.Marshal(&bp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, text, err := packResult(&record.PackInfo{Name: "big", Query: "q", Version: 1, Brief: raw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got brief.Pack
+	if err := json.Unmarshal(out.Pack.Brief, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !out.Truncated || len(got.Pointers) != 0 || len(got.Items) == 0 || len(got.Items) == 20 {
+		t.Fatalf("big pack: %d items, %d pointers kept, truncated %v", len(got.Items), len(got.Pointers), out.Truncated)
+	}
+	if n := tokensOf(out); n > PackCapTokens {
+		t.Errorf("result of %d tokens over the cap %d", n, PackCapTokens)
+	}
+	if !strings.Contains(text, "pack big v1") {
+		t.Errorf("text form:\n%s", text)
+	}
+	small, _, err := packResult(&record.PackInfo{Name: "small", Version: 1, Brief: json.RawMessage(`{"items":[],"tokens":1,"max_tokens":10}`)}, nil)
+	if err != nil || small.Truncated || string(small.Pack.Brief) != `{"items":[],"tokens":1,"max_tokens":10}` {
+		t.Errorf("small pack changed: %+v %v", small, err)
+	}
+}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -27,7 +28,8 @@ var recordSchema = &jsonschema.Schema{
 // outputSchema infers T's schema with records as recordSchema.
 func outputSchema[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[record.Record](): recordSchema,
+		reflect.TypeFor[record.Record]():   recordSchema,
+		reflect.TypeFor[json.RawMessage](): {Type: "object", Description: "the evidence pack as ll-brief writes it: query, items, pointers, tokens, max_tokens, dropped"},
 	}})
 	if err != nil {
 		panic(err) // a programming error in the output types, caught by every test

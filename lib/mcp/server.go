@@ -1,5 +1,6 @@
 // Package mcp is linkledger's MCP server: the tools an agent calls (find,
-// brief, save, annotate, tag, pin, show, status, related) over one open
+// brief, save, annotate, tag, pin, show, status, related, cite, stats,
+// pack_save, pack_show, pack_refresh, pack_list) over one open
 // store, each a thin handler over the service layer (lib/ledger) with a
 // JSON input and output schema, a structured result and a compact text
 // form, and a documented size cap (docs/agents.md).
@@ -55,7 +56,8 @@ const instructions = `linkledger is the user's memory of saved links (articles, 
 Search it with find (or brief for a token-bounded evidence pack) before the web; save
 a URL worth keeping with a note on why; annotate it with highlights (key claims),
 lowlights (weak or wrong parts) and notes, with your confidence. Cite an item by its
-id and URL. Every result has a size cap; see each tool's description.`
+id and URL, and record with cite each item you used in a task. Every result has a
+size cap; see each tool's description.`
 
 // New returns the server over st. st (and opt.Reader) stay the caller's
 // to close.

@@ -147,3 +147,54 @@ func statusText(s StatusOutput) string {
 	}
 	return t
 }
+
+func statsText(u *record.UsageStats) string {
+	var b strings.Builder
+	since := u.Since
+	if since == "" {
+		since = "the start"
+	}
+	fmt.Fprintf(&b, "from %s to %s: tasks %d, reusing a stored source %d (%.0f%%; goal %.0f%%); citations %d; items saved %d, never used %d\n",
+		since, u.Until, u.Tasks, u.TasksReusing, 100*u.ReuseShare, 100*u.ReuseGoal, u.Citations, u.ItemsSaved, u.ItemsNeverUsed)
+	for _, s := range u.MostReused {
+		title := s.Title
+		if title == "" {
+			title = "(untitled)"
+		}
+		fmt.Fprintf(&b, "   reused: %s %s <%s> %d tasks, %d citations\n", s.ItemID, oneLine(title), s.URL, s.Tasks, s.Citations)
+	}
+	return b.String()
+}
+
+// packLine is one line about a pack: name, version, query, who built it.
+func packLine(p *record.PackInfo) string {
+	return fmt.Sprintf("pack %s v%d: %q, built %s by %s; %d entered, %d left\n", p.Name, p.Version, p.Query, p.BuiltAt, p.BuiltBy, len(p.Entered), len(p.Left))
+}
+
+// packText is a pack's line, what entered and left, then its brief as
+// the brief tool's text.
+func packText(p *record.PackInfo, bp *brief.Pack) string {
+	var b strings.Builder
+	b.WriteString(packLine(p))
+	member := func(sign string, m record.PackMember) {
+		fmt.Fprintf(&b, "   %s %d. %s <%s> (%s)\n", sign, m.Rank, oneLine(m.Title), m.URL, m.As)
+	}
+	for _, m := range p.Entered {
+		member("+", m)
+	}
+	for _, m := range p.Left {
+		member("-", m)
+	}
+	if bp == nil || bp.MaxTokens == 0 {
+		return b.String()
+	}
+	b.WriteString(briefText(bp))
+	for _, pt := range bp.Pointers {
+		fmt.Fprintf(&b, "%d. %s <%s>", pt.Rank, oneLine(pt.Title), pt.URL)
+		if pt.Sentence != "" {
+			b.WriteString(" " + oneLine(pt.Sentence))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

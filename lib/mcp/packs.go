@@ -1,0 +1,311 @@
+package mcp
+
+// The reuse tools: cite and stats, and the memory-pack tools pack_save,
+// pack_show, pack_refresh and pack_list (one tool per action, as the
+// item tools are: each has its own required arguments and its own
+// read-only or write annotation).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// Size caps of the reuse and pack results (docs/agents.md).
+const (
+	// MaxStatsLimit is the longest most_reused list stats returns.
+	MaxStatsLimit = 20
+	// PackCapTokens bounds a pack_save, pack_refresh or pack_show result:
+	// the brief's pointers, then its items, are left out from the bottom
+	// until it fits (truncated: true).
+	PackCapTokens = 12000
+	// PackListCapTokens bounds a pack_list result: packs past it are left
+	// out from the end (truncated: true).
+	PackListCapTokens = 4000
+)
+
+// CiteInput is the cite tool's input.
+type CiteInput struct {
+	Item  string `json:"item" jsonschema:"the item used: its id (ll_ and 16 hex digits) or its URL"`
+	Task  string `json:"task" jsonschema:"the piece of work it was used in (a draft, an answer, a report; a pack's name is its task): 1 to 200 characters on one line"`
+	Actor string `json:"actor,omitempty" jsonschema:"who used it: human or agent:NAME (default agent:CLIENT)"`
+}
+
+// CiteOutput is the cite tool's result.
+type CiteOutput struct {
+	Citation *record.Citation `json:"citation" jsonschema:"the citation recorded: id, item_id, url, title, task, actor, at"`
+}
+
+// StatsInput is the stats tool's input.
+type StatsInput struct {
+	Since string `json:"since,omitempty" jsonschema:"start of the period: RFC 3339, YYYY-MM-DD, a duration ago such as 30d or 12h, or all (default 30d)"`
+	Until string `json:"until,omitempty" jsonschema:"end of the period, in the same forms (default now)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"at most this many most reused sources, 1 to 20 (default 10)"`
+}
+
+// StatsOutput is the stats tool's result.
+type StatsOutput struct {
+	Stats *record.UsageStats `json:"stats" jsonschema:"evidence reuse over the period, as linkledger stats: tasks, tasks_reusing, reuse_share (goal reuse_goal), citations, items_saved, items_never_used, most_reused"`
+}
+
+// PackSaveInput is the pack_save tool's input.
+type PackSaveInput struct {
+	Name         string   `json:"name" jsonschema:"the pack's name, for the recurring task it serves: 1 to 200 characters on one line"`
+	Query        string   `json:"query" jsonschema:"the topic or task the pack's brief gathers evidence for, in plain words"`
+	MaxTokens    int      `json:"max_tokens,omitempty" jsonschema:"token budget of the brief (cl100k_base), 1 to 8000 (default 2000)"`
+	MaxItems     int      `json:"max_items,omitempty" jsonschema:"at most this many full items, 1 to 20 (default 5)"`
+	MaxPointers  *int     `json:"max_pointers,omitempty" jsonschema:"at most this many one-line pointers after the items, 0 to 100 (default 24)"`
+	PointerWords int      `json:"pointer_words,omitempty" jsonschema:"give each pointer its best sentence, at most this many words, 0 to 60 (default 0: none)"`
+	Tags         []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
+	Type         string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
+	Replace      bool     `json:"replace,omitempty" jsonschema:"save over a pack of the same name, as its next version with this query and settings (a taken name is an error without it)"`
+	Actor        string   `json:"actor,omitempty" jsonschema:"who builds it, for the pack's history: human or agent:NAME (default agent:CLIENT)"`
+}
+
+// PackShowInput is the pack_show tool's input.
+type PackShowInput struct {
+	Name    string `json:"name" jsonschema:"the pack's name"`
+	Version int    `json:"version,omitempty" jsonschema:"the version to show, 1 or more (default the latest)"`
+}
+
+// PackRefreshInput is the pack_refresh tool's input.
+type PackRefreshInput struct {
+	Name  string `json:"name" jsonschema:"the pack's name"`
+	Actor string `json:"actor,omitempty" jsonschema:"who builds it, for the pack's history: human or agent:NAME (default agent:CLIENT)"`
+}
+
+// PackListInput is the pack_list tool's input (none).
+type PackListInput struct{}
+
+// PackOutput is the result of pack_save, pack_refresh and pack_show.
+type PackOutput struct {
+	Pack      *record.PackInfo `json:"pack" jsonschema:"the pack as linkledger pack show prints it: name, query, options, version, built_at, built_by, entered and left since the version before, and brief (the evidence pack as ll-brief writes it)"`
+	Truncated bool             `json:"truncated,omitempty" jsonschema:"true when the brief's pointers or items were left out to stay under the size cap"`
+}
+
+// PackListOutput is the pack_list tool's result.
+type PackListOutput struct {
+	Packs     []record.PackInfo `json:"packs" jsonschema:"every pack by name at its latest version, without its brief"`
+	Truncated bool              `json:"truncated,omitempty" jsonschema:"true when packs were left out to stay under the size cap"`
+}
+
+func (s *Server) addPackTools() {
+	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
+	add := func(name, title, desc string, ann *sdk.ToolAnnotations, out any) *sdk.Tool {
+		t := &sdk.Tool{Name: name, Title: title, Description: desc, Annotations: ann}
+		switch out.(type) {
+		case CiteOutput:
+			t.OutputSchema = outputSchema[CiteOutput]()
+		case StatsOutput:
+			t.OutputSchema = outputSchema[StatsOutput]()
+		case PackOutput:
+			t.OutputSchema = outputSchema[PackOutput]()
+		case PackListOutput:
+			t.OutputSchema = outputSchema[PackListOutput]()
+		}
+		return t
+	}
+	sdk.AddTool(s.srv, add("cite", "Record a citation", `Record that a saved item (its id or URL) was used in a piece of work: the task you are doing (a draft, an answer, a report; a pack's name is its task). Cite each item you actually relied on; the stats tool counts these citations to measure how often stored sources are reused. Result: the citation {id, item_id, url, title, task, actor, at} (small).`, nil, CiteOutput{}),
+		safe(s, s.cite))
+	sdk.AddTool(s.srv, add("stats", "Evidence reuse statistics", `Evidence reuse over a period (default the last 30 days): the tasks active in it (named by a citation or a pack built in it) and the share that cited an item saved before the task began (reuse_share; the design's goal reuse_goal is 0.3), the citations, the items saved and how many were never cited, and the most reused sources with their counts. Result: one stats record, at most 20 most reused sources (small).`, ro, StatsOutput{}),
+		safe(s, s.stats))
+	sdk.AddTool(s.srv, add("pack_save", "Save a memory pack", `Build the brief of a query (as the brief tool, with max_tokens, max_items, max_pointers, pointer_words, tags, type) and save it under a name for a recurring task, with who built it and when; pack_refresh builds it again later with the same query and settings. A taken name is an error unless replace: true. Result: the pack with its brief and every source as entered. Cap: max_tokens at most 8000; the result about 12000 tokens (pointers, then items, left out past it: truncated: true).`, nil, PackOutput{}),
+		safe(s, s.packSave))
+	sdk.AddTool(s.srv, add("pack_show", "Show a memory pack", `Show a saved memory pack as it was last built (or a given version): its query, settings, version, who built it and when, the sources that entered and left in that version, and the brief itself (items with url, highlights, lowlights, notes, snippets; then one-line pointers). Nothing is searched: pack_refresh builds a new version. Cap: about 12000 tokens; the brief's pointers, then its items, are left out past it (truncated: true).`, ro, PackOutput{}),
+		safe(s, s.packShow))
+	sdk.AddTool(s.srv, add("pack_refresh", "Refresh a memory pack", `Build a saved memory pack again with its saved query and settings against the ledger as it is now, store it as the next version, and say which sources entered and which left since the version before (entered, left: rank, url, title, as item or pointer). Result and cap as pack_show.`, nil, PackOutput{}),
+		safe(s, s.packRefresh))
+	sdk.AddTool(s.srv, add("pack_list", "List memory packs", `List the saved memory packs by name, each at its latest version without its brief: name, query, options, version, built_at, built_by, entered and left. Show one with pack_show. Cap: about 4000 tokens; packs past it are left out (truncated: true).`, ro, PackListOutput{}),
+		safe(s, s.packList))
+}
+
+// packError gives the pack and name errors of the service layer their
+// codes and a hint in the tools' terms.
+func packError(err error) error {
+	var npe *ledger.NoPackError
+	var pee *ledger.PackExistsError
+	var ne *ledger.NameError
+	switch {
+	case errors.As(err, &npe):
+		hint := "list the packs with the pack_list tool, or save one with pack_save"
+		if npe.Version > 0 {
+			hint = "show its latest version with pack_show and no version"
+		}
+		return &ToolError{Code: CodeNotFound, Message: npe.Error(), Hint: hint}
+	case errors.As(err, &pee):
+		return &ToolError{Code: CodeUsage, Message: pee.Error(), Hint: "refresh it with pack_refresh, or save over it with replace: true"}
+	case errors.As(err, &ne):
+		return &ToolError{Code: CodeUsage, Message: ne.Error()}
+	}
+	return err
+}
+
+func (s *Server) cite(ctx context.Context, req *sdk.CallToolRequest, in CiteInput) (CiteOutput, string, error) {
+	a, err := actor(req, in.Actor)
+	if err != nil {
+		return CiteOutput{}, "", err
+	}
+	if err := ledger.CheckName("task", in.Task); err != nil {
+		return CiteOutput{}, "", usage("task: %v", err)
+	}
+	c, err := ledger.Cite(ctx, s.st, in.Item, ledger.CiteOptions{Resolve: s.opt.Resolve, Task: in.Task, Actor: a})
+	if err != nil {
+		return CiteOutput{}, "", packError(err)
+	}
+	return CiteOutput{Citation: c}, fmt.Sprintf("citation %d: %s <%s> in task %q by %s at %s\n", c.ID, c.ItemID, c.URL, c.Task, c.Actor, c.At), nil
+}
+
+func (s *Server) stats(ctx context.Context, _ *sdk.CallToolRequest, in StatsInput) (StatsOutput, string, error) {
+	now := time.Now().UTC()
+	var o ledger.StatsOptions
+	var err error
+	since := in.Since
+	if strings.TrimSpace(since) == "" {
+		since = "30d"
+	}
+	if since != "all" {
+		if o.Since, err = ledger.ParseWhen(since, now); err != nil {
+			return StatsOutput{}, "", usage("since: %v", err)
+		}
+	}
+	if o.Until, err = ledger.ParseWhen(in.Until, now); err != nil {
+		return StatsOutput{}, "", usage("until: %v", err)
+	}
+	if in.Limit < 0 || in.Limit > MaxStatsLimit {
+		return StatsOutput{}, "", usage("limit %d: want 1..%d", in.Limit, MaxStatsLimit)
+	}
+	o.Limit = in.Limit
+	u, err := ledger.Stats(ctx, s.rd, o)
+	if err != nil {
+		return StatsOutput{}, "", err
+	}
+	if u.MostReused == nil {
+		u.MostReused = []record.UsageSource{}
+	}
+	return StatsOutput{Stats: u}, statsText(u), nil
+}
+
+func (s *Server) packSave(ctx context.Context, req *sdk.CallToolRequest, in PackSaveInput) (PackOutput, string, error) {
+	a, err := actor(req, in.Actor)
+	if err != nil {
+		return PackOutput{}, "", err
+	}
+	o := ledger.DefaultPackOptions()
+	if in.MaxTokens != 0 {
+		o.MaxTokens = in.MaxTokens
+	}
+	if in.MaxItems != 0 {
+		o.MaxItems = in.MaxItems
+	}
+	if in.MaxPointers != nil {
+		o.MaxPointers = *in.MaxPointers
+	}
+	o.PointerWords, o.Tags, o.Type = in.PointerWords, in.Tags, in.Type
+	switch {
+	case o.MaxTokens < 1 || o.MaxTokens > MaxBriefTokens:
+		return PackOutput{}, "", usage("max_tokens %d: want 1..%d", in.MaxTokens, MaxBriefTokens)
+	case o.MaxItems < 1 || o.MaxItems > brief.MaxItems:
+		return PackOutput{}, "", usage("max_items %d: want 1..%d", in.MaxItems, brief.MaxItems)
+	case o.MaxPointers < 0 || o.MaxPointers > brief.MaxPointers:
+		return PackOutput{}, "", usage("max_pointers %d: want 0..%d", o.MaxPointers, brief.MaxPointers)
+	case o.PointerWords < 0 || o.PointerWords > brief.MaxPointerWords:
+		return PackOutput{}, "", usage("pointer_words %d: want 0..%d", o.PointerWords, brief.MaxPointerWords)
+	}
+	switch o.Type {
+	case "", "article", "x", "youtube", "pdf", "text":
+	default:
+		return PackOutput{}, "", usage("type %q: want article, x, youtube, pdf or text", o.Type)
+	}
+	if err := ledger.CheckName("pack", in.Name); err != nil {
+		return PackOutput{}, "", usage("name: %v", err)
+	}
+	q := strings.TrimSpace(in.Query)
+	if q == "" {
+		return PackOutput{}, "", usage("query: give the topic or task the pack gathers evidence for")
+	}
+	p, err := ledger.SavePack(ctx, s.st, in.Name, q, o, ledger.PackWriteOptions{Actor: a, Replace: in.Replace})
+	return packResult(p, err)
+}
+
+func (s *Server) packRefresh(ctx context.Context, req *sdk.CallToolRequest, in PackRefreshInput) (PackOutput, string, error) {
+	a, err := actor(req, in.Actor)
+	if err != nil {
+		return PackOutput{}, "", err
+	}
+	if err := ledger.CheckName("pack", in.Name); err != nil {
+		return PackOutput{}, "", usage("name: %v", err)
+	}
+	p, err := ledger.RefreshPack(ctx, s.st, in.Name, ledger.PackWriteOptions{Actor: a})
+	return packResult(p, err)
+}
+
+func (s *Server) packShow(ctx context.Context, _ *sdk.CallToolRequest, in PackShowInput) (PackOutput, string, error) {
+	if err := ledger.CheckName("pack", in.Name); err != nil {
+		return PackOutput{}, "", usage("name: %v", err)
+	}
+	if in.Version < 0 {
+		return PackOutput{}, "", usage("version %d: want 1 or more", in.Version)
+	}
+	p, err := ledger.ShowPack(ctx, s.rd, in.Name, in.Version)
+	return packResult(p, err)
+}
+
+func (s *Server) packList(ctx context.Context, _ *sdk.CallToolRequest, _ PackListInput) (PackListOutput, string, error) {
+	ps, err := ledger.ListPacks(ctx, s.rd)
+	if err != nil {
+		return PackListOutput{}, "", err
+	}
+	out := PackListOutput{Packs: ps}
+	if out.Packs == nil {
+		out.Packs = []record.PackInfo{}
+	}
+	for len(out.Packs) > 0 && tokensOf(out) > PackListCapTokens {
+		out.Packs = out.Packs[:len(out.Packs)-1]
+		out.Truncated = true
+	}
+	var b strings.Builder
+	if len(out.Packs) == 0 {
+		b.WriteString("no packs\n")
+	}
+	for i := range out.Packs {
+		b.WriteString(packLine(&out.Packs[i]))
+	}
+	if out.Truncated {
+		b.WriteString("(more packs left out to stay under the size cap)\n")
+	}
+	return out, b.String(), nil
+}
+
+// packResult makes the result of a pack, cut to PackCapTokens: the
+// brief's pointers, then its items, are left out from the bottom.
+func packResult(p *record.PackInfo, err error) (PackOutput, string, error) {
+	if err != nil {
+		return PackOutput{}, "", packError(err)
+	}
+	out := PackOutput{Pack: p}
+	var bp brief.Pack
+	if len(p.Brief) > 0 && json.Unmarshal(p.Brief, &bp) == nil {
+		for tokensOf(out) > PackCapTokens && len(bp.Pointers)+len(bp.Items) > 0 {
+			if len(bp.Pointers) > 0 {
+				bp.Pointers = bp.Pointers[:len(bp.Pointers)-1]
+			} else {
+				bp.Items = bp.Items[:len(bp.Items)-1]
+			}
+			raw, err := json.Marshal(&bp)
+			if err != nil {
+				return PackOutput{}, "", err
+			}
+			p.Brief, out.Truncated = raw, true
+		}
+	}
+	return out, packText(p, &bp), nil
+}
