@@ -20,13 +20,7 @@ import (
 // (ll-brief has --max-items instead of --limit and --offset).
 func SearchFlags(paging bool) []ucli.Flag {
 	w := store.DefaultWeights
-	flags := []ucli.Flag{
-		&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "only items with all of these tags (comma-separated, repeatable)"},
-		&ucli.StringFlag{Name: "type", Usage: "only items of source `TYPE` (article, x, youtube, pdf, text)"},
-		&ucli.StringFlag{Name: "since", Usage: "only items saved at or after `WHEN` (RFC 3339, YYYY-MM-DD, or a duration ago: 30d, 12h)"},
-		&ucli.StringFlag{Name: "until", Usage: "only items saved before `WHEN` (same forms as --since)"},
-		&ucli.StringFlag{Name: "actor", Usage: "only items with annotations by `ACTOR` (human or agent:<name>)"},
-		&ucli.StringFlag{Name: "status", Usage: "only items in ingest `STATE` (saved, fetched, parsed, enriched, failed)"},
+	flags := append(FilterFlags(), []ucli.Flag{
 		&ucli.BoolFlag{Name: "archived", Usage: "include archived items (left out by default)"},
 		&ucli.BoolFlag{Name: "only-archived", Usage: "only archived items"},
 		&ucli.FloatFlag{Name: "w-title", Value: w.Title, Usage: "bm25 weight of the title field"},
@@ -42,13 +36,57 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
 		&ucli.BoolFlag{Name: "all-copies", Usage: "show every copy of the same text (saved under other URLs) as its own item; by default copies are one item listing the others under \"copies\""},
-	}
+	}...)
 	if paging {
 		flags = append(flags,
 			&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 10, Usage: "at most `N` items"},
 			&ucli.IntFlag{Name: "offset", Usage: "skip the first `N` items"})
 	}
 	return flags
+}
+
+// FilterFlags are the item filters ll-find, ll-brief and linkledger export
+// share: tags, type, since, until, actor, status (the archived flags differ:
+// a search leaves archived items out, an export keeps them).
+func FilterFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "only items with all of these tags (comma-separated, repeatable)"},
+		&ucli.StringFlag{Name: "type", Usage: "only items of source `TYPE` (article, x, youtube, pdf, text)"},
+		&ucli.StringFlag{Name: "since", Usage: "only items saved at or after `WHEN` (RFC 3339, YYYY-MM-DD, or a duration ago: 30d, 12h)"},
+		&ucli.StringFlag{Name: "until", Usage: "only items saved before `WHEN` (same forms as --since)"},
+		&ucli.StringFlag{Name: "actor", Usage: "only items with annotations by `ACTOR` (human or agent:<name>)"},
+		&ucli.StringFlag{Name: "status", Usage: "only items in ingest `STATE` (saved, fetched, parsed, enriched, failed)"},
+	}
+}
+
+// Filter reads FilterFlags' values (everything but the archived choice).
+func Filter(c *ucli.Command, now time.Time) (store.Filter, error) {
+	f := store.Filter{Type: c.String("type"), Actor: c.String("actor"), Status: c.String("status")}
+	for _, v := range c.StringSlice("tags") {
+		for _, t := range strings.Split(v, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				f.Tags = append(f.Tags, t)
+			}
+		}
+	}
+	switch f.Type {
+	case "", "article", "x", "youtube", "pdf", "text":
+	default:
+		return f, cli.Usage("--type %q: want article, x, youtube, pdf or text", f.Type)
+	}
+	switch f.Status {
+	case "", "saved", "fetched", "parsed", "enriched", "failed":
+	default:
+		return f, cli.Usage("--status %q: want saved, fetched, parsed, enriched or failed", f.Status)
+	}
+	var err error
+	if f.Since, err = ledger.ParseWhen(c.String("since"), now); err != nil {
+		return f, cli.Usage("--since: %v", err)
+	}
+	if f.Until, err = ledger.ParseWhen(c.String("until"), now); err != nil {
+		return f, cli.Usage("--until: %v", err)
+	}
+	return f, nil
 }
 
 // SearchOptions reads the shared flags into the store's search options
@@ -109,30 +147,11 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 		return o, cli.Usage("--stale-after: %v", err)
 	}
 	o.StaleAfter = d
-	o.Type, o.Actor, o.Status = c.String("type"), c.String("actor"), c.String("status")
-	for _, v := range c.StringSlice("tags") {
-		for _, t := range strings.Split(v, ",") {
-			if t = strings.TrimSpace(t); t != "" {
-				o.Tags = append(o.Tags, t)
-			}
-		}
+	f, err := Filter(c, now)
+	if err != nil {
+		return o, err
 	}
-	switch o.Type {
-	case "", "article", "x", "youtube", "pdf", "text":
-	default:
-		return o, cli.Usage("--type %q: want article, x, youtube, pdf or text", o.Type)
-	}
-	switch o.Status {
-	case "", "saved", "fetched", "parsed", "enriched", "failed":
-	default:
-		return o, cli.Usage("--status %q: want saved, fetched, parsed, enriched or failed", o.Status)
-	}
-	if o.Since, err = ledger.ParseWhen(c.String("since"), now); err != nil {
-		return o, cli.Usage("--since: %v", err)
-	}
-	if o.Until, err = ledger.ParseWhen(c.String("until"), now); err != nil {
-		return o, cli.Usage("--until: %v", err)
-	}
+	o.Tags, o.Type, o.Since, o.Until, o.Actor, o.Status = f.Tags, f.Type, f.Since, f.Until, f.Actor, f.Status
 	o.ArchivedSet = true
 	switch {
 	case c.Bool("archived") && c.Bool("only-archived"):

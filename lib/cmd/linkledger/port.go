@@ -16,9 +16,9 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/exporter"
 	"github.com/linkledger/linkledger/lib/importer"
-	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -112,47 +112,20 @@ EXAMPLES:
 	}
 }
 
-// filterFlags are ll-find's filters, for export.
-func filterFlags() []ucli.Flag {
-	return []ucli.Flag{
-		&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "only items with all of these tags (comma-separated, repeatable)"},
-		&ucli.StringFlag{Name: "type", Usage: "only items of source `TYPE` (article, x, youtube, pdf, text)"},
-		&ucli.StringFlag{Name: "since", Usage: "only items saved at or after `WHEN` (RFC 3339, YYYY-MM-DD, or a duration ago: 30d, 12h)"},
-		&ucli.StringFlag{Name: "until", Usage: "only items saved before `WHEN` (same forms as --since)"},
-		&ucli.StringFlag{Name: "actor", Usage: "only items with annotations by `ACTOR` (human or agent:<name>)"},
-		&ucli.StringFlag{Name: "status", Usage: "only items in ingest `STATE` (saved, fetched, parsed, enriched, failed)"},
+// exportFilterFlags are ll-find's filters, for export, with its own
+// archived choice: an export is the whole ledger, archived items included.
+func exportFilterFlags() []ucli.Flag {
+	return append(findflags.FilterFlags(),
 		&ucli.BoolFlag{Name: "no-archived", Usage: "leave archived items out (an export has them by default)"},
-		&ucli.BoolFlag{Name: "only-archived", Usage: "only archived items"},
-	}
+		&ucli.BoolFlag{Name: "only-archived", Usage: "only archived items"})
 }
 
 // readFilter reads the filter flags as ll-find does; archived items are
 // in unless --no-archived (an export is the whole ledger).
 func readFilter(c *ucli.Command, now time.Time) (store.Filter, error) {
-	f := store.Filter{Type: c.String("type"), Actor: c.String("actor"), Status: c.String("status")}
-	for _, v := range c.StringSlice("tags") {
-		for _, t := range strings.Split(v, ",") {
-			if t = strings.TrimSpace(t); t != "" {
-				f.Tags = append(f.Tags, strings.ToLower(t))
-			}
-		}
-	}
-	switch f.Type {
-	case "", "article", "x", "youtube", "pdf", "text":
-	default:
-		return f, cli.Usage("--type %q: want article, x, youtube, pdf or text", f.Type)
-	}
-	switch f.Status {
-	case "", "saved", "fetched", "parsed", "enriched", "failed":
-	default:
-		return f, cli.Usage("--status %q: want saved, fetched, parsed, enriched or failed", f.Status)
-	}
-	var err error
-	if f.Since, err = ledger.ParseWhen(c.String("since"), now); err != nil {
-		return f, cli.Usage("--since: %v", err)
-	}
-	if f.Until, err = ledger.ParseWhen(c.String("until"), now); err != nil {
-		return f, cli.Usage("--until: %v", err)
+	f, err := findflags.Filter(c, now)
+	if err != nil {
+		return f, err
 	}
 	switch {
 	case c.Bool("no-archived") && c.Bool("only-archived"):
@@ -203,7 +176,7 @@ EXAMPLES:
 			&ucli.BoolFlag{Name: "text", Usage: "add every item's text (its chunks, in order)"},
 			&ucli.BoolFlag{Name: "bookmarks", Usage: "write Netscape bookmark HTML instead (browsers and link tools import it)"},
 			&ucli.StringFlag{Name: "vault", Usage: "write a Markdown vault into folder `DIR` instead: one file per item (Obsidian or any editor)"},
-		}, filterFlags()...),
+		}, exportFilterFlags()...),
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
 				return cli.Usage("export takes no arguments (got %q); it writes to stdout", c.Args().First())
