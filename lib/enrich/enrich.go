@@ -146,7 +146,8 @@ func abbreviation(s string) bool {
 	case "mr", "mrs", "ms", "dr", "prof", "st", "vs", "etc", "e.g", "i.e", "no", "fig", "inc", "ltd", "jr", "sr":
 		return true
 	}
-	return utf8.RuneCountInString(w) == 1 && unicode.IsUpper([]rune(f[len(f)-1])[0])
+	// U.S., a.m.: dots inside the word; J. (an initial): one capital
+	return strings.Contains(w, ".") || utf8.RuneCountInString(w) == 1 && unicode.IsUpper([]rune(f[len(f)-1])[0])
 }
 
 var stopwords = func() map[string]bool {
@@ -310,8 +311,23 @@ func round2(x float64) float64 { return math.Round(x*100) / 100 }
 //
 // so a claim's confidence mostly says how checkable it is, a highlight's
 // how central it is. Ties are broken by reading order.
-func Analyze(chunks []record.Chunk, opts Options) Result {
+//
+// Grounding: when text is not empty, a sentence of a chunk that is not a
+// substring of text (a chunker that re-joined words of an over-long
+// sentence) is left out, so every quote exists in the item's text as well
+// as in its chunk.
+func Analyze(text string, chunks []record.Chunk, opts Options) Result {
 	ss := Split(chunks)
+	if text != "" {
+		kept := ss[:0]
+		for _, s := range ss {
+			if strings.Contains(text, s.Text) {
+				s.Pos = len(kept)
+				kept = append(kept, s)
+			}
+		}
+		ss = kept
+	}
 	if len(ss) == 0 {
 		return Result{}
 	}
@@ -374,7 +390,7 @@ func Enrich(rec *record.Record, opts Options) bool {
 	if len(chunks) == 0 && rec.TextValue() != "" {
 		chunks = []record.Chunk{{Index: 0, Text: rec.TextValue()}}
 	}
-	res := Analyze(chunks, opts)
+	res := Analyze(rec.TextValue(), chunks, opts)
 	if len(res.Summary) == 0 && len(res.Claims) == 0 {
 		return false
 	}
