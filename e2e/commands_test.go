@@ -6,6 +6,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/cmd/llbrief"
+	"github.com/linkledger/linkledger/lib/cmd/llenrich"
 	"github.com/linkledger/linkledger/lib/cmd/llfetch"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
 	"github.com/linkledger/linkledger/lib/cmd/llimport"
@@ -21,6 +22,7 @@ func commands() map[string]func() {
 		"ll-import": exitWith(llimport.Main),
 		"ll-fetch":  exitWith(llfetch.Main),
 		"ll-parse":  exitWith(llparse.Main),
+		"ll-enrich": exitWith(llenrich.Main),
 		"ll-index":  exitWith(llindex.Main),
 		"ll-find":   exitWith(llfind.Main),
 		"ll-brief":  exitWith(llbrief.Main),

@@ -37,6 +37,8 @@ done
 page="$root/scripts/demo/site/agent-memory.html"
 "$work/benchproc" -n 50 -label "ll-save PAGE | ll-fetch | ll-parse | ll-index (one file:// page)" -- \
   sh -c '"$1/ll-save" --db "$2" -q "$3" | "$1/ll-fetch" -q | "$1/ll-parse" -q | "$1/ll-index" --db "$2" -q' sh "$bin" "$work/pipe.db" "$page"
+"$work/benchproc" -n 50 -label "ll-save PAGE | ll-fetch | ll-parse | ll-enrich | ll-index (one file:// page)" -- \
+  sh -c '"$1/ll-save" --db "$2" -q "$3" | "$1/ll-fetch" -q | "$1/ll-parse" -q | "$1/ll-enrich" -q | "$1/ll-index" --db "$2" -q' sh "$bin" "$work/enrich.db" "$page"
 
 echo
 echo "== import: a 50,000-link Pocket CSV (rows/s, one run each)"
@@ -54,7 +56,7 @@ rate "ll-import pocket.csv | ll-save --batch 500 (new database)" sh -c '"$1/ll-i
 rate "the same again (every link there: nothing changes)" sh -c '"$1/ll-import" -q "$2" | "$1/ll-save" -q --batch 500 --db "$3"' sh "$bin" "$work/pocket.csv" "$work/import.db"
 
 echo
-echo "== Go benchmarks (parse, chunk, canonicalize, fetch, index)"
+echo "== Go benchmarks (parse, chunk, canonicalize, fetch, index, enrich: BenchmarkEnrich records/s, docs/enrich.md)"
 (cd "$root" && go test -tags sqlite_fts5 -run '^$' -bench . -benchtime 2s ./lib/... 2>/dev/null | grep -E '^Benchmark|ok ' || true)
 
 if [ -x "$root/scripts/bench-find.sh" ]; then

@@ -28,6 +28,7 @@ const (
 	StageSave   = "save"
 	StageFetch  = "fetch"
 	StageParse  = "parse"
+	StageEnrich = "enrich" // ll-enrich
 	StageIndex  = "index"
 	StageFind   = "find"
 	StageBrief  = "brief"

@@ -154,6 +154,20 @@ type Artifact struct {
 	KeyClaims []string `json:"key_claims,omitempty"`
 	CreatedBy string   `json:"created_by,omitempty"`
 	CreatedAt string   `json:"created_at,omitempty"`
+	// Claims are the key claims with where they came from (ll-enrich):
+	// the chunk and the enricher's confidence. key_claims keeps the texts.
+	Claims []Claim `json:"claims,omitempty"`
+	// Method says how the artifact was made: "offline" for ll-enrich's
+	// extractive enricher.
+	Method string `json:"method,omitempty"`
+}
+
+// Claim is one key claim of an artifact: an exact sentence of the item,
+// the index of its chunk and a confidence in 0..1.
+type Claim struct {
+	Text       string  `json:"text"`
+	ChunkIndex int     `json:"chunk_index"`
+	Confidence float64 `json:"confidence"`
 }
 
 // SaveResult is what ll-save did with an intent record.

@@ -20,6 +20,9 @@ type IndexOptions struct {
 	RetryBase time.Duration
 	// RetryMax caps the wait between retries (default 24 hours).
 	RetryMax time.Duration
+	// AgentHighlightCap is how many agent highlights an item keeps after
+	// enrichment (3..7, default 5), as SaveOptions.AgentHighlightCap.
+	AgentHighlightCap int
 }
 
 func (o IndexOptions) withDefaults() IndexOptions {
@@ -28,6 +31,9 @@ func (o IndexOptions) withDefaults() IndexOptions {
 	}
 	if o.RetryMax == 0 {
 		o.RetryMax = 24 * time.Hour
+	}
+	if o.AgentHighlightCap == 0 {
+		o.AgentHighlightCap = DefaultAgentHighlightCap
 	}
 	return o
 }
@@ -43,7 +49,10 @@ var ErrNothingToIndex = errors.New("nothing to index: record has no text, chunks
 // unchanged checksum keeps the content and refreshes fetched_at. Content
 // indexed without a fetch (rec.Fetch nil: text or chunks given in the
 // record) marks the item content_from_record, which keeps it out of the
-// stale and pending queues; a fetched ingest clears the mark. The item is
+// stale and pending queues; a fetched ingest clears the mark. A record
+// with an artifact by an agent (ll-enrich) also stores the artifact and
+// that agent's highlight suggestions, replacing its earlier ones, and
+// marks the item enriched (storeEnrichment). The item is
 // created when it was never saved. rec must carry id and canonical_url.
 func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions) (*record.IndexResult, error) {
 	opts = opts.withDefaults()
@@ -62,6 +71,14 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 				Message: fmt.Sprintf("chunk %d: tokens %d: want 0 or more", i, c.Tokens)}
 		}
 	}
+	if rec.Error == nil {
+		if err := checkEnrichment(rec); err != nil {
+			return nil, err
+		}
+	}
+	if opts.AgentHighlightCap < MinAgentHighlightCap || opts.AgentHighlightCap > MaxAgentHighlightCap {
+		return nil, fmt.Errorf("agent highlight cap %d: want %d..%d", opts.AgentHighlightCap, MinAgentHighlightCap, MaxAgentHighlightCap)
+	}
 	var res *record.IndexResult
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
 		it, _, err := s.ensureItem(ctx, tx, rec, eventActorIndex, "", "")
@@ -75,6 +92,12 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 			res, err = s.indexUnchanged(ctx, tx, it, rec)
 		case rec.Text != nil || len(rec.Chunks) > 0:
 			res, err = s.indexContent(ctx, tx, it, rec)
+			if err == nil && enriched(rec) {
+				// enrichment (ll-enrich) goes in with the content it was made from
+				if res.Status, err = s.storeEnrichment(ctx, tx, it.ID, res.Status, rec, opts.AgentHighlightCap); err == nil {
+					err = refreshFTS(ctx, tx, it.Seq, it.ID)
+				}
+			}
 		default:
 			err = ErrNothingToIndex
 		}

@@ -47,9 +47,16 @@ doubling per attempt, at most 24 hours). An item whose text equals another
 item's is marked duplicate_of it. Records with nothing to index (plain saved
 records) pass through unchanged.
 
+Records enriched by ll-enrich (an artifact created by an agent, and that
+agent's highlight suggestions) store the artifact and suggestions with the
+content and mark the item enriched; the agent's earlier artifact and
+unpinned highlights on the item are replaced, a person's and pinned ones
+never, and at most --agent-cap agent highlights stay (docs/enrich.md).
+
 EXAMPLES:
    ll-save https://example.com/post | ll-fetch | ll-parse | ll-index
    ll-find --stale --older-than 30d | ll-fetch | ll-index
+   ll-save https://example.com/post | ll-fetch | ll-parse | ll-enrich | ll-index
    echo '{"url":"https://notes.local/1","title":"Idea","text":"Some text."}' | ll-index`
 
 // Command returns the ll-index command.
@@ -69,6 +76,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.IntFlag{Name: "max-text-bytes", Value: parse.DefaultMaxTextBytes, Usage: "keep at most `BYTES` of text per item; a record over it (or with more chunks than such a text makes) is cut and chunked again, with parse.truncated set"},
 			&ucli.BoolFlag{Name: "optimize", Usage: "after the input, merge the whole full-text index into one segment (can take minutes on a large store)"},
 			&ucli.BoolFlag{Name: "no-merge", Usage: "skip the bounded index merge done after the input"},
+			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item when storing ll-enrich suggestions (3..7)"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -107,6 +115,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			popts.Chunk.OverlapTokens = n
 		}
 	}
+	capN := int(c.Int("agent-cap"))
+	if capN < store.MinAgentHighlightCap || capN > store.MaxAgentHighlightCap {
+		return cli.Usage("--agent-cap %d: want %d..%d", capN, store.MinAgentHighlightCap, store.MaxAgentHighlightCap)
+	}
 	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return err
@@ -120,7 +132,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		loc:      loc,
 		adapters: source.Adapters(source.Options{MaxTextBytes: popts.MaxTextBytes, MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}}),
 		popts:    popts,
-		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base")},
+		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base"), AgentHighlightCap: capN},
 		keep:     c.Bool("keep-content"),
 		diag:     cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress},
 		progress: progress,
