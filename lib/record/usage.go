@@ -88,3 +88,16 @@ type UsageSource struct {
 	Tasks     int    `json:"tasks"`
 	Citations int    `json:"citations"`
 }
+
+// HistoryEvent is one event of an item's history: what changed (entity,
+// action, the entity's id), who did it, when, and the event's detail as
+// stored. linkledger history writes one per record, under "event"; an
+// export carries them all under "history".
+type HistoryEvent struct {
+	Entity   string          `json:"entity"`
+	EntityID *string         `json:"entity_id,omitempty"`
+	Action   string          `json:"action"`
+	Actor    string          `json:"actor"`
+	At       string          `json:"at"`
+	Detail   json.RawMessage `json:"detail"`
+}

@@ -24,15 +24,8 @@ const (
 	ExportTextKey = "ledger_text"
 )
 
-// HistoryEvent is one event of an item's history in an export.
-type HistoryEvent struct {
-	Entity   string          `json:"entity"`
-	EntityID *string         `json:"entity_id,omitempty"`
-	Action   string          `json:"action"`
-	Actor    string          `json:"actor"`
-	At       string          `json:"at"`
-	Detail   json.RawMessage `json:"detail"`
-}
+// HistoryEvent is one event of an item's history (record.HistoryEvent).
+type HistoryEvent = record.HistoryEvent
 
 // ExportIDs returns the ids of the items f passes, in the order they were
 // created.
@@ -62,25 +55,9 @@ func (s *Store) Export(ctx context.Context, id string, text bool) (*record.Recor
 			row[k] = string(b)
 		}
 	}
-	var evs []struct {
-		Entity   string         `db:"entity"`
-		EntityID sql.NullString `db:"entity_id"`
-		Action   string         `db:"action"`
-		Actor    string         `db:"actor"`
-		At       string         `db:"at"`
-		Detail   string         `db:"detail_json"`
-	}
-	if err := s.db.SelectContext(ctx, &evs, `SELECT entity, entity_id, action, actor, at, detail_json FROM events WHERE item_id = ? ORDER BY id`, rec.ID); err != nil {
+	hist, err := s.History(ctx, rec.ID)
+	if err != nil {
 		return nil, err
-	}
-	hist := make([]HistoryEvent, 0, len(evs))
-	for _, e := range evs {
-		h := HistoryEvent{Entity: e.Entity, Action: e.Action, Actor: e.Actor, At: e.At, Detail: json.RawMessage(e.Detail)}
-		if e.EntityID.Valid {
-			v := e.EntityID.String
-			h.EntityID = &v
-		}
-		hist = append(hist, h)
 	}
 	if rec.Extra == nil {
 		rec.Extra = map[string]json.RawMessage{}
@@ -93,6 +70,34 @@ func (s *Store) Export(ctx context.Context, id string, text bool) (*record.Recor
 		rec.Extra[k] = b
 	}
 	return rec, nil
+}
+
+// History returns every event of the item with id, oldest first: its
+// saves, annotations, tags, artifacts and state changes, with actor and
+// time. Events outlive the item, so a deleted item still has its history;
+// an id no event names has none (an empty list).
+func (s *Store) History(ctx context.Context, id string) ([]HistoryEvent, error) {
+	var evs []struct {
+		Entity   string         `db:"entity"`
+		EntityID sql.NullString `db:"entity_id"`
+		Action   string         `db:"action"`
+		Actor    string         `db:"actor"`
+		At       string         `db:"at"`
+		Detail   string         `db:"detail_json"`
+	}
+	if err := s.db.SelectContext(ctx, &evs, `SELECT entity, entity_id, action, actor, at, detail_json FROM events WHERE item_id = ? ORDER BY id`, id); err != nil {
+		return nil, err
+	}
+	hist := make([]HistoryEvent, 0, len(evs))
+	for _, e := range evs {
+		h := HistoryEvent{Entity: e.Entity, Action: e.Action, Actor: e.Actor, At: e.At, Detail: json.RawMessage(e.Detail)}
+		if e.EntityID.Valid {
+			v := e.EntityID.String
+			h.EntityID = &v
+		}
+		hist = append(hist, h)
+	}
+	return hist, nil
 }
 
 // IsExport reports whether rec is an export record (Restore takes it).

@@ -61,6 +61,8 @@ func (r *Renderer) Record(rec *record.Record) error {
 		r.tagLine(&b, rec.TagCount)
 	case rec.Change != nil:
 		r.changeLine(&b, rec)
+	case rec.Event != nil:
+		r.eventLine(&b, rec.Event)
 	default:
 		r.item(&b, rec)
 	}
@@ -452,6 +454,23 @@ func (r *Renderer) changeLine(b *strings.Builder, rec *record.Record) {
 		parts = append(parts, r.paint(cyan, u))
 	}
 	fmt.Fprintf(b, "%s %s  %s\n", r.paint(green, verb), rec.ID, strings.Join(parts, " · "))
+}
+
+// eventLine writes one event of an item's history:
+// "2026-11-23 05:12  agent:r  annotation #3 created  {"type":"highlight",…}".
+func (r *Renderer) eventLine(b *strings.Builder, e *record.HistoryEvent) {
+	what := e.Entity
+	if e.EntityID != nil && e.Entity != "item" {
+		what += " #" + *e.EntityID
+	}
+	fmt.Fprintf(b, "%s  %s  %s %s", r.paint(dim, minute(e.At)), oneLine(e.Actor), r.paint(bold, oneLine(what)), oneLine(e.Action))
+	if d := strings.TrimSpace(string(e.Detail)); d != "" && d != "{}" && d != "null" {
+		if rs := []rune(d); len(rs) > 120 {
+			d = string(rs[:120]) + "…"
+		}
+		fmt.Fprintf(b, "  %s", r.paint(dim, oneLine(d)))
+	}
+	b.WriteString("\n")
 }
 
 // indexLine writes what ll-index stored: "parsed  Title · 3 chunks · URL".

@@ -89,6 +89,8 @@ func TestRecord(t *testing.T) {
 			"already archived ll_a  A · https://a.test/\n"},
 		{"unannotate", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Change: &record.Change{Action: "unannotate", Changed: true, AnnotationsRemoved: []int64{3, 4}}},
 			"removed annotations from ll_a  https://a.test/ · annotation #3 #4\n"},
+		{"history event", &record.Record{ID: "ll_a", Event: &record.HistoryEvent{Entity: "annotation", EntityID: strp("3"), Action: "created", Actor: "agent:r", At: "2026-11-23T05:12:09Z", Detail: json.RawMessage(`{"type":"highlight"}`)}},
+			"2026-11-23 05:12  agent:r  annotation #3 created  {\"type\":\"highlight\"}\n"},
 		{"control characters cannot reach the terminal", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Title: "evil\x1b[2Jtitle", Index: &record.IndexResult{Status: "parsed"}},
 			"parsed  evil [2Jtitle · https://a.test/\n"},
 	}
@@ -141,3 +143,5 @@ func TestMarkTerms(t *testing.T) {
 		}
 	}
 }
+
+func strp(s string) *string { return &s }

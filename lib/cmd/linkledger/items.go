@@ -73,6 +73,55 @@ EXAMPLES:
 			},
 		},
 		{
+			Name:      "history",
+			Usage:     "every change to an item, with who made it and when",
+			UsageText: "linkledger history [options] ID|URL ...",
+			Description: `history prints one record per event of each item, oldest first: saves,
+annotations added, pinned or removed, tags added or removed, artifacts,
+ingest results, archiving, and the file grants of local paths, each with
+its actor (human or agent:NAME), time and detail as recorded:
+  {"id": "ll_…", "event": {"entity": "annotation", "entity_id": "3", "action": "created",
+   "actor": "agent:researcher", "at": "2026-11-23T05:12:00Z", "detail": {…}}}
+The history outlives the item: a deleted item's id (or URL) still shows
+it, ending with its deletion.
+
+EXAMPLES:
+   linkledger history https://example.com/post
+   linkledger history ll_0123456789abcdef --jq '.event | [.at, .actor, .entity, .action]'`,
+			Flags: []ucli.Flag{cli.DBFlag(), rulesFlag()},
+			Action: func(ctx context.Context, c *ucli.Command) error {
+				args := c.Args().Slice()
+				if len(args) == 0 {
+					return cli.Usage("want at least one item: an id (ll_...) or its URL")
+				}
+				ro, err := resolveOptions(c, env)
+				if err != nil {
+					return err
+				}
+				out, err := cli.OutputOn(c, env)
+				if err != nil {
+					return err
+				}
+				st, _, err := openItems(ctx, c, env, false)
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				for _, a := range args {
+					recs, err := ledger.History(ctx, st, a, ro)
+					if err != nil {
+						return itemErr(err)
+					}
+					for _, r := range recs {
+						if err := out.Emit(r); err != nil {
+							return err
+						}
+					}
+				}
+				return out.Finish()
+			},
+		},
+		{
 			Name:      "tags",
 			Usage:     "every tag with the number of items it is on, by actor",
 			UsageText: "linkledger tags [options]",
@@ -83,7 +132,7 @@ Archived items count too.
 
 EXAMPLES:
    linkledger tags
-   linkledger tags --jq -r '.tag_count | "\(.items)\t\(.tag)"'`,
+   linkledger tags -r --jq '.tag_count | "\(.items)\t\(.tag)"'`,
 			Flags: []ucli.Flag{cli.DBFlag()},
 			Action: func(ctx context.Context, c *ucli.Command) error {
 				if c.Args().Len() > 0 {
