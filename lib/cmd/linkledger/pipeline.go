@@ -187,7 +187,8 @@ ll-fetch may read the local files that were saved by argument
 EXAMPLES:
    linkledger save https://example.com/post
    linkledger worker -q
-   linkledger worker --limit 20 --concurrency 4 --timeout 30s`
+   linkledger worker --limit 20 --concurrency 4 --timeout 30s
+   linkledger worker --enrich`
 	} else {
 		view = "--stale"
 		sf = append(sf, stageFlag{&ucli.StringFlag{Name: "older-than", Value: "30d", Usage: "re-ingest items fetched longer ago than `DURATION` (30d, 12h)"}, toFind})
@@ -201,12 +202,13 @@ EXAMPLES:
 	}
 	sf = append(sf, ingestFlags()...)
 	sf = append(sf, outputFlags()...)
+	flags := append(flagsOf(sf), &ucli.BoolFlag{Name: "enrich", Usage: "also run ll-enrich between ll-parse and ll-index: an offline summary, key claims and highlight suggestions (docs/enrich.md)"})
 	return &ucli.Command{
 		Name:        verb,
 		Usage:       map[string]string{"worker": "ingest pending items: fetch, parse and index them", "stale": "re-ingest items fetched long ago"}[verb],
 		UsageText:   fmt.Sprintf("linkledger %s [options]", verb),
 		Description: desc,
-		Flags:       flagsOf(sf),
+		Flags:       flags,
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Present() {
 				return inVerb(c, cli.Usage("unexpected argument %q: %s takes options only", c.Args().First(), verb))
@@ -218,12 +220,16 @@ EXAMPLES:
 				return inVerb(c, err)
 			}
 			name := cli.FullName(c)
-			return inVerb(c, pipeline(ctx, filters, env, name, []stage{
+			stages := []stage{
 				{"ll-find", append([]string{view}, stageArgs(c, sf, toFind)...)},
 				{"ll-fetch", append(stageArgs(c, sf, toFetch), allow...)},
 				{"ll-parse", stageArgs(c, sf, toParse)},
-				{"ll-index", stageArgs(c, sf, toIndex)},
-			}))
+			}
+			if c.Bool("enrich") {
+				stages = append(stages, stage{"ll-enrich", nil})
+			}
+			stages = append(stages, stage{"ll-index", stageArgs(c, sf, toIndex)})
+			return inVerb(c, pipeline(ctx, filters, env, name, stages))
 		},
 	}
 }

@@ -8,6 +8,7 @@ package inprocess
 import (
 	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/cmd/llbrief"
+	"github.com/linkledger/linkledger/lib/cmd/llenrich"
 	"github.com/linkledger/linkledger/lib/cmd/llfetch"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
 	"github.com/linkledger/linkledger/lib/cmd/llimport"
@@ -23,6 +24,7 @@ func Filters() linkledger.Filters {
 		"ll-import": llimport.Command,
 		"ll-fetch":  llfetch.Command,
 		"ll-parse":  llparse.Command,
+		"ll-enrich": llenrich.Command,
 		"ll-index":  llindex.Command,
 		"ll-find":   llfind.Command,
 		"ll-brief":  llbrief.Command,
