@@ -16,7 +16,7 @@ import (
 // a duplicate within the batch, notes, annotations (one beyond the agent
 // cap), an artifact, a record refused before any write (bad tag) and one
 // refused half-way, after its item was inserted (a pin of no annotation):
-// that item must not stay.
+// that item must not stay; an id of no item is refused before any write.
 func batchRecords() []*record.Record {
 	var recs []*record.Record
 	for i := 0; i < 4; i++ {
@@ -45,6 +45,8 @@ func batchRecords() []*record.Record {
 	anns.Artifact = &record.Artifact{Summary: "a summary", KeyClaims: []string{"one"}}
 	recs = append(recs, anns)
 	recs = append(recs, &record.Record{ID: record.ItemID("https://batch.example/b"), Tags: []string{"d"}, TagsRemove: []string{"a"}})
+	// refused before any write, without a savepoint
+	recs = append(recs, &record.Record{ID: record.ItemID("https://batch.example/none"), Tags: []string{"e"}})
 	return recs
 }
 

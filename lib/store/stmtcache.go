@@ -24,6 +24,9 @@ type dbtx interface {
 type stmtTx struct {
 	tx    *sqlx.Tx
 	stmts map[string]*sqlx.Stmt
+	// writes counts ExecContext calls (every write of the save path is
+	// one), so SaveBatch can tell a record refused before any write
+	writes int
 }
 
 func newStmtTx(tx *sqlx.Tx) *stmtTx {
@@ -43,6 +46,7 @@ func (t *stmtTx) stmt(ctx context.Context, query string) (*sqlx.Stmt, error) {
 }
 
 func (t *stmtTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	t.writes++
 	st, err := t.stmt(ctx, query)
 	if err != nil {
 		return nil, err
