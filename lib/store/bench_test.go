@@ -198,3 +198,32 @@ func BenchmarkSearchArchived(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSaveBatch measures SaveBatch (as ll-save --batch 500 runs it)
+// on import records into a new store: a title, three tags, a saved time
+// and via, as ll-import emits for Pocket. It reports records/s.
+func BenchmarkSaveBatch(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	const batch = 500
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		recs := make([]*record.Record, batch)
+		for j := range recs {
+			r := item(fmt.Sprintf("https://import.example/%d/%d", i, j))
+			r.Title = fmt.Sprintf("Post %d, \"quoted\"", i*batch+j)
+			r.Tags = []string{"a", fmt.Sprintf("b%d", j%7), "read"}
+			r.SavedAt = "2017-07-14T02:40:00Z"
+			r.Via = "import:pocket"
+			recs[j] = r
+		}
+		if _, err := s.SaveBatch(ctx, recs, SaveOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "records/s")
+}

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // The full-text index has one row per chunk (rowid = chunk id: title and
@@ -22,7 +20,7 @@ import (
 // deleteFTS/insertFTS (or refreshFTS) in the same transaction.
 
 // deleteFTS removes an item's rows. Call it before deleting chunk rows.
-func deleteFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error {
+func deleteFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
 	for _, table := range []string{"search", "search_cjk"} {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE rowid IN (SELECT id FROM content_chunks WHERE item_id = ?)`, itemID); err != nil {
 			return err
@@ -35,7 +33,7 @@ func deleteFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error
 }
 
 // insertFTS writes an item's rows from the current tables.
-func insertFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error {
+func insertFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
 	var it struct {
 		Title       string `db:"title"`
 		Description string `db:"description"`
@@ -124,7 +122,7 @@ func docBody(chunks []struct {
 }
 
 // refreshFTS rebuilds an item's rows.
-func refreshFTS(ctx context.Context, tx *sqlx.Tx, seq int64, itemID string) error {
+func refreshFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
 	if err := deleteFTS(ctx, tx, seq, itemID); err != nil {
 		return err
 	}

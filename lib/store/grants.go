@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // File grants. A local file item may be read by `linkledger worker` only
@@ -21,7 +19,7 @@ import (
 const fileAllowedEventName = "file_allowed"
 
 // grantFile records that the user named the file of item it, once.
-func (s *Store) grantFile(ctx context.Context, tx *sqlx.Tx, it *itemRow, actor string) error {
+func (s *Store) grantFile(ctx context.Context, tx dbtx, it *itemRow, actor string) error {
 	if !strings.HasPrefix(it.CanonicalURL, "file://") {
 		return nil
 	}
