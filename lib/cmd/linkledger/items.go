@@ -266,33 +266,23 @@ EXAMPLES:
 // a missing file is an error with a hint. Writers wait up to
 // --busy-timeout for the write lock.
 func openItems(ctx context.Context, c *ucli.Command, env cli.Env, write bool) (*store.Store, string, error) {
-	path, err := cli.ResolveDB(c.String("db"), env)
+	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return nil, "", err
-	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return nil, path, noDBError(path)
 	}
 	opts := store.Options{BusyTimeout: cli.DefaultBusyTimeout}
 	if write {
 		opts.BusyTimeout = cli.BusyTimeout(c.Duration("busy-timeout"))
 	}
-	st, err := store.Open(ctx, path, opts)
+	// as ll-find opens it: never created, the same message when missing
+	st, err := cli.OpenReader(ctx, loc, opts)
 	if err != nil {
 		if store.IsBusy(err) && write {
-			return nil, path, cli.BusyError(path, opts.BusyTimeout, "nothing was changed")
+			return nil, loc.Path, cli.BusyError(loc.Path, opts.BusyTimeout, "nothing was changed")
 		}
-		return nil, path, cli.DBError(path, err)
+		return nil, loc.Path, err
 	}
-	return st, path, nil
-}
-
-// noDBError says an item verb found no database (it never creates one).
-type noDBError string
-
-func (e noDBError) Error() string { return "no database at " + string(e) }
-func (e noDBError) Hint() string {
-	return "save a link first (linkledger save URL), or give --db or LINKLEDGER_DB"
+	return st, loc.Path, nil
 }
 
 // resolveOptions reads how URL arguments are canonicalized.
