@@ -10,7 +10,11 @@
 // an earlier run left on the record are replaced, other annotations kept.
 // Records that carry an error, a not-modified fetch, or no text pass
 // through untouched.
-// Touches: nothing but stdin and stdout (no network, no database, no model).
+// With --llm or --cmd a model writes the artifact instead (method llm),
+// its quotes grounded in the text; a record the model failed on passes on
+// without an artifact, with enrich.error.
+// Touches: stdin and stdout; with --llm the model server (key from
+// LINKLEDGER_LLM_KEY or OPENAI_API_KEY), with --cmd that command.
 package llenrich
 
 import (
@@ -45,10 +49,19 @@ See docs/enrich.md for the scores and confidences.
 Records with an error, a not-modified fetch or no text pass through as they
 came.
 
+With --llm URL --model NAME (an OpenAI-compatible chat completions server;
+the key from LINKLEDGER_LLM_KEY or OPENAI_API_KEY, never a flag) or --cmd
+"PROGRAM ARGS" a model writes the summary, claims, highlights and tags
+instead (method llm). Its quotes are checked against the text: a highlight
+not found is dropped, a claim not found is kept with unsupported: true.
+A record the model failed on (after retries) passes on without an artifact,
+with enrich.error, so ll-index stores it as parsed; the exit code is then 3.
+
 EXAMPLES:
    ll-save https://example.com/post | ll-fetch | ll-parse | ll-enrich | ll-index
    ll-fetch page.html | ll-parse | ll-enrich --jq .artifact.summary -r
-   ll-fetch page.html | ll-parse | ll-enrich --max-claims 3 --jq '.artifact.claims[]'`
+   ll-fetch page.html | ll-parse | ll-enrich --max-claims 3 --jq '.artifact.claims[]'
+   ll-fetch page.html | ll-parse | ll-enrich --llm http://127.0.0.1:8080/v1 --model local-model | ll-index`
 
 // Command returns the ll-enrich command.
 func Command(env cli.Env) *ucli.Command {
