@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -14,6 +16,10 @@ import (
 //	/flaky           500 on the first request, then the page
 //	/limited/NAME    429 with Retry-After: the ra query value; counts requests
 //	/hits/NAME       how many requests /limited/NAME has had
+//	/v1/chat/completions  a fake model server (ll-enrich --llm): 401
+//	                 unless the key is e2e-secret-key; model "good" quotes
+//	                 the first line of the text and invents a claim,
+//	                 model "bad" answers content that is not JSON
 func newTestServer() *httptest.Server {
 	site, _ := filepath.Abs("testdata/site")
 	files := http.FileServer(http.Dir(site))
@@ -53,6 +59,43 @@ func newTestServer() *httptest.Server {
 		mu.Unlock()
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write([]byte(strconv.Itoa(n)))
+	})
+	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer e2e-secret-key" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		var req struct {
+			Model    string `json:"model"`
+			Messages []struct {
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		if json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) == 0 {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		content := "this is not JSON"
+		if req.Model == "good" {
+			first := ""
+			for _, l := range strings.Split(req.Messages[len(req.Messages)-1].Content, "\n") {
+				if first = strings.TrimSpace(l); len(first) >= 20 {
+					break
+				}
+			}
+			b, _ := json.Marshal(map[string]any{
+				"summary":    "A fake model's summary.",
+				"claims":     []any{map[string]string{"text": first}, map[string]string{"text": "The moon is made of cheese."}},
+				"highlights": []any{map[string]string{"text": first}, map[string]string{"text": "An invented highlight."}},
+				"tags":       []string{"fake"},
+			})
+			content = string(b)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"choices": []any{map[string]any{"message": map[string]string{"role": "assistant", "content": content}}},
+			"usage":   map[string]int{"prompt_tokens": 11, "completion_tokens": 7},
+		})
 	})
 	mux.Handle("/", files)
 	return httptest.NewServer(mux)

@@ -29,18 +29,20 @@ type Record struct {
 	SourceType   string `json:"source_type,omitempty"`
 
 	// Intent (input to ll-save).
-	Note        string        `json:"note,omitempty"`
-	Tags        []string      `json:"tags,omitempty"`
-	TagsRemove  []string      `json:"tags_remove,omitempty"`
-	Actor       string        `json:"actor,omitempty"`
-	Annotations []Annotation  `json:"annotations,omitempty"`
-	Pin         []int64       `json:"pin,omitempty"`
-	Unpin       []int64       `json:"unpin,omitempty"`
-	Artifact    *Artifact     `json:"artifact,omitempty"`
-	Save        *SaveResult   `json:"save,omitempty"`
-	Status      string        `json:"status,omitempty"`
-	New         *bool         `json:"new,omitempty"`
-	Revalidate  *Revalidation `json:"revalidate,omitempty"`
+	Note        string       `json:"note,omitempty"`
+	Tags        []string     `json:"tags,omitempty"`
+	TagsRemove  []string     `json:"tags_remove,omitempty"`
+	Actor       string       `json:"actor,omitempty"`
+	Annotations []Annotation `json:"annotations,omitempty"`
+	Pin         []int64      `json:"pin,omitempty"`
+	Unpin       []int64      `json:"unpin,omitempty"`
+	Artifact    *Artifact    `json:"artifact,omitempty"`
+	// Enrich is set by ll-enrich when the model failed on the record.
+	Enrich     *EnrichInfo   `json:"enrich,omitempty"`
+	Save       *SaveResult   `json:"save,omitempty"`
+	Status     string        `json:"status,omitempty"`
+	New        *bool         `json:"new,omitempty"`
+	Revalidate *Revalidation `json:"revalidate,omitempty"`
 	// SavedAt is when the link was first saved elsewhere (ll-import): a new
 	// item takes it as its saved time when it is in the past.
 	SavedAt string `json:"saved_at,omitempty"`
@@ -159,8 +161,29 @@ type Artifact struct {
 	// the chunk and the enricher's confidence. key_claims keeps the texts.
 	Claims []Claim `json:"claims,omitempty"`
 	// Method says how the artifact was made: "offline" for ll-enrich's
-	// extractive enricher.
+	// extractive enricher, "llm" for a model (ll-enrich --llm or --cmd).
 	Method string `json:"method,omitempty"`
+	// The model path (method llm): the model's name, the endpoint's host
+	// (never its path, query or key), the tokens the server counted, who
+	// wrote the summary ("model": not checked against the text) and the
+	// tags the model suggested.
+	Model        string      `json:"model,omitempty"`
+	EndpointHost string      `json:"endpoint_host,omitempty"`
+	Tokens       *TokenUsage `json:"tokens,omitempty"`
+	SummaryBy    string      `json:"summary_by,omitempty"`
+	Tags         []string    `json:"tags,omitempty"`
+}
+
+// TokenUsage is a model server's token count for one request.
+type TokenUsage struct {
+	Prompt     int `json:"prompt"`
+	Completion int `json:"completion"`
+}
+
+// EnrichInfo is what ll-enrich says about a record it could not enrich:
+// the record passes on as parsed, without an artifact.
+type EnrichInfo struct {
+	Error *Error `json:"error,omitempty"`
 }
 
 // Claim is one key claim of an artifact: an exact sentence of the item,
@@ -169,6 +192,9 @@ type Claim struct {
 	Text       string  `json:"text"`
 	ChunkIndex int     `json:"chunk_index"`
 	Confidence float64 `json:"confidence"`
+	// Unsupported is true for a model's claim whose quote is not in the
+	// item (its chunk_index is then -1).
+	Unsupported bool `json:"unsupported,omitempty"`
 }
 
 // SaveResult is what ll-save did with an intent record.
