@@ -303,7 +303,7 @@ func (s *Store) adjust(ctx context.Context, conn *sqlx.Conn, items []*scoredItem
 		end := min(start+500, len(ids))
 		qs, args, err := sqlx.In(`SELECT item_id, sum(pinned AND type = 'highlight') AS pinned,
 			sum(actor LIKE 'agent:%' AND confidence IS NOT NULL AND confidence < ?) AS low, count(*) AS total
-			FROM annotations WHERE item_id IN (?) GROUP BY item_id`, w.LowConfidenceBelow, ids[start:end])
+			FROM annotations WHERE item_id IN (?) AND review IS NOT 'rejected' GROUP BY item_id`, w.LowConfidenceBelow, ids[start:end])
 		if err != nil {
 			return err
 		}
