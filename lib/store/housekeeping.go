@@ -160,6 +160,9 @@ type NoAnnotationError struct {
 }
 
 func (e *NoAnnotationError) Error() string {
+	if e.ItemID == "" && len(e.IDs) == 1 {
+		return fmt.Sprintf("no annotation %d", e.IDs[0])
+	}
 	if len(e.IDs) == 1 {
 		return fmt.Sprintf("no annotation %d on item %s", e.IDs[0], e.ItemID)
 	}

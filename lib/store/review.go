@@ -86,14 +86,19 @@ func (s *Store) Review(ctx context.Context, d ReviewDecision, actor string) (*re
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
 		var a struct {
 			annRow
-			Review sql.NullString `db:"review"`
+			Review     sql.NullString `db:"review"`
+			ReviewedBy sql.NullString `db:"reviewed_by"`
 		}
-		err := tx.GetContext(ctx, &a, `SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at, review FROM annotations WHERE id = ?`, d.AnnotationID)
+		err := tx.GetContext(ctx, &a, `SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at, review, reviewed_by FROM annotations WHERE id = ?`, d.AnnotationID)
 		if errors.Is(err, sql.ErrNoRows) {
-			return &NoAnnotationError{ItemID: "any item", IDs: []int64{d.AnnotationID}}
+			return &NoAnnotationError{IDs: []int64{d.AnnotationID}}
 		}
 		if err != nil {
 			return err
+		}
+		if a.ReviewedBy.String == ActorHuman && actor != ActorHuman {
+			// a human decision is never overridden by an agent
+			return badInput("annotation %d was %s by a person: %s cannot change it", a.ID, a.Review.String, actor)
 		}
 		it, err := getItem(ctx, tx, a.ItemID)
 		if err != nil {

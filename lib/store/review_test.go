@@ -166,3 +166,33 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+func TestReviewHumanDecisionStands(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	url := "https://review.test/moths"
+	rec := item(url)
+	rec.Annotations = []record.Annotation{{Type: "highlight", Text: "moths", Actor: "agent:a", Confidence: conf(0.4)}}
+	if _, err := s.Save(ctx, rec, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var annID int64
+	if err := s.DB().Get(&annID, `SELECT id FROM annotations WHERE text = 'moths'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Review(ctx, ReviewDecision{AnnotationID: annID, Decision: ReviewRejected}, ActorHuman); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []ReviewDecision{{AnnotationID: annID, Decision: ReviewConfirmed}, {AnnotationID: annID, Confidence: conf(1)}} {
+		if _, err := s.Review(ctx, d, "agent:a"); err == nil {
+			t.Errorf("agent overrode a person's decision with %+v", d)
+		}
+	}
+	var review string
+	var c float64
+	s.DB().Get(&review, `SELECT review FROM annotations WHERE id = ?`, annID)
+	s.DB().Get(&c, `SELECT confidence FROM annotations WHERE id = ?`, annID)
+	if review != ReviewRejected || c != 0.4 {
+		t.Errorf("after agent attempts: review %q confidence %v", review, c)
+	}
+}
