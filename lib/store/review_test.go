@@ -195,4 +195,17 @@ func TestReviewHumanDecisionStands(t *testing.T) {
 	if review != ReviewRejected || c != 0.4 {
 		t.Errorf("after agent attempts: review %q confidence %v", review, c)
 	}
+	// export and restore keep the decision
+	exp, err := s.Export(ctx, record.ItemID(url), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := openTest(t)
+	if _, _, err := s2.Restore(ctx, exp); err != nil {
+		t.Fatal(err)
+	}
+	var restored string
+	if err := s2.DB().Get(&restored, `SELECT coalesce(review, '') FROM annotations WHERE text = 'moths'`); err != nil || restored != ReviewRejected {
+		t.Errorf("restored review %q %v", restored, err)
+	}
 }
