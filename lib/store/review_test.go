@@ -209,3 +209,78 @@ func TestReviewHumanDecisionStands(t *testing.T) {
 		t.Errorf("restored review %q %v", restored, err)
 	}
 }
+
+func TestDecay(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s, err := Open(ctx, t.TempDir()+"/ll.db", Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	mk := func(url string) {
+		addDocs(t, s, doc{url: url, title: "Herons", chunks: []string{"Herons wade in shallow water."}, anns: []record.Annotation{
+			{Type: "highlight", Text: "weak old guess", Actor: "agent:a", Confidence: conf(0.3)},
+			{Type: "highlight", Text: "strong guess", Actor: "agent:a", Confidence: conf(0.8)},
+		}})
+	}
+	mk("https://decay.test/a")
+	now = now.AddDate(0, 0, 100)
+	on := DefaultWeights
+	on.DecayBelow, on.DecayAfter = 0.4, 90*24*time.Hour
+	hl := func(w Weights) []string {
+		res := search(t, s, SearchOptions{Text: "herons", Weights: w, exactCounts: true})
+		var out []string
+		for _, h := range res.Hits {
+			for _, a := range h.Hit.Highlights {
+				out = append(out, a.Text)
+			}
+		}
+		return out
+	}
+	if got := hl(DefaultWeights); !contains(got, "weak old guess") {
+		t.Fatalf("without decay: %v", got)
+	}
+	if diff := cmp.Diff([]string{"strong guess"}, hl(on)); diff != "" {
+		t.Errorf("with decay (-want +got):\n%s", diff)
+	}
+	short := on
+	short.DecayAfter = 200 * 24 * time.Hour
+	if got := hl(short); !contains(got, "weak old guess") {
+		t.Errorf("not old enough yet, decayed: %v", got)
+	}
+	// a citation of the item keeps it
+	if _, err := s.AddCitation(ctx, record.ItemID("https://decay.test/a"), "essay", ActorHuman); err != nil {
+		t.Fatal(err)
+	}
+	if got := hl(on); !contains(got, "weak old guess") {
+		t.Errorf("cited item's annotation decayed: %v", got)
+	}
+}
+
+func TestDecayConfirmedStays(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s, err := Open(ctx, t.TempDir()+"/ll.db", Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	addDocs(t, s, doc{url: "https://decay.test/b", title: "Egrets", chunks: []string{"Egrets nest in colonies."}, anns: []record.Annotation{
+		{Type: "highlight", Text: "kept by a person", Actor: "agent:a", Confidence: conf(0.2)},
+	}})
+	var id int64
+	if err := s.DB().Get(&id, `SELECT id FROM annotations WHERE text = 'kept by a person'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Review(ctx, ReviewDecision{AnnotationID: id, Decision: ReviewConfirmed}, ActorHuman); err != nil {
+		t.Fatal(err)
+	}
+	now = now.AddDate(1, 0, 0)
+	w := DefaultWeights
+	w.DecayBelow, w.DecayAfter = 0.4, 90*24*time.Hour
+	res := search(t, s, SearchOptions{Text: "egrets", Weights: w, exactCounts: true})
+	if len(res.Hits) != 1 || len(res.Hits[0].Hit.Highlights) != 1 {
+		t.Errorf("confirmed annotation decayed: %+v", res.Hits)
+	}
+}
