@@ -109,6 +109,9 @@ type Annotation struct {
 	ChunkIndex *int     `json:"chunk_index,omitempty"` // the anchored chunk's index (show)
 	CreatedAt  string   `json:"created_at,omitempty"`
 	Displaced  []int64  `json:"displaced,omitempty"`
+	// Review is a person's decision on an agent annotation: confirmed or
+	// rejected (empty: not reviewed). linkledger review sets it.
+	Review string `json:"review,omitempty"`
 }
 
 // Tag is one tag of an item with who added it and when.

@@ -88,7 +88,7 @@ func (s *Store) storeEnrichment(ctx context.Context, tx *sqlx.Tx, itemID, state 
 		}
 	}
 	var oldAnns []int64
-	if err := tx.SelectContext(ctx, &oldAnns, `SELECT id FROM annotations WHERE item_id = ? AND actor = ? AND type = 'highlight' AND pinned = 0 ORDER BY id`, itemID, by); err != nil {
+	if err := tx.SelectContext(ctx, &oldAnns, `SELECT id FROM annotations WHERE item_id = ? AND actor = ? AND type = 'highlight' AND pinned = 0 AND review IS NULL ORDER BY id`, itemID, by); err != nil {
 		return "", err
 	}
 	for _, id := range oldAnns {

@@ -77,7 +77,7 @@ func insertFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
 		}
 	}
 	var ann []string
-	if err := tx.SelectContext(ctx, &ann, `SELECT text FROM annotations WHERE item_id = ? ORDER BY id`, itemID); err != nil {
+	if err := tx.SelectContext(ctx, &ann, `SELECT text FROM annotations WHERE item_id = ? AND review IS NOT 'rejected' ORDER BY id`, itemID); err != nil {
 		return err
 	}
 	annText := strings.Join(ann, "\n")

@@ -53,13 +53,15 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 	var anns []struct {
 		annRow
 		ChunkIndex sql.NullInt64 `db:"chunk_index"`
+		Review     string        `db:"review"`
 	}
-	if err := s.db.SelectContext(ctx, &anns, `SELECT id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at
+	if err := s.db.SelectContext(ctx, &anns, `SELECT id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, coalesce(review, '') AS review
 		FROM annotations WHERE item_id = ? ORDER BY id`, id); err != nil {
 		return nil, err
 	}
 	for _, a := range anns {
 		ann := a.annotation()
+		ann.Review = a.Review
 		if a.ChunkIndex.Valid {
 			ci := int(a.ChunkIndex.Int64)
 			ann.ChunkIndex = &ci
@@ -158,6 +160,9 @@ type NoAnnotationError struct {
 }
 
 func (e *NoAnnotationError) Error() string {
+	if e.ItemID == "" && len(e.IDs) == 1 {
+		return fmt.Sprintf("no annotation %d", e.IDs[0])
+	}
 	if len(e.IDs) == 1 {
 		return fmt.Sprintf("no annotation %d on item %s", e.IDs[0], e.ItemID)
 	}

@@ -61,7 +61,7 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 	var sample strings.Builder
 	sample.WriteString(it.Title + "\n")
 	var texts []string
-	if err := conn.SelectContext(ctx, &texts, `SELECT text FROM annotations WHERE item_id = ? ORDER BY id LIMIT 50`, it.ID); err != nil {
+	if err := conn.SelectContext(ctx, &texts, `SELECT text FROM annotations WHERE item_id = ? AND review IS NOT 'rejected' ORDER BY id LIMIT 50`, it.ID); err != nil {
 		return nil, err
 	}
 	for _, t := range texts {

@@ -430,6 +430,17 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 					return badInput("chunk %d is not a chunk of item %s", *a.ChunkID, it.ID)
 				}
 			}
+			if strings.HasPrefix(a.Actor, "agent:") {
+				// a person rejected this text on this item: an agent
+				// adding it again does not bring it back (linkledger review)
+				var n int
+				if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = ? AND text = ? AND review = 'rejected'`, it.ID, a.Type, a.Text); err != nil {
+					return err
+				}
+				if n > 0 {
+					continue
+				}
+			}
 			if rec.Via != "" {
 				// an import run again adds no annotation twice
 				var n int
@@ -601,7 +612,7 @@ func (s *Store) setPinned(ctx context.Context, tx dbtx, itemID string, annID int
 // beyond the cap (oldest first among equals).
 func (s *Store) enforceCap(ctx context.Context, tx dbtx, itemID string, limit int, actor string) ([]int64, error) {
 	var n int
-	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = 'highlight' AND actor LIKE 'agent:%'`, itemID); err != nil {
+	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = 'highlight' AND actor LIKE 'agent:%' AND review IS NOT 'rejected'`, itemID); err != nil {
 		return nil, err
 	}
 	if n <= limit {
@@ -615,7 +626,7 @@ func (s *Store) enforceCap(ctx context.Context, tx dbtx, itemID string, limit in
 	}
 	var vs []victim
 	err := tx.SelectContext(ctx, &vs, `SELECT id, text, actor, coalesce(confidence, 0) AS conf FROM annotations
-		WHERE item_id = ? AND type = 'highlight' AND actor LIKE 'agent:%' AND pinned = 0
+		WHERE item_id = ? AND type = 'highlight' AND actor LIKE 'agent:%' AND pinned = 0 AND review IS NULL
 		ORDER BY coalesce(confidence, 0) ASC, id ASC LIMIT ?`, itemID, n-limit)
 	if err != nil {
 		return nil, err

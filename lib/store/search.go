@@ -40,6 +40,23 @@ type Weights struct {
 	// Doc is the share of the item row's relevance (title, whole text,
 	// annotations) added to the best chunk row's.
 	Doc float64
+	// Decay (off unless both are set): agent annotations with a
+	// confidence below DecayBelow, created longer ago than DecayAfter,
+	// never confirmed and on an item never cited stop counting in hit
+	// highlights, briefs and the pinned/low-confidence adjustments. They
+	// are kept; the decay is a view, not a write (see docs/store.md).
+	DecayBelow float64
+	DecayAfter time.Duration
+}
+
+// decayed is the SQL condition (on annotations a) for an annotation
+// decayed under w at now, with its arguments; "0" when decay is off.
+func (w Weights) decayed(now time.Time) (string, []any) {
+	if w.DecayBelow <= 0 || w.DecayAfter <= 0 {
+		return "0", nil
+	}
+	return `(a.review IS NULL AND a.actor LIKE 'agent:%' AND a.confidence IS NOT NULL AND a.confidence < ? AND a.created_at < ?
+		AND NOT EXISTS (SELECT 1 FROM citations c WHERE c.item_id = a.item_id))`, []any{w.DecayBelow, record.FormatTime(now.Add(-w.DecayAfter))}
 }
 
 // DefaultWeights are the documented defaults.

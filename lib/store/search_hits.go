@@ -130,8 +130,9 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 	}
 	anns := map[string][]annRow{}
 	{
-		qs, args, err := sqlx.In(`SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at FROM annotations
-			WHERE item_id IN (?) ORDER BY pinned DESC, actor = 'human' DESC, coalesce(confidence, 1) DESC, id`, evIDs)
+		dq, dargs := opts.Weights.decayed(s.Now())
+		qs, args, err := sqlx.In(`SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at FROM annotations a
+			WHERE item_id IN (?) AND review IS NOT 'rejected' AND NOT `+dq+` ORDER BY pinned DESC, actor = 'human' DESC, coalesce(confidence, 1) DESC, id`, append([]any{evIDs}, dargs...)...)
 		if err != nil {
 			return nil, nil, err
 		}

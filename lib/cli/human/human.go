@@ -360,7 +360,11 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 		if a.ID != 0 {
 			id = r.paint(dim, " #"+strconv.FormatInt(a.ID, 10))
 		}
-		fmt.Fprintf(b, "    %s %s%s%s\n", r.paint(green, mark+":"), oneLine(a.Text), r.paint(dim, who(a)), id)
+		review := ""
+		if a.Review != "" {
+			review = " [" + a.Review + "]"
+		}
+		fmt.Fprintf(b, "    %s %s%s%s%s\n", r.paint(green, mark+":"), oneLine(a.Text), r.paint(dim, who(a)), id, review)
 	}
 }
 

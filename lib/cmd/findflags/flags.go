@@ -34,6 +34,8 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.FloatFlag{Name: "w-doc", Value: w.Doc, Usage: "share of the item's whole-text row added to its best chunk"},
 		&ucli.IntFlag{Name: "snippets", Value: 2, Usage: "snippets per item (0 for none)"},
 		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
+		&ucli.FloatFlag{Name: "decay-below", Usage: "with --decay-after: unconfirmed agent annotations below this confidence on uncited items stop counting (0: no decay)"},
+		&ucli.StringFlag{Name: "decay-after", Value: "0", Usage: "with --decay-below: ... once older than `DURATION` (90d; 0: no decay)"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
 		&ucli.BoolFlag{Name: "all-copies", Usage: "show every copy of the same text (saved under other URLs) as its own item; by default copies are one item listing the others under \"copies\""},
 	}...)
@@ -142,6 +144,15 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	if o.ScanRows == 0 || o.ScanRows < -1 {
 		return o, cli.Usage("--scan-rows %d: want 1 or more, or -1", o.ScanRows)
 	}
+	if v := c.Float("decay-below"); math.IsNaN(v) || v < 0 || v > 1 {
+		return o, cli.Usage("--decay-below %v: want a confidence from 0 to 1", v)
+	}
+	o.Weights.DecayBelow = c.Float("decay-below")
+	da, err := ledger.ParseDuration(c.String("decay-after"))
+	if err != nil {
+		return o, cli.Usage("--decay-after: %v", err)
+	}
+	o.Weights.DecayAfter = da
 	d, err := ledger.ParseDuration(c.String("stale-after"))
 	if err != nil {
 		return o, cli.Usage("--stale-after: %v", err)

@@ -131,7 +131,7 @@ func TestHelpExamplesRun(t *testing.T) {
 	// import, export, backup and check write files (e2e import_*, export_*,
 	// backup_check run them)
 	itemVerbs := map[string]bool{"show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "delete": true, "mcp": true,
-		"import": true, "export": true, "backup": true, "check": true}
+		"import": true, "export": true, "backup": true, "check": true, "review": true}
 	for _, v := range root.Commands {
 		if !itemVerbs[v.Name] {
 			descs = append(descs, v.Description)

@@ -231,6 +231,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, portVerbs(filters, env)...)
 	// the MCP server for agents (mcp.go)
 	verbs = append(verbs, mcpVerb(env))
+	// the review queue of agent annotations (review.go)
+	verbs = append(verbs, reviewVerb(env))
 	return verbs
 }
 
