@@ -67,8 +67,9 @@ EXAMPLES:
 			Flags: []ucli.Flag{cli.DBFlag(), rulesFlag(),
 				&ucli.BoolFlag{Name: "text", Usage: "add the item's text (its chunks, in order)"}},
 			Action: func(ctx context.Context, c *ucli.Command) error {
-				return eachItem(ctx, c, env, func(ctx context.Context, st *store.Store, arg string, ro ledger.ResolveOptions) (*record.Record, error) {
-					return ledger.Show(ctx, st, arg, ledger.ShowOptions{Resolve: ro, Text: c.Bool("text")})
+				return eachItem(ctx, c, env, func(ctx context.Context, st *store.Store, arg string, ro ledger.ResolveOptions) ([]*record.Record, error) {
+					rec, err := ledger.Show(ctx, st, arg, ledger.ShowOptions{Resolve: ro, Text: c.Bool("text")})
+					return []*record.Record{rec}, err
 				})
 			},
 		},
@@ -90,35 +91,7 @@ EXAMPLES:
    linkledger history ll_0123456789abcdef --jq '.event | [.at, .actor, .entity, .action]'`,
 			Flags: []ucli.Flag{cli.DBFlag(), rulesFlag()},
 			Action: func(ctx context.Context, c *ucli.Command) error {
-				args := c.Args().Slice()
-				if len(args) == 0 {
-					return cli.Usage("want at least one item: an id (ll_...) or its URL")
-				}
-				ro, err := resolveOptions(c, env)
-				if err != nil {
-					return err
-				}
-				out, err := cli.OutputOn(c, env)
-				if err != nil {
-					return err
-				}
-				st, _, err := openItems(ctx, c, env, false)
-				if err != nil {
-					return err
-				}
-				defer st.Close()
-				for _, a := range args {
-					recs, err := ledger.History(ctx, st, a, ro)
-					if err != nil {
-						return itemErr(err)
-					}
-					for _, r := range recs {
-						if err := out.Emit(r); err != nil {
-							return err
-						}
-					}
-				}
-				return out.Finish()
+				return eachItem(ctx, c, env, ledger.History)
 			},
 		},
 		{
@@ -307,10 +280,10 @@ func itemErr(err error) error {
 	return err
 }
 
-// eachItem runs fn for every item argument of a reader verb and writes its
-// record.
+// eachItem runs fn for every item argument of a reader verb and writes the
+// records it returns.
 func eachItem(ctx context.Context, c *ucli.Command, env cli.Env,
-	fn func(context.Context, *store.Store, string, ledger.ResolveOptions) (*record.Record, error)) error {
+	fn func(context.Context, *store.Store, string, ledger.ResolveOptions) ([]*record.Record, error)) error {
 	args := c.Args().Slice()
 	if len(args) == 0 {
 		return cli.Usage("want at least one item: an id (ll_...) or its URL")
@@ -332,12 +305,14 @@ func eachItem(ctx context.Context, c *ucli.Command, env cli.Env,
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rec, err := fn(ctx, st, a, ro)
+		recs, err := fn(ctx, st, a, ro)
 		if err != nil {
 			return itemErr(err)
 		}
-		if err := out.Emit(rec); err != nil {
-			return err
+		for _, r := range recs {
+			if err := out.Emit(r); err != nil {
+				return err
+			}
 		}
 	}
 	return out.Finish()
