@@ -233,6 +233,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, mcpVerb(env))
 	// the review queue of agent annotations (review.go)
 	verbs = append(verbs, reviewVerb(env))
+	// the ledger's stored policies: decay (config.go)
+	verbs = append(verbs, configVerb(env))
 	return verbs
 }
 

@@ -147,6 +147,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	defer st.Close()
+	// the ledger's decay policy, unless the flags chose (--related and
+	// --queries call the store directly)
+	if fo, err = ledger.ResolveDecay(ctx, st, fo); err != nil {
+		return err
+	}
+	opts = fo.SearchOptions()
 
 	emitted := 0
 	emit := func(recs []*record.Record) error {

@@ -397,6 +397,7 @@ func (s *saver) finish(ctx context.Context, rec, res *record.Record, err error, 
 	s.saved++
 	// intent fields are consumed: what was done is in save
 	rec.Note, rec.Tags, rec.TagsRemove, rec.Annotations, rec.Pin, rec.Unpin, rec.Artifact, rec.Actor = "", nil, nil, nil, nil, nil, nil, ""
+	rec.Review = nil
 	rec.SavedAt, rec.Via = "", ""
 	return s.out.Emit(rec)
 }
