@@ -69,6 +69,13 @@ func ResolveDecay(ctx context.Context, st *store.Store, opt FindOptions) (FindOp
 	if err != nil {
 		return opt, err
 	}
+	w := opt.Weights
+	w.DecayBelow, w.DecayAfter = 0, 0
+	if w == (store.Weights{}) {
+		// zero weights mean the defaults: keep meaning them once the
+		// decay is set
+		opt.Weights = store.DefaultWeights
+	}
 	opt.Weights.DecayBelow, opt.Weights.DecayAfter = p.Below, p.After
 	opt.Decay = DecayOptions{Off: !p.On(), Below: &p.Below, After: &p.After}
 	return opt, nil
