@@ -120,11 +120,11 @@ func (d ReviewDecision) check() error {
 	case d.Confidence != nil && !(*d.Confidence >= 0 && *d.Confidence <= 1):
 		return badInput("confidence %v: want a number from 0 to 1", *d.Confidence)
 	case d.Tag != "" && (d.Confidence != nil || d.Pinned != nil):
-		return badInput("review of tag %s: a tag has no confidence and is not pinned", record.Quote(d.Tag))
+		return badInput("tag %s: a tag has no confidence and is not pinned", record.Quote(d.Tag))
 	case d.Tag != "" && d.Decision == "":
-		return badInput("review of tag %s: want confirm or reject", record.Quote(d.Tag))
+		return badInput("tag %s: want a decision, confirm or reject", record.Quote(d.Tag))
 	case d.Decision == "" && d.Confidence == nil && d.Pinned == nil:
-		return badInput("review of annotation %d: nothing to do (want a decision, a confidence or pinned)", d.AnnotationID)
+		return badInput("annotation %d: nothing to do (want a decision, a confidence or pinned)", d.AnnotationID)
 	}
 	return nil
 }
@@ -197,7 +197,11 @@ func (s *Store) review(ctx context.Context, tx dbtx, d ReviewDecision, actor str
 	}
 	err := tx.GetContext(ctx, &a, `SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at, review, reviewed_by FROM annotations WHERE id = ?`, d.AnnotationID)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && d.ItemID != "" && a.ItemID != d.ItemID {
-		return nil, &NoAnnotationError{ItemID: d.ItemID, IDs: []int64{d.AnnotationID}}
+		if d.ItemID != "" {
+			// a saved record's decision: an error record, as for pin
+			return nil, &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no annotation %d on item %s", d.AnnotationID, record.Echo(d.ItemID))}
+		}
+		return nil, &NoAnnotationError{IDs: []int64{d.AnnotationID}}
 	}
 	if err != nil {
 		return nil, err
