@@ -47,6 +47,12 @@ term of the sum, the matched fields and the matched terms. Terms too common
 to rank within --scan-rows rows are scored on the candidates only, or left
 out (-v lists them). See docs/retrieval.md.
 
+Decay: agent annotations below a confidence, older than a period, never
+confirmed by a person and on items never cited stop counting (highlights,
+adjustments), under the ledger's policy: 'linkledger config decay'
+(default on: below 0.5, after 90d). --decay-below, --decay-after and
+--no-decay change it for one search; nothing is written.
+
 Copies of one text (items with the same content under different URLs) are
 one hit: the copy with the most human evidence (pins, human annotations,
 then the earliest saved) stands for the group, its record lists the others
