@@ -464,3 +464,32 @@ func TestDecaySetting(t *testing.T) {
 		t.Errorf("after reset: %+v %v", st, err)
 	}
 }
+
+func TestExportKeepsTagDecisions(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	url := "https://review.test/frogs"
+	id := record.ItemID(url)
+	saveTags(t, s, url, "agent:a", []string{"kept", "dropped"}, nil)
+	for tag, d := range map[string]string{"kept": ReviewConfirmed, "dropped": ReviewRejected} {
+		if _, err := s.Review(ctx, ReviewDecision{ItemID: id, Tag: tag, Decision: d}, ActorHuman); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exp, err := s.Export(ctx, id, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := openTest(t)
+	if _, _, err := s2.Restore(ctx, exp); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"kept agent:a confirmed"}, tagsOf(t, s2, id)); diff != "" {
+		t.Errorf("restored tags (-want +got):\n%s", diff)
+	}
+	// the rejection came along: an agent adding the tag again adds nothing
+	saveTags(t, s2, url, "agent:b", []string{"dropped"}, nil)
+	if diff := cmp.Diff([]string{"kept agent:a confirmed"}, tagsOf(t, s2, id)); diff != "" {
+		t.Errorf("after an agent's add (-want +got):\n%s", diff)
+	}
+}
