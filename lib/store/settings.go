@@ -53,8 +53,12 @@ func (p DecayPolicy) cond(now time.Time) (string, []any) {
 	if !p.On() {
 		return "0", nil
 	}
-	return `(a.review IS NULL AND a.actor LIKE 'agent:%' AND a.confidence IS NOT NULL AND a.confidence < ? AND a.created_at < ?
-		AND NOT EXISTS (SELECT 1 FROM citations c WHERE c.item_id = a.item_id))`, []any{p.Below, record.FormatTime(now.Add(-p.After))}
+	// cheap column tests first; the cited items are one uncorrelated
+	// list (built once per statement), not a lookup per annotation row.
+	// Every term is true or false, never NULL (confidence may be NULL,
+	// citations.item_id never is), so NOT of it is too.
+	return `(a.review IS NULL AND coalesce(a.confidence, 1) < ? AND a.created_at < ? AND a.actor LIKE 'agent:%'
+		AND a.item_id NOT IN (SELECT item_id FROM citations))`, []any{p.Below, record.FormatTime(now.Add(-p.After))}
 }
 
 // decayJSON is the stored form of a DecayPolicy.
