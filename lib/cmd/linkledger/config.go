@@ -37,8 +37,9 @@ policy the default applies: on, below 0.5, after 90d. A search overrides
 it with --decay-below, --decay-after or --no-decay.
 
 With no flags, prints the policy in force. --below and --after change
-one half (the other stays); --off stores "no decay"; --reset deletes the
-stored policy so the default applies again.
+one half (the other stays, or comes from the default when the policy is
+off); --below 0 or --after 0 (or --off) stores "no decay"; --reset
+deletes the stored policy so the default applies again.
 
 EXAMPLES:
    linkledger config decay
