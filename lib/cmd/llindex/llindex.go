@@ -267,7 +267,8 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 			}
 		}
 		// Records can be made by hand: text and chunks over the cap are cut.
-		if parse.Bound(rec, ix.popts) {
+		// (A record carrying the item's stored chunks writes no content.)
+		if !store.FromStore(rec) && parse.Bound(rec, ix.popts) {
 			ix.diag.Debugf("%s: text over --max-text-bytes %d: truncated", rec.Ref(), ix.popts.MaxTextBytes)
 		}
 	}
