@@ -38,6 +38,23 @@ func enrichFlags() []stageFlag {
 	}
 }
 
+// enrichForwarded lists, for each filter, the flags enrich passes to it
+// under their own name (ForwardedFlags).
+func enrichForwarded() map[string][]string {
+	out := map[string][]string{"ll-enrich": {"quiet", "verbose"}}
+	stages := map[int]string{toFind: "ll-find", toEnrich: "ll-enrich", toIndex: "ll-index"}
+	for _, f := range append(enrichFlags(), outputFlags()...) {
+		for bit, filter := range stages {
+			if f.to&bit != 0 {
+				out[filter] = append(out[filter], f.flag.Names()[0])
+			}
+		}
+	}
+	// ll-find also gets these, set by the verb itself
+	out["ll-find"] = append(out["ll-find"], "status", "with-chunks", "all-copies", "archived")
+	return out
+}
+
 // enrichVerb is `linkledger enrich`: items already stored go through
 // ll-enrich again and ll-index stores the enrichment only:
 //
