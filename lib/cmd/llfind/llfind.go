@@ -151,6 +151,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if c.Int("max-attempts") < 1 {
 		return cli.Usage("--max-attempts %d: want 1 or more", c.Int("max-attempts"))
 	}
+	if c.Bool("with-chunks") && (c.Bool("pending") || c.Bool("stale")) {
+		// their records feed ll-fetch, whose fresh content replaces chunks
+		return cli.Usage("--with-chunks and --%s: the queue's records go to ll-fetch for new content; give one", map[bool]string{true: "pending", false: "stale"}[c.Bool("pending")])
+	}
 	if c.IsSet("max-chunk-bytes") && !c.Bool("with-chunks") {
 		return cli.Usage("--max-chunk-bytes needs --with-chunks")
 	}
