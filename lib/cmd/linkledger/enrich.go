@@ -87,7 +87,7 @@ EXAMPLES:
    linkledger enrich https://example.com/post
    linkledger enrich --all --llm http://127.0.0.1:8080/v1 --model local-model
    linkledger enrich --all --limit 20 --cmd "my-model --json"`,
-		Flags: append(flagsOf(sf), &ucli.BoolFlag{Name: "all", Usage: "enrich every item in state parsed"}),
+		Flags: append([]ucli.Flag{&ucli.BoolFlag{Name: "all", Usage: "enrich every item in state parsed"}}, flagsOf(sf)...),
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			return inVerb(c, enrichItems(ctx, filters, env, c, sf))
 		},
