@@ -79,6 +79,11 @@ type Record struct {
 	// a group of copies is one hit; with --all-copies each copy lists the
 	// others).
 	Copies []Copy `json:"copies,omitempty"`
+	// Stored is set by ll-find --with-chunks: the record carries the
+	// item's chunks as stored (in "chunks"), not new content, so ll-index
+	// stores only an enrichment or an enrichment failure and never rewrites
+	// the content from it.
+	Stored *Stored `json:"stored,omitempty"`
 
 	// Whole item and housekeeping (linkledger show, tags, archive,
 	// unarchive, delete, unannotate; docs/records.md).
@@ -208,6 +213,16 @@ type SaveResult struct {
 	AnnotationIDs []int64  `json:"annotation_ids,omitempty"`
 	Displaced     []int64  `json:"displaced,omitempty"`
 	NoteAdded     bool     `json:"note_added,omitempty"`
+}
+
+// Stored says which stored content a record carries (ll-find
+// --with-chunks): the item's checksum when read, how many chunks it has,
+// and how many of them were left out of the record by --max-chunk-bytes
+// (the record then has the first ones only).
+type Stored struct {
+	Checksum      string `json:"checksum,omitempty"`
+	Chunks        int    `json:"chunks"`
+	ChunksOmitted int    `json:"chunks_omitted,omitempty"`
 }
 
 // Copy is another item with the same text: its id and canonical URL.

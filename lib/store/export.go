@@ -235,8 +235,12 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 				claims = []string{}
 			}
 			cj, _ := json.Marshal(claims)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO artifacts(item_id, summary, key_claims_json, created_by, created_at) VALUES (?,?,?,?,?)`,
-				id, a.Summary, string(cj), a.CreatedBy, a.CreatedAt); err != nil {
+			dj, err := detailJSON(&a)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO artifacts(item_id, summary, key_claims_json, created_by, created_at, detail_json) VALUES (?,?,?,?,?,?)`,
+				id, a.Summary, string(cj), a.CreatedBy, a.CreatedAt, dj); err != nil {
 				return err
 			}
 		}

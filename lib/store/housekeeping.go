@@ -80,12 +80,13 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 		rec.Tagged = append(rec.Tagged, record.Tag{Tag: t.Tag, Actor: t.Actor, CreatedAt: t.CreatedAt})
 	}
 	var arts []struct {
-		Summary   string `db:"summary"`
-		Claims    string `db:"key_claims_json"`
-		CreatedBy string `db:"created_by"`
-		CreatedAt string `db:"created_at"`
+		Summary   string         `db:"summary"`
+		Claims    string         `db:"key_claims_json"`
+		CreatedBy string         `db:"created_by"`
+		CreatedAt string         `db:"created_at"`
+		Detail    sql.NullString `db:"detail_json"`
 	}
-	if err := s.db.SelectContext(ctx, &arts, `SELECT summary, key_claims_json, created_by, created_at FROM artifacts WHERE item_id = ? ORDER BY created_at, id`, id); err != nil {
+	if err := s.db.SelectContext(ctx, &arts, `SELECT summary, key_claims_json, created_by, created_at, detail_json FROM artifacts WHERE item_id = ? ORDER BY created_at, id`, id); err != nil {
 		return nil, err
 	}
 	for _, a := range arts {
@@ -93,6 +94,7 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 		if err := json.Unmarshal([]byte(a.Claims), &art.KeyClaims); err != nil {
 			return nil, fmt.Errorf("item %s: artifact key claims: %w", id, err)
 		}
+		applyDetail(&art, a.Detail)
 		rec.Artifacts = append(rec.Artifacts, art)
 	}
 	if opts.Text {

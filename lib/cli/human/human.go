@@ -116,6 +116,8 @@ type ingest struct {
 	Chunks        *int          `json:"chunks"`
 	Annotations   *int          `json:"annotations"`
 	Tags          *int          `json:"tags"`
+
+	LastEnrichError *record.Error `json:"last_enrich_error"`
 }
 
 func extras(rec *record.Record) extra {
@@ -307,6 +309,9 @@ func (r *Renderer) status(b *strings.Builder, rec *record.Record, in *ingest) {
 	}
 	if e := in.LastError; e != nil {
 		fmt.Fprintf(b, "    %s %s: %s: %s%s\n", r.paint(red, "last error"), e.Stage, e.Code, oneLine(e.Message), retry(e))
+	}
+	if e := in.LastEnrichError; e != nil {
+		fmt.Fprintf(b, "    %s %s: %s\n", r.paint(yellow, "last enrich error"), e.Code, oneLine(e.Message))
 	}
 }
 

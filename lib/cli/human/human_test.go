@@ -67,6 +67,13 @@ func TestRecord(t *testing.T) {
     0 chunks · 1 annotation · 1 tag · #x
     last error fetch: http_status: 503 (will be retried)
 `},
+		{"status with an enrichment failure", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Title: "A",
+			Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`{"status":"parsed","attempts":0,"last_enrich_error":{"stage":"enrich","code":"upstream","message":"model server answered\nHTTP 503","retryable":true,"http_status":503}}`)}},
+			`A
+    ll_a · parsed
+    https://a.test/
+    last enrich error upstream: model server answered HTTP 503
+`},
 		{"status without a title shows the URL once", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/",
 			Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`{"status":"saved","attempts":0}`)}},
 			`https://a.test/

@@ -214,6 +214,7 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 		workerVerb(filters, env, "worker"),
 		workerVerb(filters, env, "stale"),
 		retryVerb(filters, env),
+		enrichVerb(filters, env),
 		passVerb(filters, env, "fetch", "ll-fetch", "fetch the records on stdin (ll-fetch)", "linkledger fetch [options] < records"),
 		passVerb(filters, env, "parse", "ll-parse", "extract text from fetched records (ll-parse)", "linkledger parse [options] < records"),
 		passVerb(filters, env, "index", "ll-index", "store parsed records in the index (ll-index)", "linkledger index [options] < records"),
