@@ -65,7 +65,7 @@ func TestOpenIdentity(t *testing.T) {
 			}
 			// as migration 0006 left it: no application_id, and none of
 			// the tables of later migrations (0008: packs, citations;
-			// 0009: annotation review columns; 0011: artifact detail and
+			// 0009: annotation review columns; 0010: artifact detail and
 			// enrich error columns)
 			s.DB().MustExec("PRAGMA application_id = 0")
 			s.DB().MustExec("DROP TABLE citations; DROP TABLE pack_versions; DROP TABLE packs")

@@ -1,4 +1,4 @@
--- 0011: what enrichment leaves on the item besides the artifact's texts.
+-- 0010: what enrichment leaves on the item besides the artifact's texts.
 --
 -- artifacts.detail_json keeps what ll-enrich wrote beyond summary and
 -- key_claims: the claims with where they came from ({claims: [{text,
