@@ -326,6 +326,11 @@ func (s *Store) indexContent(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec 
 }
 
 func (s *Store) replaceChunks(ctx context.Context, tx *sqlx.Tx, it *itemRow, chunks []record.Chunk) error {
+	// the text before, where the annotations' quotes were
+	old, err := loadItemChunks(ctx, tx, it.ID)
+	if err != nil {
+		return err
+	}
 	if err := deleteFTS(ctx, tx, it.Seq, it.ID); err != nil {
 		return err
 	}
@@ -350,6 +355,14 @@ func (s *Store) replaceChunks(ctx context.Context, tx *sqlx.Tx, it *itemRow, chu
 	if _, err := tx.ExecContext(ctx, `UPDATE annotations SET chunk_id = (SELECT id FROM content_chunks c
 		WHERE c.item_id = annotations.item_id AND c.chunk_index = annotations.chunk_index)
 		WHERE item_id = ? AND chunk_index IS NOT NULL`, it.ID); err != nil {
+		return err
+	}
+	// highlights and lowlights follow their quotes instead, or are
+	// orphaned; then those that now quote the same text merge
+	if err := s.reanchor(ctx, tx, it.ID, old); err != nil {
+		return err
+	}
+	if _, err := s.mergeNearDuplicates(ctx, tx, it.ID, eventActorIndex); err != nil {
 		return err
 	}
 	return insertFTS(ctx, tx, it.Seq, it.ID)

@@ -364,6 +364,9 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 		if a.Review != "" {
 			review = " [" + a.Review + "]"
 		}
+		if a.OrphanedAt != "" {
+			review += " " + r.paint(yellow, "[orphaned: quote not in the text since "+minute(a.OrphanedAt)+"]")
+		}
 		fmt.Fprintf(b, "    %s %s%s%s%s\n", r.paint(green, mark+":"), oneLine(a.Text), r.paint(dim, who(a)), id, review)
 	}
 }

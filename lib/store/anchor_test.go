@@ -1,0 +1,148 @@
+package store
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestNormalize(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Hello  World", "hello world"},
+		{"a\n\t b", "a b"},
+		{"“Quoted” — it’s", "\"quoted\" - it's"},
+		{"soft\u00adhyphen", "softhyphen"},
+		{"ÉCOLE", "école"},
+		{"", ""},
+	}
+	for _, c := range cases {
+		n := normalize(c.in)
+		if n.s != c.want {
+			t.Errorf("normalize(%q) = %q, want %q", c.in, n.s, c.want)
+		}
+		if len(n.off) != len(n.s)+1 || n.off[len(n.s)] != len(c.in) {
+			t.Errorf("normalize(%q): %d offsets ending at %d, want %d ending at %d", c.in, len(n.off), n.off[len(n.off)-1], len(n.s)+1, len(c.in))
+		}
+	}
+}
+
+func TestAnchorFind(t *testing.T) {
+	para1 := "Sourdough needs a levain. The levain is fed with flour and water every day."
+	para2 := "Bake at a high heat. The crust should be dark and the crumb open."
+	para3 := "A levain is fed with flour and water every day, said the baker, twice in summer."
+	type want struct {
+		ok      bool
+		chunk   int
+		matched string
+		method  string
+		edits   int
+	}
+	cases := []struct {
+		name   string
+		chunks []string
+		q      quoteAnchor
+		want   want
+	}{
+		{"exact", []string{para1, para2}, quoteAnchor{Quote: "The crust should be dark", Hint: -1},
+			want{true, 1, "The crust should be dark", anchorExact, 0}},
+		{"moved paragraph", []string{para2, "new intro", para1}, quoteAnchor{Quote: "fed with flour and water", Hint: 1},
+			want{true, 2, "fed with flour and water", anchorExact, 0}},
+		{"case and white space", []string{"Intro.", "THE CRUST\n  should be DARK and"}, quoteAnchor{Quote: "the crust should be dark", Hint: -1},
+			want{true, 1, "THE CRUST\n  should be DARK", anchorNormalized, 0}},
+		{"typographic quotes", []string{"He said “it’s done” today"}, quoteAnchor{Quote: `said "it's done"`, Hint: -1},
+			want{true, 0, "said “it’s done”", anchorNormalized, 0}},
+		{"several: context decides", []string{para1, para3},
+			quoteAnchor{Quote: "fed with flour and water every day", Prefix: "hungry starter. A levain is ", Suffix: ", said the baker", HasContext: true, Hint: 0},
+			want{true, 1, "fed with flour and water every day", anchorExact, 0}},
+		{"several: context decides within a chunk", []string{"x fed y. then z fed w."},
+			quoteAnchor{Quote: "fed", Prefix: "then z ", Suffix: " w.", HasContext: true, Hint: -1},
+			want{true, 0, "fed", anchorExact, 0}},
+		{"several, no context: hinted chunk", []string{para1, para3}, quoteAnchor{Quote: "with flour and water", Hint: 1},
+			want{true, 1, "with flour and water", anchorExact, 0}},
+		{"several, no context, no hint: first", []string{para1, para3}, quoteAnchor{Quote: "with flour and water", Hint: -1},
+			want{true, 0, "with flour and water", anchorExact, 0}},
+		{"slightly edited quote", []string{para2, "The levain is fed with rye flour and water every day."},
+			quoteAnchor{Quote: "The levain is fed with flour and water every day", Hint: -1},
+			want{true, 1, "The levain is fed with rye flour and water every day", anchorFuzzy, 4}},
+		{"one letter changed", []string{"Bake at a high heat. The crust should be dork and the crumb open."},
+			quoteAnchor{Quote: "The crust should be dark", Hint: -1},
+			want{true, 0, "The crust should be dork", anchorFuzzy, 1}},
+		{"too edited", []string{"The loaf must have a pale crust, soft and closed."},
+			quoteAnchor{Quote: "The crust should be dark and the crumb open", Hint: -1}, want{}},
+		{"short quote never fuzzy", []string{"The crust should be dork"}, quoteAnchor{Quote: "be dark", Hint: -1}, want{}},
+		{"removed", []string{para2}, quoteAnchor{Quote: "fed with flour and water", Hint: 0}, want{}},
+		{"no chunks", nil, quoteAnchor{Quote: "anything", Hint: -1}, want{}},
+		{"empty quote", []string{para1}, quoteAnchor{Quote: "  ", Hint: -1}, want{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			at := newAnchorText(c.chunks)
+			m, ok := at.find(c.q)
+			var got want
+			if ok {
+				got = want{true, m.Chunk, c.chunks[m.Chunk][m.Start:m.End], m.Method, m.Edits}
+			}
+			if d := cmp.Diff(c.want, got, cmp.AllowUnexported(want{})); d != "" {
+				t.Errorf("find (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestAnchorContext(t *testing.T) {
+	text := strings.Repeat("a", 60) + "QUOTE" + strings.Repeat("é", 60)
+	at := newAnchorText([]string{text})
+	m, ok := at.find(quoteAnchor{Quote: "QUOTE", Hint: -1})
+	if !ok {
+		t.Fatal("not found")
+	}
+	p, s := at.context(m)
+	if p != strings.Repeat("a", anchorContextRunes) || s != strings.Repeat("é", anchorContextRunes) {
+		t.Errorf("context %q, %q: want %d runes each side", p, s, anchorContextRunes)
+	}
+}
+
+// TestAnchorFuzzyBounded: a quote longer than the fuzzy bound, or a text
+// too large for the table budget, is not matched fuzzily.
+func TestAnchorFuzzyBounded(t *testing.T) {
+	long := strings.Repeat("word ", fuzzyMaxRunes/5+1)
+	at := newAnchorText([]string{strings.Replace(long, "word", "ward", 1)})
+	if _, ok := at.find(quoteAnchor{Quote: long, Hint: -1}); ok {
+		t.Error("a quote over fuzzyMaxRunes was matched fuzzily")
+	}
+	quote := "the crust should be dark and open"
+	big := strings.Repeat("x", fuzzyMaxCells/len(quote)+1) + " the crust should be dork and open"
+	at = newAnchorText([]string{big})
+	if _, ok := at.find(quoteAnchor{Quote: quote, Hint: -1}); ok {
+		t.Error("a text over the cell budget was searched fuzzily")
+	}
+	at = newAnchorText([]string{"x the crust should be dork and open"})
+	if _, ok := at.find(quoteAnchor{Quote: quote, Hint: -1}); !ok {
+		t.Error("the same edit in a small text was not found")
+	}
+}
+
+func TestQuoteOverlap(t *testing.T) {
+	cases := []struct {
+		a, b  string
+		union string
+		ok    bool
+	}{
+		{"the key claim", "the key claim", "the key claim", true},
+		{"The  Key claim", "the key claim", "The  Key claim", true},
+		{"the key claim of the post", "key claim", "the key claim of the post", true},
+		{"key claim", "the key claim of the post", "the key claim of the post", true},
+		{"agents need a memory of links", "need a memory of links they read", "agents need a memory of links they read", true},
+		{"need a memory of links they read", "agents need a memory of links", "agents need a memory of links they read", true},
+		{"agents need a memory", "memory of links they read", "", false}, // overlap under 3/4
+		{"bread", "cake", "", false},
+		{"", "x", "", false},
+	}
+	for _, c := range cases {
+		u, ok := quoteOverlap(c.a, c.b)
+		if u != c.union || ok != c.ok {
+			t.Errorf("quoteOverlap(%q, %q) = %q, %v; want %q, %v", c.a, c.b, u, ok, c.union, c.ok)
+		}
+	}
+}
