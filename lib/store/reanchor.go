@@ -223,7 +223,8 @@ func stronger(a, b anchorRow) bool {
 // than one apart are not (chunks overlap only with their neighbours);
 // anchored in the same or neighbouring chunks, they are when b's best
 // occurrence in a's chunk overlaps a's, and the merge keeps the text the
-// two cover together. Otherwise the text test alone decides.
+// two cover together, as the chunk spells it (a's own text when that is
+// a's quote). Otherwise the text test alone decides (union).
 func samePlace(c *itemChunks, a, b anchorRow, union string) (string, bool) {
 	if c == nil {
 		return union, true
@@ -245,10 +246,10 @@ func samePlace(c *itemChunks, a, b anchorRow, union string) (string, bool) {
 		return "", false
 	}
 	span := one.raw[0][min(ma.Start, mb.Start):max(ma.End, mb.End)]
-	if normQuote(span) == normQuote(union) {
-		return union, true // the same words: the stronger one's spelling
+	if normQuote(span) == normQuote(a.Text) {
+		return a.Text, true // the same words: the stronger one's spelling
 	}
-	return span, true
+	return span, true // the text's own
 }
 
 // mergeNearDuplicates merges the item's highlights that quote the same

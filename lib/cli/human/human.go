@@ -308,6 +308,8 @@ func (r *Renderer) status(b *strings.Builder, rec *record.Record, in *ingest) {
 	if e := in.LastError; e != nil {
 		fmt.Fprintf(b, "    %s %s: %s: %s%s\n", r.paint(red, "last error"), e.Stage, e.Code, oneLine(e.Message), retry(e))
 	}
+	// linkledger show: the item's annotations, orphans marked
+	r.annotations(b, rec)
 }
 
 // item writes a record of no particular kind (queue views, ll-fetch and
@@ -351,6 +353,12 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 	if a := rec.Artifact; a != nil && a.Summary != "" {
 		fmt.Fprintf(b, "    summary: %s\n", oneLine(a.Summary))
 	}
+	r.annotations(b, rec)
+}
+
+// annotations writes a line per annotation of rec: type, text, who, id,
+// review and orphan marks.
+func (r *Renderer) annotations(b *strings.Builder, rec *record.Record) {
 	for _, a := range rec.Annotations {
 		mark := a.Type
 		if a.Pinned {
