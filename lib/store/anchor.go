@@ -6,6 +6,7 @@ package store
 // out, deterministic (no maps iterated, ties broken by position).
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -117,19 +118,25 @@ func normalize(t string) normText {
 // normQuote is a quote folded and trimmed of white space at its ends.
 func normQuote(q string) string { return strings.TrimSpace(normalize(q).s) }
 
-// anchorText is an item's chunks prepared for matching: each folded once
-// for all the quotes looked for in them.
+// anchorText is an item's chunks prepared for matching: folded once, when
+// a quote first needs it (most are found as written), for all the quotes
+// looked for in them.
 type anchorText struct {
-	raw  []string
-	norm []normText
+	raw   []string
+	norms []normText
 }
 
-func newAnchorText(chunks []string) *anchorText {
-	t := &anchorText{raw: chunks, norm: make([]normText, len(chunks))}
-	for i, c := range chunks {
-		t.norm[i] = normalize(c)
+func newAnchorText(chunks []string) *anchorText { return &anchorText{raw: chunks} }
+
+// norm returns the folded chunks.
+func (t *anchorText) norm() []normText {
+	if t.norms == nil {
+		t.norms = make([]normText, len(t.raw))
+		for i, c := range t.raw {
+			t.norms[i] = normalize(c)
+		}
 	}
-	return t
+	return t.norms
 }
 
 // maxOccurrences bounds how many places of one quote are weighed by their
@@ -163,7 +170,7 @@ func (t *anchorText) find(q quoteAnchor) (anchorMatch, bool) {
 		if nq == "" {
 			return anchorMatch{}, false
 		}
-		for ci, n := range t.norm {
+		for ci, n := range t.norm() {
 			for from := 0; len(cands) < maxOccurrences; {
 				i := strings.Index(n.s[from:], nq)
 				if i < 0 {
@@ -251,70 +258,125 @@ func commonPrefix(a, b string) int {
 // fuzzy finds the places where the folded quote nq occurs with the fewest
 // edits, at most fuzzyMaxEdits, in the folded chunks (approximate
 // substring matching: an edit-distance table whose first row is free, so
-// a match may start anywhere). It returns nothing when the quote is out
-// of the fuzzy bounds or the search would be too large.
+// a match may start anywhere). Only the windows of text that can hold
+// such a match are searched: cut into k+1 pieces, a quote with at most k
+// edits keeps one piece intact, so each match lies around an exact
+// occurrence of a piece (and a quote none of whose pieces occurs costs one
+// scan per piece). It returns nothing when the quote is out of the fuzzy
+// bounds or the windows would fill more than fuzzyMaxCells cells.
 func (t *anchorText) fuzzy(nq string) []anchorMatch {
 	p := []rune(nq)
 	m := len(p)
 	if m < fuzzyMinRunes || m > fuzzyMaxRunes {
 		return nil
 	}
-	total := 0
-	for _, n := range t.norm {
-		total += utf8.RuneCountInString(n.s)
-	}
-	if total*m > fuzzyMaxCells {
-		return nil
-	}
 	k := fuzzyMaxEdits(m)
+	type piece struct {
+		s   string
+		off int // rune offset in the quote
+	}
+	size := m / (k + 1)
+	pieces := make([]piece, 0, k+1)
+	for i := 0; i <= k; i++ {
+		lo, hi := i*size, (i+1)*size
+		if i == k {
+			hi = m
+		}
+		pieces = append(pieces, piece{string(p[lo:hi]), lo})
+	}
 	var out []anchorMatch
-	bestEdits := k + 1
-	cost := make([]int, m+1)
-	start := make([]int, m+1)
-	for ci, n := range t.norm {
+	bestEdits, cells := k+1, 0
+	for ci, n := range t.norm() {
 		// byteAt[j] is the byte offset in n.s of rune j; one past the end too
 		byteAt := make([]int, 0, len(n.s)+1)
 		for i := range n.s {
 			byteAt = append(byteAt, i)
 		}
 		byteAt = append(byteAt, len(n.s))
-		text := []rune(n.s)
-		for i := range cost {
-			cost[i], start[i] = i, 0
-		}
-		for j := 1; j <= len(text); j++ {
-			// column j from column j-1, in place: diag holds (i-1, j-1)
-			diag, diagStart := cost[0], start[0]
-			cost[0], start[0] = 0, j
-			for i := 1; i <= m; i++ {
-				c, s := diag, diagStart // match or change
-				if p[i-1] != text[j-1] {
-					c++
+		runes := len(byteAt) - 1
+		var wins [][2]int
+		for _, pc := range pieces {
+			for from := 0; ; {
+				i := strings.Index(n.s[from:], pc.s)
+				if i < 0 {
+					break
 				}
-				if v := cost[i] + 1; v < c { // text rune j-1 left out of the match
-					c, s = v, start[i]
-				}
-				if v := cost[i-1] + 1; v < c { // quote rune i-1 missing from the text
-					c, s = v, start[i-1]
-				}
-				diag, diagStart = cost[i], start[i]
-				cost[i], start[i] = c, s
+				b := from + i
+				r := sort.SearchInts(byteAt, b)
+				wins = append(wins, [2]int{max(0, r-pc.off-k), min(runes, r-pc.off+m+k)})
+				_, w := utf8.DecodeRuneInString(n.s[b:])
+				from = b + w
 			}
-			if d := cost[m]; d <= k && d <= bestEdits {
+		}
+		if len(wins) == 0 {
+			continue
+		}
+		sort.Slice(wins, func(i, j int) bool { return wins[i][0] < wins[j][0] })
+		merged := wins[:1]
+		for _, w := range wins[1:] {
+			if last := &merged[len(merged)-1]; w[0] <= last[1] {
+				last[1] = max(last[1], w[1])
+			} else {
+				merged = append(merged, w)
+			}
+		}
+		text := []rune(n.s)
+		for _, w := range merged {
+			if cells += (w[1] - w[0]) * m; cells > fuzzyMaxCells {
+				return nil
+			}
+			approxMatches(p, text, w[0], w[1], k, func(start, end, d int) {
+				if d > bestEdits {
+					return
+				}
 				if d < bestEdits {
 					bestEdits, out = d, out[:0]
 				}
-				s, e := byteAt[start[m]], byteAt[j]
+				s, e := n.off[byteAt[start]], n.off[byteAt[end]]
 				// a match one rune longer or shorter at the same start is
 				// the same place: keep the first end found
-				if l := len(out); l > 0 && out[l-1].Chunk == ci && out[l-1].Start == n.off[s] {
-					continue
+				if l := len(out); l > 0 && out[l-1].Chunk == ci && out[l-1].Start == s {
+					return
 				}
 				if len(out) < maxOccurrences {
-					out = append(out, anchorMatch{Chunk: ci, Start: n.off[s], End: n.off[e], Method: anchorFuzzy, Edits: d})
+					out = append(out, anchorMatch{Chunk: ci, Start: s, End: e, Method: anchorFuzzy, Edits: d})
 				}
-			}
+			})
 		}
 	}
 	return out
+}
+
+// approxMatches runs the edit-distance table of quote p over text[lo:hi]
+// and calls found(start, end, edits) for every end where p matches
+// text[start:end] with at most k edits (rune indexes into text), in order.
+func approxMatches(p, text []rune, lo, hi, k int, found func(start, end, edits int)) {
+	m := len(p)
+	cost := make([]int, m+1)
+	start := make([]int, m+1)
+	for i := range cost {
+		cost[i], start[i] = i, lo
+	}
+	for j := lo + 1; j <= hi; j++ {
+		// column j from column j-1, in place: diag holds (i-1, j-1)
+		diag, diagStart := cost[0], start[0]
+		cost[0], start[0] = 0, j
+		for i := 1; i <= m; i++ {
+			c, s := diag, diagStart // match or change
+			if p[i-1] != text[j-1] {
+				c++
+			}
+			if v := cost[i] + 1; v < c { // text rune j-1 left out of the match
+				c, s = v, start[i]
+			}
+			if v := cost[i-1] + 1; v < c { // quote rune i-1 missing from the text
+				c, s = v, start[i-1]
+			}
+			diag, diagStart = cost[i], start[i]
+			cost[i], start[i] = c, s
+		}
+		if cost[m] <= k {
+			found(start[m], j, cost[m])
+		}
+	}
 }

@@ -111,15 +111,21 @@ func TestAnchorFuzzyBounded(t *testing.T) {
 	if _, ok := at.find(quoteAnchor{Quote: long, Hint: -1}); ok {
 		t.Error("a quote over fuzzyMaxRunes was matched fuzzily")
 	}
-	quote := "the crust should be dark and open"
-	big := strings.Repeat("x", fuzzyMaxCells/len(quote)+1) + " the crust should be dork and open"
-	at = newAnchorText([]string{big})
+	// every piece of this quote occurs everywhere in the text: the
+	// windows to search cover it all
+	quote := strings.Repeat("a", 29) + "b"
+	at = newAnchorText([]string{strings.Repeat("a", fuzzyMaxCells/len(quote)+100)})
 	if _, ok := at.find(quoteAnchor{Quote: quote, Hint: -1}); ok {
 		t.Error("a text over the cell budget was searched fuzzily")
 	}
-	at = newAnchorText([]string{"x the crust should be dork and open"})
-	if _, ok := at.find(quoteAnchor{Quote: quote, Hint: -1}); !ok {
-		t.Error("the same edit in a small text was not found")
+	at = newAnchorText([]string{strings.Repeat("a", 100)})
+	if m, ok := at.find(quoteAnchor{Quote: quote, Hint: -1}); !ok || m.Edits != 1 {
+		t.Errorf("the same quote in a small text: %+v, %v; want a match with 1 edit", m, ok)
+	}
+	// none of the pieces occurs: nothing to search, however large
+	at = newAnchorText([]string{strings.Repeat("x", 4*fuzzyMaxCells/len(quote))})
+	if _, ok := at.find(quoteAnchor{Quote: "the crust should be dark and open", Hint: -1}); ok {
+		t.Error("found in a text of x")
 	}
 }
 
@@ -143,6 +149,68 @@ func TestQuoteOverlap(t *testing.T) {
 		u, ok := quoteOverlap(c.a, c.b)
 		if u != c.union || ok != c.ok {
 			t.Errorf("quoteOverlap(%q, %q) = %q, %v; want %q, %v", c.a, c.b, u, ok, c.union, c.ok)
+		}
+	}
+}
+
+// BenchmarkAnchorFindOrphan is re-anchoring an annotation whose quote is
+// gone (about 100 KB of text, a quote of 150 characters): the text is
+// folded and scanned for the quote's pieces, none of which occurs, so no
+// edit-distance table is filled.
+func BenchmarkAnchorFindOrphan(b *testing.B) {
+	words := strings.Fields("the levain is fed with flour and water every day while the crust should be dark and the crumb open")
+	var chunks []string
+	for i := 0; i < 50; i++ {
+		var sb strings.Builder
+		for j := 0; sb.Len() < 2000; j++ {
+			sb.WriteString(words[(i+j)%len(words)])
+			sb.WriteByte(' ')
+		}
+		chunks = append(chunks, sb.String())
+	}
+	quote := strings.Repeat("zebra quagga okapi ", 8)[:150]
+	q := quoteAnchor{Quote: quote, Hint: -1}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, ok := newAnchorText(chunks).find(q); ok {
+			b.Fatal("found")
+		}
+	}
+}
+
+// BenchmarkAnchorFindExact is the common case: the quote is in the text.
+func BenchmarkAnchorFindExact(b *testing.B) {
+	chunks := make([]string, 50)
+	for i := range chunks {
+		chunks[i] = strings.Repeat("filler words of a long article ", 65)
+	}
+	chunks[37] += " the one quote we look for."
+	q := quoteAnchor{Quote: "the one quote we look for", Hint: 3}
+	for i := 0; i < b.N; i++ {
+		if _, ok := newAnchorText(chunks).find(q); !ok {
+			b.Fatal("not found")
+		}
+	}
+}
+
+// BenchmarkAnchorFindEdited: the quote was edited a little (a fuzzy
+// match) in about 100 KB of text made of the quote's own words.
+func BenchmarkAnchorFindEdited(b *testing.B) {
+	words := strings.Fields("the levain is fed with flour and water every day while the crust should be dark and the crumb open")
+	var chunks []string
+	for i := 0; i < 50; i++ {
+		var sb strings.Builder
+		for j := 0; sb.Len() < 2000; j++ {
+			sb.WriteString(words[(i+j)%len(words)])
+			sb.WriteByte(' ')
+		}
+		chunks = append(chunks, sb.String())
+	}
+	chunks[41] += "Our starter, a rye levain, is fed with warm water at dawn."
+	q := quoteAnchor{Quote: "Our starter, a rye levain, is fed with water at dawn.", Hint: -1}
+	for i := 0; i < b.N; i++ {
+		if m, ok := newAnchorText(chunks).find(q); !ok || m.Method != anchorFuzzy || m.Chunk != 41 {
+			b.Fatalf("%+v %v", m, ok)
 		}
 	}
 }

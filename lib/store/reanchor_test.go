@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -355,5 +356,56 @@ func TestMergeAfterReanchor(t *testing.T) {
 	}
 	if d := cmp.Diff(wantEvents, got); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)
+	}
+}
+
+// TestMigrationBackfillsAnchors: migration 0010 anchors highlights stored
+// before it to the chunk holding their quote, with the same context the
+// Go matcher takes (characters, not bytes), and leaves the rest alone.
+func TestMigrationBackfillsAnchors(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ll.db")
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "https://bread.test/old"
+	before := strings.Repeat("é", 30) + " Grüße aus Köln, " + strings.Repeat("ü", 20) + " "
+	chunks := []string{"First chunk about rye.", before + "the quoted words" + " and after them " + strings.Repeat("ß", 60)}
+	reindex(t, s, url, chunks...)
+	r := item(url)
+	r.Annotations = []record.Annotation{
+		{Type: "highlight", Text: "the quoted words", Actor: "human"},
+		{Type: "highlight", Text: "not in the text at all", Actor: "human"},
+		{Type: "note", Text: "about rye", Actor: "human"},
+	}
+	mustSave(t, s, r)
+	// as 0009 left it: no anchor columns, highlights without a chunk
+	s.DB().MustExec(`UPDATE annotations SET chunk_id = NULL, chunk_index = NULL`)
+	s.DB().MustExec("DROP INDEX annotations_orphaned; ALTER TABLE annotations DROP COLUMN orphaned_at; ALTER TABLE annotations DROP COLUMN quote_suffix; ALTER TABLE annotations DROP COLUMN quote_prefix")
+	s.DB().MustExec("PRAGMA user_version = 9")
+	s.Close()
+	s, err = Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	type row struct {
+		Text   string  `db:"text"`
+		Chunk  *int    `db:"chunk_index"`
+		Prefix *string `db:"quote_prefix"`
+		Suffix *string `db:"quote_suffix"`
+	}
+	var rows []row
+	if err := s.DB().Select(&rows, `SELECT text, chunk_index, quote_prefix, quote_suffix FROM annotations ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	at := newAnchorText(chunks)
+	m, _ := at.find(quoteAnchor{Quote: "the quoted words", Hint: -1})
+	p, sf := at.context(m)
+	one := 1
+	want := []row{{"the quoted words", &one, &p, &sf}, {"not in the text at all", nil, nil, nil}, {"about rye", nil, nil, nil}}
+	if d := cmp.Diff(want, rows); d != "" {
+		t.Errorf("after migration (-want +got):\n%s", d)
 	}
 }
