@@ -409,3 +409,31 @@ func TestMigrationBackfillsAnchors(t *testing.T) {
 		t.Errorf("after migration (-want +got):\n%s", d)
 	}
 }
+
+// TestOrphanSurvivesExport: an export restored elsewhere keeps the orphan
+// mark, and the orphan is found again when its quote comes back.
+func TestOrphanSurvivesExport(t *testing.T) {
+	ctx := context.Background()
+	s := openAt(t, time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
+	url := "https://bread.test/export"
+	reindex(t, s, url, "Rye needs a long rest.", "Spelt is quick.")
+	r := item(url)
+	r.Annotations = []record.Annotation{{Type: "highlight", Text: "Spelt is quick", Actor: "human"}}
+	id := mustSave(t, s, r).Save.AnnotationIDs[0]
+	reindex(t, s, url, "Rye needs a long rest.")
+	exp, err := s.Export(ctx, record.ItemID(url), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := openAt(t, time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC))
+	if _, _, err := s2.Restore(ctx, exp); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[int64]annState{id: {"Spelt is quick", -1, true}}, annStates(t, s2, url)); d != "" {
+		t.Fatalf("restored (-want +got):\n%s", d)
+	}
+	reindex(t, s2, url, "Rye needs a long rest.", "Spelt is quick, they say.")
+	if d := cmp.Diff(map[int64]annState{id: {"Spelt is quick", 1, false}}, annStates(t, s2, url)); d != "" {
+		t.Fatalf("re-indexed after restore (-want +got):\n%s", d)
+	}
+}
