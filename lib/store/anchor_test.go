@@ -214,3 +214,23 @@ func BenchmarkAnchorFindEdited(b *testing.B) {
 		}
 	}
 }
+
+func TestHeldBy(t *testing.T) {
+	texts := []string{"The Crust should be dark and the crumb open", "a note"}
+	cases := []struct {
+		q      string
+		folded bool
+		want   bool
+	}{
+		{"a note", false, true},
+		{"the crust should be dark", true, true},
+		{"the crust should be dark", false, false},
+		{"the crumb closed", true, false},
+		{"a", false, false},
+	}
+	for _, c := range cases {
+		if got := heldBy(texts, c.q, c.folded); got != c.want {
+			t.Errorf("heldBy(%q, %v) = %v, want %v", c.q, c.folded, got, c.want)
+		}
+	}
+}

@@ -54,3 +54,15 @@ func joinOverlap(a string, na normText, b string, nb normText) (string, bool) {
 	}
 	return "", false
 }
+
+// heldBy reports whether one of texts is q, or, when folded is true,
+// holds q once both are folded (a quote merged into a longer one).
+func heldBy(texts []string, q string, folded bool) bool {
+	nq := normQuote(q)
+	for _, t := range texts {
+		if t == q || folded && nq != "" && strings.Contains(normalize(t).s, nq) {
+			return true
+		}
+	}
+	return false
+}

@@ -437,3 +437,27 @@ func TestOrphanSurvivesExport(t *testing.T) {
 		t.Fatalf("re-indexed after restore (-want +got):\n%s", d)
 	}
 }
+
+// TestImportAgainAfterMerge: an import run again adds nothing back that a
+// merge folded into a longer quote.
+func TestImportAgainAfterMerge(t *testing.T) {
+	s := openAt(t, time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
+	url := "https://merge.test/import"
+	reindex(t, s, url, "Agents need a memory of links they read.")
+	for i := 0; i < 2; i++ {
+		r := item(url)
+		r.Via = "import:pocket"
+		r.Annotations = []record.Annotation{{Type: "highlight", Text: "memory of links"}, {Type: "highlight", Text: "a memory of links they read"}}
+		out := mustSave(t, s, r)
+		if i == 1 && len(out.Save.AnnotationIDs) != 0 {
+			t.Errorf("second import added %v", out.Save.AnnotationIDs)
+		}
+	}
+	states := annStates(t, s, url)
+	if len(states) != 1 {
+		t.Errorf("annotations %v, want the one merged highlight", states)
+	}
+	if n := len(annEvents(t, s, url, annotationMergedEventName)); n != 1 {
+		t.Errorf("%d merged events, want 1", n)
+	}
+}

@@ -443,12 +443,13 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				}
 			}
 			if rec.Via != "" {
-				// an import run again adds no annotation twice
-				var n int
-				if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = ? AND text = ? AND actor = ?`, it.ID, a.Type, a.Text, a.Actor); err != nil {
+				// an import run again adds no annotation twice, nor one
+				// already merged into a longer quote of the same actor
+				var texts []string
+				if err := tx.SelectContext(ctx, &texts, `SELECT text FROM annotations WHERE item_id = ? AND type = ? AND actor = ?`, it.ID, a.Type, a.Actor); err != nil {
 					return err
 				}
-				if n > 0 {
+				if heldBy(texts, a.Text, quoted(a.Type)) {
 					continue
 				}
 			}
