@@ -54,17 +54,15 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 		annRow
 		ChunkIndex sql.NullInt64 `db:"chunk_index"`
 		Review     string        `db:"review"`
-		OrphanedAt string        `db:"orphaned_at"`
 	}
 	if err := s.db.SelectContext(ctx, &anns, `SELECT id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at,
-		coalesce(review, '') AS review, coalesce(orphaned_at, '') AS orphaned_at
+		coalesce(review, '') AS review, orphaned_at
 		FROM annotations WHERE item_id = ? ORDER BY id`, id); err != nil {
 		return nil, err
 	}
 	for _, a := range anns {
 		ann := a.annotation()
 		ann.Review = a.Review
-		ann.OrphanedAt = a.OrphanedAt
 		if a.ChunkIndex.Valid {
 			ci := int(a.ChunkIndex.Int64)
 			ann.ChunkIndex = &ci

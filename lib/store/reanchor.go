@@ -377,10 +377,9 @@ func (s *Store) Orphans(ctx context.Context, limit int) ([]*record.Record, error
 	}
 	var rows []struct {
 		annRow
-		Review     string `db:"review"`
-		OrphanedAt string `db:"orphaned_at"`
-		URL        string `db:"url"`
-		Title      string `db:"title"`
+		Review string `db:"review"`
+		URL    string `db:"url"`
+		Title  string `db:"title"`
 	}
 	if err := s.db.SelectContext(ctx, &rows, q, args...); err != nil {
 		return nil, err
@@ -388,7 +387,7 @@ func (s *Store) Orphans(ctx context.Context, limit int) ([]*record.Record, error
 	out := make([]*record.Record, 0, len(rows))
 	for _, r := range rows {
 		a := r.annotation()
-		a.Review, a.OrphanedAt = r.Review, r.OrphanedAt
+		a.Review = r.Review
 		out = append(out, &record.Record{ID: r.ItemID, URL: r.URL, Title: r.Title, Annotations: []record.Annotation{a}})
 	}
 	return out, nil

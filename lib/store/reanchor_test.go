@@ -133,6 +133,18 @@ func TestReanchorOnReindex(t *testing.T) {
 		t.Fatalf("orphans %+v, want the lowlight %d orphaned at %s", orphans, lowID, record.FormatTime(now))
 	}
 
+	// find's hits keep the orphan, marked
+	res := search(t, s, SearchOptions{Text: "crust", exactCounts: true})
+	var marked []string
+	for _, h := range res.Hits {
+		for _, a := range h.Hit.Lowlights {
+			marked = append(marked, a.Text+" "+a.OrphanedAt)
+		}
+	}
+	if d := cmp.Diff([]string{"Bake at a high heat " + record.FormatTime(now)}, marked); d != "" {
+		t.Errorf("hit lowlights (-want +got):\n%s", d)
+	}
+
 	// v3: the bake paragraph is back: the orphan is found again
 	reindex(t, s, url, crust, intro, levain, bake)
 	want[fuzzyID] = annState{"The levain is fed with flour and water every day", 2, false}
