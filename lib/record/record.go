@@ -117,6 +117,10 @@ type Annotation struct {
 	// Review is a person's decision on an agent annotation: confirmed or
 	// rejected (empty: not reviewed). linkledger review sets it.
 	Review string `json:"review,omitempty"`
+	// OrphanedAt is when re-indexing the item's changed text lost the
+	// highlight's or lowlight's quote (it keeps its text; found again,
+	// the mark goes). Empty: anchored, or never anchored to a quote.
+	OrphanedAt string `json:"orphaned_at,omitempty"`
 }
 
 // Tag is one tag of an item with who added it and when.
@@ -212,7 +216,10 @@ type SaveResult struct {
 	TagsRemoved   []string `json:"tags_removed,omitempty"`
 	AnnotationIDs []int64  `json:"annotation_ids,omitempty"`
 	Displaced     []int64  `json:"displaced,omitempty"`
-	NoteAdded     bool     `json:"note_added,omitempty"`
+	// Merged are the ids of highlights or lowlights merged into another
+	// that quotes the same text (the history says into which).
+	Merged    []int64 `json:"merged,omitempty"`
+	NoteAdded bool    `json:"note_added,omitempty"`
 }
 
 // Stored says which stored content a record carries (ll-find

@@ -154,6 +154,9 @@ func (s *Store) storeEnrichment(ctx context.Context, tx *sqlx.Tx, itemID, state 
 			return "", err
 		}
 	}
+	if _, err := s.mergeNearDuplicates(ctx, tx, itemID, by); err != nil {
+		return "", err
+	}
 	if _, err := s.enforceCap(ctx, tx, itemID, limit, by); err != nil {
 		return "", err
 	}

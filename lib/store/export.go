@@ -219,8 +219,12 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 			if a.Review == ReviewConfirmed || a.Review == ReviewRejected {
 				review = a.Review
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO annotations(id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, review)
-				VALUES (?,?,?,?,?,?,?,?,?,?,?)`, aid, id, chunk, a.ChunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, a.CreatedAt, review); err != nil {
+			var orphaned any
+			if a.OrphanedAt != "" {
+				orphaned = a.OrphanedAt
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO annotations(id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, review, orphaned_at)
+				VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, aid, id, chunk, a.ChunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, a.CreatedAt, review, orphaned); err != nil {
 				return err
 			}
 		}

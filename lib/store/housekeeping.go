@@ -55,7 +55,8 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 		ChunkIndex sql.NullInt64 `db:"chunk_index"`
 		Review     string        `db:"review"`
 	}
-	if err := s.db.SelectContext(ctx, &anns, `SELECT id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, coalesce(review, '') AS review
+	if err := s.db.SelectContext(ctx, &anns, `SELECT id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at,
+		coalesce(review, '') AS review, orphaned_at
 		FROM annotations WHERE item_id = ? ORDER BY id`, id); err != nil {
 		return nil, err
 	}

@@ -336,6 +336,19 @@ func (s *Store) indexContent(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec 
 }
 
 func (s *Store) replaceChunks(ctx context.Context, tx *sqlx.Tx, it *itemRow, chunks []record.Chunk) error {
+	// the text before, where the highlights' and lowlights' quotes were
+	// (read only when the item has some)
+	var quotes int
+	if err := tx.GetContext(ctx, &quotes, `SELECT count(*) FROM annotations WHERE item_id = ? AND type IN ('highlight', 'lowlight')`, it.ID); err != nil {
+		return err
+	}
+	var old *itemChunks
+	if quotes > 0 {
+		var err error
+		if old, err = loadItemChunks(ctx, tx, it.ID); err != nil {
+			return err
+		}
+	}
 	if err := deleteFTS(ctx, tx, it.Seq, it.ID); err != nil {
 		return err
 	}
@@ -361,6 +374,16 @@ func (s *Store) replaceChunks(ctx context.Context, tx *sqlx.Tx, it *itemRow, chu
 		WHERE c.item_id = annotations.item_id AND c.chunk_index = annotations.chunk_index)
 		WHERE item_id = ? AND chunk_index IS NOT NULL`, it.ID); err != nil {
 		return err
+	}
+	// highlights and lowlights follow their quotes instead, or are
+	// orphaned; then those that now quote the same text merge
+	if quotes > 0 {
+		if err := s.reanchor(ctx, tx, it.ID, old); err != nil {
+			return err
+		}
+		if _, err := s.mergeNearDuplicates(ctx, tx, it.ID, eventActorIndex); err != nil {
+			return err
+		}
 	}
 	return insertFTS(ctx, tx, it.Seq, it.ID)
 }

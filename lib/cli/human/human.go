@@ -313,6 +313,8 @@ func (r *Renderer) status(b *strings.Builder, rec *record.Record, in *ingest) {
 	if e := in.LastEnrichError; e != nil {
 		fmt.Fprintf(b, "    %s %s: %s\n", r.paint(yellow, "last enrich error"), e.Code, oneLine(e.Message))
 	}
+	// linkledger show: the item's annotations, orphans marked
+	r.annotations(b, rec)
 }
 
 // item writes a record of no particular kind (queue views, ll-fetch and
@@ -356,6 +358,12 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 	if a := rec.Artifact; a != nil && a.Summary != "" {
 		fmt.Fprintf(b, "    summary: %s\n", oneLine(a.Summary))
 	}
+	r.annotations(b, rec)
+}
+
+// annotations writes a line per annotation of rec: type, text, who, id,
+// review and orphan marks.
+func (r *Renderer) annotations(b *strings.Builder, rec *record.Record) {
 	for _, a := range rec.Annotations {
 		mark := a.Type
 		if a.Pinned {
@@ -368,6 +376,9 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 		review := ""
 		if a.Review != "" {
 			review = " [" + a.Review + "]"
+		}
+		if a.OrphanedAt != "" {
+			review += " " + r.paint(yellow, "[orphaned: quote not in the text since "+minute(a.OrphanedAt)+"]")
 		}
 		fmt.Fprintf(b, "    %s %s%s%s%s\n", r.paint(green, mark+":"), oneLine(a.Text), r.paint(dim, who(a)), id, review)
 	}

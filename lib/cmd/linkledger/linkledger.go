@@ -234,6 +234,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, mcpVerb(env))
 	// the review queue of agent annotations (review.go)
 	verbs = append(verbs, reviewVerb(env))
+	// highlights and lowlights whose quote left the text (orphans.go)
+	verbs = append(verbs, orphansVerb(env))
 	return verbs
 }
 
