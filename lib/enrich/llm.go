@@ -59,6 +59,7 @@ type LLM struct {
 	Attempts       int
 	Client         *http.Client
 	Sleep          func(context.Context, time.Duration) error // backoff; nil sleeps
+	Now            func() time.Time                           // clock of an HTTP-date Retry-After; nil: time.Now
 }
 
 // Endpoint is the URL the request goes to.
@@ -373,8 +374,12 @@ func (l *LLM) once(ctx context.Context, client *http.Client, body []byte) ([]byt
 		retry := resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500
 		e := enrichErr(record.CodeUpstream, fmt.Sprintf("model server answered HTTP %d", resp.StatusCode), retry)
 		e.HTTPStatus = resp.StatusCode
-		if s, err := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); err == nil && s >= 0 {
-			e.RetryAfter = (time.Duration(s) * time.Second).String()
+		now := time.Now
+		if l.Now != nil {
+			now = l.Now
+		}
+		if d, ok := retryAfter(resp.Header.Get("Retry-After"), now()); ok {
+			e.RetryAfter = d.String()
 		}
 		return nil, nil, e, retry
 	}
@@ -390,6 +395,28 @@ func (l *LLM) once(ctx context.Context, client *http.Client, body []byte) ([]byt
 		usage = &record.TokenUsage{Prompt: cr.Usage.PromptTokens, Completion: cr.Usage.CompletionTokens}
 	}
 	return []byte(stripFence(cr.Choices[0].Message.Content)), usage, nil, false
+}
+
+// retryAfter reads a Retry-After header: a delay in seconds or an HTTP
+// date (the wait is then until that time, none when it is past), capped at
+// MaxRetryAfter. ok is false when the header is absent or neither form.
+func retryAfter(v string, now time.Time) (d time.Duration, ok bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if s < 0 {
+			return 0, false
+		}
+		// capped before the multiplication, which could overflow
+		return min(time.Duration(min(s, int64(MaxRetryAfter/time.Second)))*time.Second, MaxRetryAfter), true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return min(max(t.Sub(now), 0), MaxRetryAfter), true
 }
 
 // stripFence removes a ```json fence some models put around the object.

@@ -215,3 +215,54 @@ func TestLLMCmd(t *testing.T) {
 		t.Errorf("slow command: %+v", e)
 	}
 }
+
+// TestLLMRetryAfterForms: a 429 or 503 with Retry-After in seconds or as an
+// HTTP date (RFC 1123, RFC 850, asctime) waits that long, capped at
+// MaxRetryAfter; a past date retries at once; a value of neither form falls
+// back to the default backoff (1s).
+func TestLLMRetryAfterForms(t *testing.T) {
+	now := time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name, header string
+		status       int
+		want         time.Duration
+	}{
+		{"seconds", "7", 429, 7 * time.Second},
+		{"zero seconds", "0", 503, 0},
+		{"seconds over the cap", "99999999999999", 429, MaxRetryAfter},
+		{"http date", now.Add(12 * time.Second).Format(http.TimeFormat), 503, 12 * time.Second},
+		{"http date over the cap", now.Add(time.Hour).Format(http.TimeFormat), 429, MaxRetryAfter},
+		{"http date in the past", now.Add(-time.Minute).Format(http.TimeFormat), 429, 0},
+		{"rfc 850 date", now.Add(5 * time.Second).Format("Monday, 02-Jan-06 15:04:05 GMT"), 503, 5 * time.Second},
+		{"asctime date", now.Add(3 * time.Second).Format(time.ANSIC), 503, 3 * time.Second},
+		{"garbage", "soon", 429, time.Second},
+		{"negative", "-5", 429, time.Second},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var calls atomic.Int32
+			s := server(t, func(w http.ResponseWriter, r *http.Request) {
+				if calls.Add(1) == 1 {
+					w.Header().Set("Retry-After", c.header)
+					w.WriteHeader(c.status)
+					return
+				}
+				w.Write(answer(`{"summary":"ok","claims":[],"highlights":[],"tags":[]}`))
+			})
+			l := newLLM(s.URL)
+			l.Now = func() time.Time { return now }
+			var waits []time.Duration
+			l.Sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+			rec := &record.Record{Chunks: testChunks}
+			if e := l.Enrich(context.Background(), rec, opts); e != nil {
+				t.Fatal(e)
+			}
+			if d := cmp.Diff([]time.Duration{c.want}, waits); d != "" {
+				t.Errorf("Retry-After %q: waits (-want +got) %s", c.header, d)
+			}
+			if calls.Load() != 2 || rec.Artifact == nil || rec.Artifact.Summary != "ok" {
+				t.Errorf("calls %d, artifact %+v", calls.Load(), rec.Artifact)
+			}
+		})
+	}
+}

@@ -82,6 +82,11 @@ type Record struct {
 	// a group of copies is one hit; with --all-copies each copy lists the
 	// others).
 	Copies []Copy `json:"copies,omitempty"`
+	// Stored is set by ll-find --with-chunks: the record carries the
+	// item's chunks as stored (in "chunks"), not new content, so ll-index
+	// stores only an enrichment or an enrichment failure and never rewrites
+	// the content from it.
+	Stored *Stored `json:"stored,omitempty"`
 
 	// Whole item and housekeeping (linkledger show, tags, archive,
 	// unarchive, delete, unannotate; docs/records.md).
@@ -119,6 +124,10 @@ type Annotation struct {
 	// Decayed is true when the annotation stops counting under the decay
 	// policy (linkledger review lists; docs/retrieval.md "Decay").
 	Decayed bool `json:"decayed,omitempty"`
+	// OrphanedAt is when re-indexing the item's changed text lost the
+	// highlight's or lowlight's quote (it keeps its text; found again,
+	// the mark goes). Empty: anchored, or never anchored to a quote.
+	OrphanedAt string `json:"orphaned_at,omitempty"`
 }
 
 // Tag is one tag of an item with who added it and when.
@@ -240,9 +249,22 @@ type SaveResult struct {
 	TagsRemoved   []string `json:"tags_removed,omitempty"`
 	AnnotationIDs []int64  `json:"annotation_ids,omitempty"`
 	Displaced     []int64  `json:"displaced,omitempty"`
-	NoteAdded     bool     `json:"note_added,omitempty"`
+	// Merged are the ids of highlights or lowlights merged into another
+	// that quotes the same text (the history says into which).
+	Merged    []int64 `json:"merged,omitempty"`
+	NoteAdded bool    `json:"note_added,omitempty"`
 	// Reviewed are the record's review decisions as applied.
 	Reviewed []ReviewDecision `json:"reviewed,omitempty"`
+}
+
+// Stored says which stored content a record carries (ll-find
+// --with-chunks): the item's checksum when read, how many chunks it has,
+// and how many of them were left out of the record by --max-chunk-bytes
+// (the record then has the first ones only).
+type Stored struct {
+	Checksum      string `json:"checksum,omitempty"`
+	Chunks        int    `json:"chunks"`
+	ChunksOmitted int    `json:"chunks_omitted,omitempty"`
 }
 
 // Copy is another item with the same text: its id and canonical URL.

@@ -107,8 +107,12 @@ func (s *Store) storeEnrichment(ctx context.Context, tx *sqlx.Tx, itemID, state 
 	if err != nil {
 		return "", err
 	}
-	r, err := tx.ExecContext(ctx, `INSERT INTO artifacts(item_id, summary, key_claims_json, created_by, created_at) VALUES (?,?,?,?,?)`,
-		itemID, strings.TrimSpace(a.Summary), string(cj), by, now)
+	dj, err := detailJSON(a)
+	if err != nil {
+		return "", err
+	}
+	r, err := tx.ExecContext(ctx, `INSERT INTO artifacts(item_id, summary, key_claims_json, created_by, created_at, detail_json) VALUES (?,?,?,?,?,?)`,
+		itemID, strings.TrimSpace(a.Summary), string(cj), by, now, dj)
 	if err != nil {
 		return "", err
 	}
@@ -118,8 +122,8 @@ func (s *Store) storeEnrichment(ctx context.Context, tx *sqlx.Tx, itemID, state 
 	}
 	detail := map[string]any{"method": a.Method}
 	if len(a.Claims) > 0 {
-		// where each claim came from, kept in the audit log (the artifacts
-		// table has the texts only)
+		// where each claim came from, kept in the audit log too (the
+		// artifact row keeps them in detail_json)
 		detail["claims"] = a.Claims
 	}
 	if err := s.event(ctx, tx, itemID, "artifact", fmt.Sprint(id), artifactCreatedEventName, by, detail); err != nil {
@@ -149,6 +153,9 @@ func (s *Store) storeEnrichment(ctx context.Context, tx *sqlx.Tx, itemID, state 
 		if _, err := s.insertAnnotation(ctx, tx, itemID, h, now, ""); err != nil {
 			return "", err
 		}
+	}
+	if _, err := s.mergeNearDuplicates(ctx, tx, itemID, by); err != nil {
+		return "", err
 	}
 	if _, err := s.enforceCap(ctx, tx, itemID, limit, by); err != nil {
 		return "", err

@@ -245,8 +245,12 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 			if a.Review == ReviewConfirmed || a.Review == ReviewRejected {
 				review = a.Review
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO annotations(id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, review)
-				VALUES (?,?,?,?,?,?,?,?,?,?,?)`, aid, id, chunk, a.ChunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, a.CreatedAt, review); err != nil {
+			var orphaned any
+			if a.OrphanedAt != "" {
+				orphaned = a.OrphanedAt
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO annotations(id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, review, orphaned_at)
+				VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, aid, id, chunk, a.ChunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, a.CreatedAt, review, orphaned); err != nil {
 				return err
 			}
 		}
@@ -271,8 +275,12 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 				claims = []string{}
 			}
 			cj, _ := json.Marshal(claims)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO artifacts(item_id, summary, key_claims_json, created_by, created_at) VALUES (?,?,?,?,?)`,
-				id, a.Summary, string(cj), a.CreatedBy, a.CreatedAt); err != nil {
+			dj, err := detailJSON(&a)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO artifacts(item_id, summary, key_claims_json, created_by, created_at, detail_json) VALUES (?,?,?,?,?,?)`,
+				id, a.Summary, string(cj), a.CreatedBy, a.CreatedAt, dj); err != nil {
 				return err
 			}
 		}

@@ -55,7 +55,8 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 		ChunkIndex sql.NullInt64 `db:"chunk_index"`
 		Review     string        `db:"review"`
 	}
-	if err := s.db.SelectContext(ctx, &anns, `SELECT id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, coalesce(review, '') AS review
+	if err := s.db.SelectContext(ctx, &anns, `SELECT id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at,
+		coalesce(review, '') AS review, orphaned_at
 		FROM annotations WHERE item_id = ? ORDER BY id`, id); err != nil {
 		return nil, err
 	}
@@ -81,12 +82,13 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 		rec.Tagged = append(rec.Tagged, record.Tag{Tag: t.Tag, Actor: t.Actor, CreatedAt: t.CreatedAt, Review: t.Review})
 	}
 	var arts []struct {
-		Summary   string `db:"summary"`
-		Claims    string `db:"key_claims_json"`
-		CreatedBy string `db:"created_by"`
-		CreatedAt string `db:"created_at"`
+		Summary   string         `db:"summary"`
+		Claims    string         `db:"key_claims_json"`
+		CreatedBy string         `db:"created_by"`
+		CreatedAt string         `db:"created_at"`
+		Detail    sql.NullString `db:"detail_json"`
 	}
-	if err := s.db.SelectContext(ctx, &arts, `SELECT summary, key_claims_json, created_by, created_at FROM artifacts WHERE item_id = ? ORDER BY created_at, id`, id); err != nil {
+	if err := s.db.SelectContext(ctx, &arts, `SELECT summary, key_claims_json, created_by, created_at, detail_json FROM artifacts WHERE item_id = ? ORDER BY created_at, id`, id); err != nil {
 		return nil, err
 	}
 	for _, a := range arts {
@@ -94,6 +96,7 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 		if err := json.Unmarshal([]byte(a.Claims), &art.KeyClaims); err != nil {
 			return nil, fmt.Errorf("item %s: artifact key claims: %w", id, err)
 		}
+		applyDetail(&art, a.Detail)
 		rec.Artifacts = append(rec.Artifacts, art)
 	}
 	if opts.Text {

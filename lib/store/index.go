@@ -52,7 +52,10 @@ var ErrNothingToIndex = errors.New("nothing to index: record has no text, chunks
 // stale and pending queues; a fetched ingest clears the mark. A record
 // with an artifact by an agent (ll-enrich) also stores the artifact and
 // that agent's highlight suggestions, replacing its earlier ones, and
-// marks the item enriched (storeEnrichment). The item is
+// marks the item enriched (storeEnrichment); an enrichment failure
+// (enrich.error) is kept on the item (noteEnrichment). A record that
+// carries the item's stored chunks (ll-find --with-chunks) stores only its
+// enrichment, never content (indexStored). The item is
 // created when it was never saved. rec must carry id and canonical_url.
 func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions) (*record.IndexResult, error) {
 	opts = opts.withDefaults()
@@ -90,6 +93,10 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 			res, err = s.indexFailure(ctx, tx, it, rec, opts)
 		case rec.Fetch != nil && rec.Fetch.NotModified:
 			res, err = s.indexUnchanged(ctx, tx, it, rec)
+		case FromStore(rec):
+			// the item's own stored chunks (ll-find --with-chunks): only
+			// the enrichment is stored, never the content (enrichstored.go)
+			res, err = s.indexStored(ctx, tx, it, rec, opts)
 		case rec.Text != nil || len(rec.Chunks) > 0:
 			res, err = s.indexContent(ctx, tx, it, rec)
 			if err == nil && enriched(rec) {
@@ -97,6 +104,9 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 				if res.Status, err = s.storeEnrichment(ctx, tx, it.ID, res.Status, rec, opts.AgentHighlightCap); err == nil {
 					err = refreshFTS(ctx, tx, it.Seq, it.ID)
 				}
+			}
+			if err == nil {
+				err = s.noteEnrichment(ctx, tx, it.ID, rec)
 			}
 		default:
 			err = ErrNothingToIndex
@@ -326,6 +336,19 @@ func (s *Store) indexContent(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec 
 }
 
 func (s *Store) replaceChunks(ctx context.Context, tx *sqlx.Tx, it *itemRow, chunks []record.Chunk) error {
+	// the text before, where the highlights' and lowlights' quotes were
+	// (read only when the item has some)
+	var quotes int
+	if err := tx.GetContext(ctx, &quotes, `SELECT count(*) FROM annotations WHERE item_id = ? AND type IN ('highlight', 'lowlight')`, it.ID); err != nil {
+		return err
+	}
+	var old *itemChunks
+	if quotes > 0 {
+		var err error
+		if old, err = loadItemChunks(ctx, tx, it.ID); err != nil {
+			return err
+		}
+	}
 	if err := deleteFTS(ctx, tx, it.Seq, it.ID); err != nil {
 		return err
 	}
@@ -351,6 +374,16 @@ func (s *Store) replaceChunks(ctx context.Context, tx *sqlx.Tx, it *itemRow, chu
 		WHERE c.item_id = annotations.item_id AND c.chunk_index = annotations.chunk_index)
 		WHERE item_id = ? AND chunk_index IS NOT NULL`, it.ID); err != nil {
 		return err
+	}
+	// highlights and lowlights follow their quotes instead, or are
+	// orphaned; then those that now quote the same text merge
+	if quotes > 0 {
+		if err := s.reanchor(ctx, tx, it.ID, old); err != nil {
+			return err
+		}
+		if _, err := s.mergeNearDuplicates(ctx, tx, it.ID, eventActorIndex); err != nil {
+			return err
+		}
 	}
 	return insertFTS(ctx, tx, it.Seq, it.ID)
 }

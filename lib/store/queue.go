@@ -58,6 +58,11 @@ type IngestInfo struct {
 	Chunks        *int          `json:"chunks,omitempty"`
 	Annotations   *int          `json:"annotations,omitempty"`
 	Tags          *int          `json:"tags,omitempty"`
+
+	// LastEnrichError is the last enrichment failure (ll-enrich's
+	// enrich.error) of an item that stayed parsed; a stored enrichment
+	// clears it.
+	LastEnrichError *record.Error `json:"last_enrich_error,omitempty"`
 }
 
 type queueRow struct {
@@ -70,9 +75,10 @@ type queueRow struct {
 	RevalidateDue bool           `db:"revalidate_due"`
 	DuplicateOf   sql.NullString `db:"duplicate_of"`
 	ArchivedAt    sql.NullString `db:"archived_at"`
+	EnrichError   sql.NullString `db:"enrich_error_json"`
 }
 
-const queueCols = hitCols + `, updated_at, parsed_at, error_json, attempts, next_retry_at, revalidate_due, duplicate_of, archived_at`
+const queueCols = hitCols + `, updated_at, parsed_at, error_json, attempts, next_retry_at, revalidate_due, duplicate_of, archived_at, enrich_error_json`
 
 func (q queueRow) record() *record.Record {
 	rec := q.hitRow.record()
@@ -90,6 +96,12 @@ func (q queueRow) record() *record.Record {
 		var e record.Error
 		if json.Unmarshal([]byte(q.ErrorJSON.String), &e) == nil {
 			info.LastError = &e
+		}
+	}
+	if q.EnrichError.Valid && q.EnrichError.String != "" {
+		var e record.Error
+		if json.Unmarshal([]byte(q.EnrichError.String), &e) == nil {
+			info.LastEnrichError = &e
 		}
 	}
 	setIngest(rec, info)

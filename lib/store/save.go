@@ -538,6 +538,7 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				}
 			}
 		}
+		quotedAdded := false
 		for _, a := range anns {
 			if a.ChunkID != nil {
 				var n int
@@ -560,12 +561,13 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				}
 			}
 			if rec.Via != "" {
-				// an import run again adds no annotation twice
-				var n int
-				if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = ? AND text = ? AND actor = ?`, it.ID, a.Type, a.Text, a.Actor); err != nil {
+				// an import run again adds no annotation twice, nor one
+				// already merged into a longer quote of the same actor
+				var texts []string
+				if err := tx.SelectContext(ctx, &texts, `SELECT text FROM annotations WHERE item_id = ? AND type = ? AND actor = ?`, it.ID, a.Type, a.Actor); err != nil {
 					return err
 				}
-				if n > 0 {
+				if heldBy(texts, a.Text, quoted(a.Type)) {
 					continue
 				}
 			}
@@ -579,6 +581,7 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 			}
 			res.AnnotationIDs = append(res.AnnotationIDs, id)
 			ftsDirty = true
+			quotedAdded = quotedAdded || quoted(a.Type)
 		}
 		for _, id := range rec.Pin {
 			if err := s.setPinned(ctx, tx, it.ID, id, true, actor); err != nil {
@@ -597,6 +600,13 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				return err
 			}
 			res.Reviewed = append(res.Reviewed, reviewedOf(d, r))
+		}
+		if quotedAdded {
+			merged, err := s.mergeNearDuplicates(ctx, tx, it.ID, actor)
+			if err != nil {
+				return err
+			}
+			res.Merged = merged
 		}
 		displaced, err := s.enforceCap(ctx, tx, it.ID, opts.AgentHighlightCap, actor)
 		if err != nil {
@@ -683,15 +693,24 @@ func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts S
 }
 
 func (s *Store) insertAnnotation(ctx context.Context, tx dbtx, itemID string, a record.Annotation, now, via string) (int64, error) {
-	var chunkIndex any
+	var chunkIndex sql.NullInt64
 	if a.ChunkID != nil {
-		var ci int
+		var ci int64
 		if err := tx.GetContext(ctx, &ci, `SELECT chunk_index FROM content_chunks WHERE id = ?`, *a.ChunkID); err == nil {
-			chunkIndex = ci
+			chunkIndex = sql.NullInt64{Int64: ci, Valid: true}
 		}
 	}
-	r, err := tx.ExecContext(ctx, `INSERT INTO annotations(item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at)
-		VALUES (?,?,?,?,?,?,?,?,?)`, itemID, a.ChunkID, chunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, now)
+	// a highlight or lowlight is anchored to the place of its quote
+	// (reanchor.go), the chunk it names first
+	var chunkID any = a.ChunkID
+	var prefix, suffix any
+	if cid, ci, p, s, ok, err := anchorNew(ctx, tx, itemID, a, chunkIndex); err != nil {
+		return 0, err
+	} else if ok {
+		chunkID, chunkIndex, prefix, suffix = cid, sql.NullInt64{Int64: int64(ci), Valid: true}, p, s
+	}
+	r, err := tx.ExecContext(ctx, `INSERT INTO annotations(item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, quote_prefix, quote_suffix)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, itemID, chunkID, chunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, now, prefix, suffix)
 	if err != nil {
 		return 0, err
 	}

@@ -51,10 +51,11 @@ type annRow struct {
 	Confidence sql.NullFloat64 `db:"confidence"`
 	Pinned     bool            `db:"pinned"`
 	CreatedAt  string          `db:"created_at"`
+	OrphanedAt sql.NullString  `db:"orphaned_at"` // read by the queries that select it
 }
 
 func (a annRow) annotation() record.Annotation {
-	out := record.Annotation{ID: a.ID, Type: a.Type, Text: a.Text, Actor: a.Actor, Pinned: a.Pinned, CreatedAt: a.CreatedAt}
+	out := record.Annotation{ID: a.ID, Type: a.Type, Text: a.Text, Actor: a.Actor, Pinned: a.Pinned, CreatedAt: a.CreatedAt, OrphanedAt: a.OrphanedAt.String}
 	if a.Confidence.Valid {
 		c := a.Confidence.Float64
 		out.Confidence = &c
@@ -131,7 +132,7 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 	anns := map[string][]annRow{}
 	{
 		dq, dargs := opts.Weights.decayed(s.Now())
-		qs, args, err := sqlx.In(`SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at FROM annotations a
+		qs, args, err := sqlx.In(`SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at, orphaned_at FROM annotations a
 			WHERE item_id IN (?) AND review IS NOT 'rejected' AND NOT `+dq+` ORDER BY pinned DESC, actor = 'human' DESC, coalesce(confidence, 1) DESC, id`, append([]any{evIDs}, dargs...)...)
 		if err != nil {
 			return nil, nil, err

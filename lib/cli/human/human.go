@@ -118,6 +118,8 @@ type ingest struct {
 	Chunks        *int          `json:"chunks"`
 	Annotations   *int          `json:"annotations"`
 	Tags          *int          `json:"tags"`
+
+	LastEnrichError *record.Error `json:"last_enrich_error"`
 }
 
 func extras(rec *record.Record) extra {
@@ -310,6 +312,11 @@ func (r *Renderer) status(b *strings.Builder, rec *record.Record, in *ingest) {
 	if e := in.LastError; e != nil {
 		fmt.Fprintf(b, "    %s %s: %s: %s%s\n", r.paint(red, "last error"), e.Stage, e.Code, oneLine(e.Message), retry(e))
 	}
+	if e := in.LastEnrichError; e != nil {
+		fmt.Fprintf(b, "    %s %s: %s\n", r.paint(yellow, "last enrich error"), e.Code, oneLine(e.Message))
+	}
+	// linkledger show: the item's annotations, orphans marked
+	r.annotations(b, rec)
 }
 
 // item writes a record of no particular kind (queue views, ll-fetch and
@@ -365,6 +372,12 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 	if a := rec.Artifact; a != nil && a.Summary != "" {
 		fmt.Fprintf(b, "    summary: %s\n", oneLine(a.Summary))
 	}
+	r.annotations(b, rec)
+}
+
+// annotations writes a line per annotation of rec: type, text, who, id,
+// review and orphan marks.
+func (r *Renderer) annotations(b *strings.Builder, rec *record.Record) {
 	for _, a := range rec.Annotations {
 		mark := a.Type
 		if a.Pinned {
@@ -380,6 +393,9 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 		}
 		if a.Decayed {
 			review += " [decayed]"
+		}
+		if a.OrphanedAt != "" {
+			review += " " + r.paint(yellow, "[orphaned: quote not in the text since "+minute(a.OrphanedAt)+"]")
 		}
 		fmt.Fprintf(b, "    %s %s%s%s%s\n", r.paint(green, mark+":"), oneLine(a.Text), r.paint(dim, who(a)), id, review)
 	}

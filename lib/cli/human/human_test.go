@@ -67,6 +67,13 @@ func TestRecord(t *testing.T) {
     0 chunks · 1 annotation · 1 tag · #x
     last error fetch: http_status: 503 (will be retried)
 `},
+		{"status with an enrichment failure", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Title: "A",
+			Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`{"status":"parsed","attempts":0,"last_enrich_error":{"stage":"enrich","code":"upstream","message":"model server answered\nHTTP 503","retryable":true,"http_status":503}}`)}},
+			`A
+    ll_a · parsed
+    https://a.test/
+    last enrich error upstream: model server answered HTTP 503
+`},
 		{"status without a title shows the URL once", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/",
 			Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`{"status":"saved","attempts":0}`)}},
 			`https://a.test/
@@ -80,6 +87,16 @@ func TestRecord(t *testing.T) {
     ll_a
     https://a.test/
     lowlight: wrong date (agent:r 0.4) #7
+`},
+		{"show: annotations under the status, an orphan marked", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Title: "A",
+			Annotations: []record.Annotation{{ID: 1, Type: "highlight", Text: "kept quote", Actor: "human"},
+				{ID: 2, Type: "lowlight", Text: "lost quote", Actor: "human", OrphanedAt: "2026-11-23T05:12:09Z"}},
+			Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`{"status":"parsed","attempts":0}`)}},
+			`A
+    ll_a · parsed
+    https://a.test/
+    highlight: kept quote #1
+    lowlight: lost quote #2 [orphaned: quote not in the text since 2026-11-23 05:12]
 `},
 		{"tag count", &record.Record{TagCount: &record.TagCount{Tag: "ai", Items: 3, ByActor: map[string]int{"agent:r": 1, "human": 2, "agent:a": 1}}},
 			"#ai  3 items  (human 2, agent:a 1, agent:r 1)\n"},

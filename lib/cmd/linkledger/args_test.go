@@ -82,6 +82,16 @@ func TestVerbArgs(t *testing.T) {
 			"ll-index": "linkledger stale: index | --db " + db,
 		}},
 		{[]string{"search", "walrus", "--limit", "3"}, map[string]string{"ll-find": "linkledger find | walrus --limit 3"}},
+		{[]string{"enrich", "--all", "--limit", "5", "--llm", "http://127.0.0.1:1/v1", "--model", "m", "--timeout", "5s", "--max-chunk-bytes", "1000", "--agent-cap", "4", "--json", "-q"}, map[string]string{
+			"ll-find":   "linkledger enrich: find | --status parsed --with-chunks --all-copies --archived --limit 5 --max-chunk-bytes 1000 --quiet",
+			"ll-enrich": "linkledger enrich: enrich | --llm http://127.0.0.1:1/v1 --model m --timeout 5s --quiet",
+			"ll-index":  "linkledger enrich: index | --agent-cap 4 --json --quiet",
+		}},
+		{[]string{"enrich", "--all", "--cmd", "my-model --json", "--max-claims", "2"}, map[string]string{
+			"ll-find":   "linkledger enrich: find | --status parsed --with-chunks --all-copies --archived --limit 2147483647",
+			"ll-enrich": "linkledger enrich: enrich | --cmd my-model --json --max-claims 2",
+			"ll-index":  "linkledger enrich: index | ",
+		}},
 	}
 	for _, c := range cases {
 		r := &recorder{runs: map[string]string{}}
@@ -129,9 +139,10 @@ func TestHelpExamplesRun(t *testing.T) {
 	// the item verbs' examples name other items and annotations; their
 	// scripts (e2e items_*) run them; mcp is a server (e2e TestMCP runs it);
 	// import, export, backup and check write files (e2e import_*, export_*,
-	// backup_check run them)
+	// backup_check run them); enrich needs an item with stored content
+	// (e2e enrich_stored runs its examples' forms)
 	itemVerbs := map[string]bool{"show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "delete": true, "mcp": true,
-		"import": true, "export": true, "backup": true, "check": true, "review": true}
+		"import": true, "export": true, "backup": true, "check": true, "review": true, "enrich": true}
 	for _, v := range root.Commands {
 		if !itemVerbs[v.Name] {
 			descs = append(descs, v.Description)

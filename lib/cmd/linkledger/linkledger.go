@@ -214,6 +214,7 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 		workerVerb(filters, env, "worker"),
 		workerVerb(filters, env, "stale"),
 		retryVerb(filters, env),
+		enrichVerb(filters, env),
 		passVerb(filters, env, "fetch", "ll-fetch", "fetch the records on stdin (ll-fetch)", "linkledger fetch [options] < records"),
 		passVerb(filters, env, "parse", "ll-parse", "extract text from fetched records (ll-parse)", "linkledger parse [options] < records"),
 		passVerb(filters, env, "index", "ll-index", "store parsed records in the index (ll-index)", "linkledger index [options] < records"),
@@ -233,6 +234,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, mcpVerb(env))
 	// the review queue of agent annotations (review.go)
 	verbs = append(verbs, reviewVerb(env))
+	// highlights and lowlights whose quote left the text (orphans.go)
+	verbs = append(verbs, orphansVerb(env))
 	// the ledger's stored policies: decay (config.go)
 	verbs = append(verbs, configVerb(env))
 	return verbs

@@ -302,8 +302,8 @@ func retry(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command, s
 	})
 }
 
-// ForwardedFlags lists, for each filter, the flags that worker, stale and
-// retry pass to it, so a test can check the filter still has them.
+// ForwardedFlags lists, for each filter, the flags that worker, stale,
+// retry and enrich pass to it, so a test can check the filter still has them.
 func ForwardedFlags() map[string][]string {
 	out := map[string][]string{}
 	stages := map[int]string{toFind: "ll-find", toFetch: "ll-fetch", toParse: "ll-parse", toIndex: "ll-index"}
@@ -316,6 +316,9 @@ func ForwardedFlags() map[string][]string {
 				out[filter] = append(out[filter], f.flag.Names()[0])
 			}
 		}
+	}
+	for filter, names := range enrichForwarded() {
+		out[filter] = append(out[filter], names...)
 	}
 	return out
 }

@@ -3,7 +3,8 @@
 // Reads: the query from its arguments (any text; "--" ends the options), or
 // with --queries FILE one query per line. Writes: one record per item, best
 // first: id, url, canonical_url, title, source_type, tags, metadata and hit
-// (rank, score, why_ranked, highlights, lowlights, notes, snippets). Queue
+// (rank, score, why_ranked, highlights, lowlights, notes, snippets); with
+// --with-chunks also the item's stored chunks and a "stored" mark. Queue
 // views (--pending, --failed, --stale) and --id write item records with an
 // "ingest" object instead. Touches: reads the store; sets revalidate_due on
 // returned items past --stale-after (a short write, skipped when the
@@ -78,6 +79,11 @@ With no query, lists items newest first (filters apply). Other modes:
   --queries FILE      one query per line (plain text, or JSON with "_id"/"id"
                       and "text"/"query"); records carry "query_id"
 
+--with-chunks adds to every record the item's stored chunks ("chunks", the
+first ones up to --max-chunk-bytes of text) and "stored" (checksum, chunks,
+chunks_omitted), so ll-enrich can enrich items already stored and ll-index
+stores only the enrichment, never the content: see docs/enrich.md.
+
 EXAMPLES:
    ll-find sqlite full text search
    ll-find --tags ai,memory --since 30d "agent memory"
@@ -85,6 +91,7 @@ EXAMPLES:
    ll-find --related ll_0123456789abcdef --limit 5
    ll-find --pending | ll-fetch | ll-parse | ll-index
    ll-find --stale --older-than 90d | ll-fetch | ll-parse | ll-index
+   ll-find --status parsed --with-chunks --limit 100 | ll-enrich | ll-index
    ll-find --jq '.canonical_url' kubernetes`
 
 // Command returns the ll-find command.
@@ -101,6 +108,8 @@ func Command(env cli.Env) *ucli.Command {
 		&ucli.IntFlag{Name: "max-attempts", Value: store.DefaultMaxAttempts, Usage: "--pending: retry failed items with fewer attempts than `N`"},
 		&ucli.StringFlag{Name: "id", Usage: "one item's full status by `ID` (or canonical URL)"},
 		&ucli.StringFlag{Name: "queries", Usage: "run every query of `FILE` (one per line; - for stdin)"},
+		&ucli.BoolFlag{Name: "with-chunks", Usage: "add each item's stored chunks (\"chunks\") and a \"stored\" mark, for ll-enrich | ll-index (docs/enrich.md)"},
+		&ucli.IntFlag{Name: "max-chunk-bytes", Value: store.DefaultStoredChunkBytes, Usage: "with --with-chunks: at most `BYTES` of chunk text per record (whole chunks, the first ones)"},
 	)
 	cmd := &ucli.Command{
 		Name:        "ll-find",
@@ -148,6 +157,16 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if c.Int("max-attempts") < 1 {
 		return cli.Usage("--max-attempts %d: want 1 or more", c.Int("max-attempts"))
 	}
+	if c.Bool("with-chunks") && (c.Bool("pending") || c.Bool("stale")) {
+		// their records feed ll-fetch, whose fresh content replaces chunks
+		return cli.Usage("--with-chunks and --%s: the queue's records go to ll-fetch for new content; give one", map[bool]string{true: "pending", false: "stale"}[c.Bool("pending")])
+	}
+	if c.IsSet("max-chunk-bytes") && !c.Bool("with-chunks") {
+		return cli.Usage("--max-chunk-bytes needs --with-chunks")
+	}
+	if c.Int("max-chunk-bytes") < 1 {
+		return cli.Usage("--max-chunk-bytes %d: want 1 or more", c.Int("max-chunk-bytes"))
+	}
 	st, err := findflags.OpenStore(ctx, c, env)
 	if err != nil {
 		return err
@@ -160,9 +179,23 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	}
 	opts = fo.SearchOptions()
 
+	// attach puts the item's stored chunks on a record (--with-chunks)
+	attach := func(*record.Record) error { return nil }
+	if c.Bool("with-chunks") {
+		maxBytes := int(c.Int("max-chunk-bytes"))
+		attach = func(r *record.Record) error {
+			if r.Error != nil || r.ID == "" {
+				return nil
+			}
+			return st.AttachStoredChunks(ctx, r, maxBytes)
+		}
+	}
 	emitted := 0
 	emit := func(recs []*record.Record) error {
 		for _, r := range recs {
+			if err := attach(r); err != nil {
+				return err
+			}
 			if err := out.Emit(r); err != nil {
 				return err
 			}
@@ -222,7 +255,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return err
 		}
 	case c.String("queries") != "":
-		n, err := runQueries(ctx, c.String("queries"), st, opts, out, env, diag)
+		n, err := runQueries(ctx, c.String("queries"), st, opts, out, env, diag, attach)
 		emitted += n
 		if err != nil {
 			return err
@@ -257,7 +290,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 
 // runQueries runs one search per line of the file and tags each hit with
 // its query_id. It returns the number of hits written.
-func runQueries(ctx context.Context, path string, st *store.Store, opts store.SearchOptions, out *cli.Output, env cli.Env, diag cli.Diag) (int, error) {
+func runQueries(ctx context.Context, path string, st *store.Store, opts store.SearchOptions, out *cli.Output, env cli.Env, diag cli.Diag, attach func(*record.Record) error) (int, error) {
 	var r io.Reader = env.Stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -324,6 +357,9 @@ func runQueries(ctx context.Context, path string, st *store.Store, opts store.Se
 				h.Extra = map[string]json.RawMessage{}
 			}
 			h.Extra["query_id"] = qid
+			if err := attach(h); err != nil {
+				return n, err
+			}
 			if err := out.Emit(h); err != nil {
 				return n, err
 			}

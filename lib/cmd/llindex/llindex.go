@@ -5,7 +5,9 @@
 // ll-fetch that did not pass through ll-parse (it parses them itself with
 // the same adapter chain), records that already carry .text from any source
 // (it chunks them), and error records (it marks the item failed with the
-// reason, attempt count and next retry time).
+// reason, attempt count and next retry time), and records of ll-find
+// --with-chunks (the item's stored chunks: only their enrichment is
+// stored).
 // Writes: each record with index: {status, chunks, duplicate_of, unchanged};
 // bodies, text and chunks are dropped from the output unless --keep-content.
 // Touches: the store, one transaction per item (a killed ll-index leaves
@@ -52,11 +54,19 @@ agent's highlight suggestions) store the artifact and suggestions with the
 content and mark the item enriched; the agent's earlier artifact and
 unpinned highlights on the item are replaced, a person's and pinned ones
 never, and at most --agent-cap agent highlights stay (docs/enrich.md).
+A record with enrich.error (the model failed) is indexed as parsed and the
+failure is kept on the item (ingest.last_enrich_error, an enrich_failed
+event) until an enrichment is stored.
+
+Records of 'll-find --with-chunks' (marked "stored", no text) bring the
+item's own chunks back: only their enrichment is stored, never content;
+chunks that are no longer the item's are refused (bad_input).
 
 EXAMPLES:
    ll-save https://example.com/post | ll-fetch | ll-parse | ll-index
    ll-find --stale --older-than 30d | ll-fetch | ll-index
    ll-save https://example.com/post | ll-fetch | ll-parse | ll-enrich | ll-index
+   ll-find --status parsed --with-chunks | ll-enrich | ll-index
    echo '{"url":"https://notes.local/1","title":"Idea","text":"Some text."}' | ll-index`
 
 // Command returns the ll-index command.
@@ -267,7 +277,8 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 			}
 		}
 		// Records can be made by hand: text and chunks over the cap are cut.
-		if parse.Bound(rec, ix.popts) {
+		// (A record carrying the item's stored chunks writes no content.)
+		if !store.FromStore(rec) && parse.Bound(rec, ix.popts) {
 			ix.diag.Debugf("%s: text over --max-text-bytes %d: truncated", rec.Ref(), ix.popts.MaxTextBytes)
 		}
 	}

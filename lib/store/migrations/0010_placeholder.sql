@@ -1,2 +1,0 @@
--- 0010: placeholder so this branch's migration 0012 applies (numbers must
--- be contiguous). Another branch owns 0010: delete this file at merge.

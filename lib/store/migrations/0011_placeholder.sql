@@ -1,2 +1,0 @@
--- 0011: placeholder so this branch's migration 0012 applies (numbers must
--- be contiguous). Another branch owns 0011: delete this file at merge.

@@ -1,0 +1,394 @@
+package store
+
+// Highlights and lowlights follow their quotes: anchored when stored,
+// re-anchored or orphaned when ll-index replaces an item's text, merged
+// when two say the same thing. See docs/store.md "Quote anchors".
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// Event actions of anchors and merges (entity annotation).
+const (
+	annotationReanchoredEventName = "reanchored"
+	annotationOrphanedEventName   = "orphaned"
+	annotationMergedEventName     = "merged"   // on the annotation merged away: detail.into
+	annotationAbsorbedEventName   = "absorbed" // on the one it was merged into: detail.from
+)
+
+// quoted reports whether annotations of type typ are anchored by their
+// quote: highlights and lowlights are; a note is the reader's own words.
+func quoted(typ string) bool { return typ == record.AnnHighlight || typ == record.AnnLowlight }
+
+// itemChunks are an item's chunks in order, ready for matching.
+type itemChunks struct {
+	ids   []int64
+	index []int
+	text  *anchorText
+}
+
+func loadItemChunks(ctx context.Context, tx dbtx, itemID string) (*itemChunks, error) {
+	var rows []struct {
+		ID    int64  `db:"id"`
+		Index int    `db:"chunk_index"`
+		Text  string `db:"text"`
+	}
+	if err := tx.SelectContext(ctx, &rows, `SELECT id, chunk_index, text FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, itemID); err != nil {
+		return nil, err
+	}
+	c := &itemChunks{}
+	texts := make([]string, len(rows))
+	for i, r := range rows {
+		c.ids = append(c.ids, r.ID)
+		c.index = append(c.index, r.Index)
+		texts[i] = r.Text
+	}
+	c.text = newAnchorText(texts)
+	return c, nil
+}
+
+// pos is the position in c.ids of the chunk with index idx, or -1.
+func (c *itemChunks) pos(idx sql.NullInt64) int {
+	if !idx.Valid {
+		return -1
+	}
+	for i, x := range c.index {
+		if int64(x) == idx.Int64 {
+			return i
+		}
+	}
+	return -1
+}
+
+// anchorNew finds the quote of a highlight or lowlight about to be
+// stored in its item's chunks (the chunk it names first). Found, it
+// returns the chunk and the context to store; not found, ok is false and
+// the annotation is stored as it came (with its chunk, if it named one).
+func anchorNew(ctx context.Context, tx dbtx, itemID string, a record.Annotation, chunkIndex sql.NullInt64) (chunkID int64, idx int, prefix, suffix string, ok bool, err error) {
+	if !quoted(a.Type) {
+		return 0, 0, "", "", false, nil
+	}
+	c, err := loadItemChunks(ctx, tx, itemID)
+	if err != nil || len(c.ids) == 0 {
+		return 0, 0, "", "", false, err
+	}
+	m, found := c.text.find(quoteAnchor{Quote: a.Text, Hint: c.pos(chunkIndex)})
+	if !found {
+		return 0, 0, "", "", false, nil
+	}
+	prefix, suffix = c.text.context(m)
+	return c.ids[m.Chunk], c.index[m.Chunk], prefix, suffix, true, nil
+}
+
+// anchorRow is an annotation as re-anchoring and merging read it.
+type anchorRow struct {
+	ID         int64           `db:"id"`
+	Type       string          `db:"type"`
+	Text       string          `db:"text"`
+	Actor      string          `db:"actor"`
+	Confidence sql.NullFloat64 `db:"confidence"`
+	Pinned     bool            `db:"pinned"`
+	Review     sql.NullString  `db:"review"`
+	CreatedAt  string          `db:"created_at"`
+	ChunkIndex sql.NullInt64   `db:"chunk_index"`
+	Prefix     sql.NullString  `db:"quote_prefix"`
+	Suffix     sql.NullString  `db:"quote_suffix"`
+	OrphanedAt sql.NullString  `db:"orphaned_at"`
+}
+
+const anchorCols = `id, type, text, actor, confidence, pinned, review, created_at, chunk_index, quote_prefix, quote_suffix, orphaned_at`
+
+func (a anchorRow) anchor(hint int) quoteAnchor {
+	return quoteAnchor{Quote: a.Text, Prefix: a.Prefix.String, Suffix: a.Suffix.String, HasContext: a.Prefix.Valid, Hint: hint}
+}
+
+// reanchor moves the item's highlights and lowlights to the new chunks
+// after ll-index replaced its text (old: the chunks before). One anchored
+// to its quote (context stored, orphaned, or found in the old text) is
+// looked for in the new text: found, it takes the chunk that holds it, its
+// context is refreshed and an orphan is found again (event reanchored when
+// its chunk changed, it was orphaned, or only a fuzzy match found it in
+// new surroundings); not found, it is orphaned (orphaned_at, no chunk;
+// event orphaned) and keeps its text. One never found in any text is anchored
+// when the new text holds its quote, and otherwise left as it is.
+func (s *Store) reanchor(ctx context.Context, tx dbtx, itemID string, old *itemChunks) error {
+	nw, err := loadItemChunks(ctx, tx, itemID)
+	if err != nil {
+		return err
+	}
+	var rows []anchorRow
+	if err := tx.SelectContext(ctx, &rows, `SELECT `+anchorCols+` FROM annotations
+		WHERE item_id = ? AND type IN ('highlight', 'lowlight') ORDER BY id`, itemID); err != nil {
+		return err
+	}
+	now := s.nowString()
+	for _, a := range rows {
+		q := a.anchor(-1)
+		wasAnchored := a.Prefix.Valid || a.OrphanedAt.Valid
+		if !wasAnchored && old != nil && len(old.ids) > 0 {
+			// stored before anchors existed: its place in the old text
+			// gives the context to look for
+			if m, ok := old.text.find(a.anchor(old.pos(a.ChunkIndex))); ok {
+				wasAnchored = true
+				q.Prefix, q.Suffix = old.text.context(m)
+				q.HasContext = true
+			}
+		}
+		q.Hint = nw.pos(a.ChunkIndex)
+		m, found := nw.text.find(q)
+		switch {
+		case found:
+			prefix, suffix := nw.text.context(m)
+			if _, err := tx.ExecContext(ctx, `UPDATE annotations SET chunk_id = ?, chunk_index = ?, quote_prefix = ?, quote_suffix = ?, orphaned_at = NULL WHERE id = ?`,
+				nw.ids[m.Chunk], nw.index[m.Chunk], prefix, suffix, a.ID); err != nil {
+				return err
+			}
+			// an event when the quote moved, was lost before, or was
+			// found only with edits in new surroundings; not when its
+			// chunk merely was rewritten in place
+			moved := !a.ChunkIndex.Valid || a.ChunkIndex.Int64 != int64(nw.index[m.Chunk])
+			edited := m.Method == anchorFuzzy && (prefix != a.Prefix.String || suffix != a.Suffix.String)
+			if !wasAnchored || !(moved || a.OrphanedAt.Valid || edited) {
+				continue
+			}
+			detail := map[string]any{"type": a.Type, "text": a.Text, "chunk_index": nw.index[m.Chunk], "method": m.Method}
+			if a.ChunkIndex.Valid {
+				detail["from_chunk_index"] = a.ChunkIndex.Int64
+			}
+			if a.OrphanedAt.Valid {
+				detail["was_orphaned_at"] = a.OrphanedAt.String
+			}
+			if m.Method != anchorExact {
+				detail["matched"] = nw.text.raw[m.Chunk][m.Start:m.End]
+			}
+			if m.Method == anchorFuzzy {
+				detail["edits"] = m.Edits
+			}
+			if err := s.event(ctx, tx, itemID, "annotation", fmt.Sprint(a.ID), annotationReanchoredEventName, eventActorIndex, detail); err != nil {
+				return err
+			}
+		case wasAnchored && !a.OrphanedAt.Valid:
+			if _, err := tx.ExecContext(ctx, `UPDATE annotations SET chunk_id = NULL, chunk_index = NULL, quote_prefix = ?, quote_suffix = ?, orphaned_at = ? WHERE id = ?`,
+				q.Prefix, q.Suffix, now, a.ID); err != nil {
+				return err
+			}
+			detail := map[string]any{"type": a.Type, "text": a.Text}
+			if a.ChunkIndex.Valid {
+				detail["from_chunk_index"] = a.ChunkIndex.Int64
+			}
+			if err := s.event(ctx, tx, itemID, "annotation", fmt.Sprint(a.ID), annotationOrphanedEventName, eventActorIndex, detail); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// stronger reports whether a's provenance beats b's when the two merge: a
+// person's over an agent's, pinned over unpinned, confirmed over not,
+// higher confidence (none counts as 1), then the earlier, then the lower id.
+func stronger(a, b anchorRow) bool {
+	if ah, bh := !isAgent(a.Actor), !isAgent(b.Actor); ah != bh {
+		return ah
+	}
+	if a.Pinned != b.Pinned {
+		return a.Pinned
+	}
+	if ac, bc := a.Review.String == ReviewConfirmed, b.Review.String == ReviewConfirmed; ac != bc {
+		return ac
+	}
+	conf := func(r anchorRow) float64 {
+		if r.Confidence.Valid {
+			return r.Confidence.Float64
+		}
+		return 1
+	}
+	if conf(a) != conf(b) {
+		return conf(a) > conf(b)
+	}
+	if a.CreatedAt != b.CreatedAt {
+		return a.CreatedAt < b.CreatedAt
+	}
+	return a.ID < b.ID
+}
+
+// samePlace reports whether the near-duplicate quotes of a and b (the
+// text test passed) can be the same place of the text, and the quote the
+// merge keeps when the text shows it. Two quotes anchored in chunks more
+// than one apart are not (chunks overlap only with their neighbours);
+// anchored in the same or neighbouring chunks, they are when b's best
+// occurrence in a's chunk overlaps a's, and the merge keeps the text the
+// two cover together, as the chunk spells it (a's own text when that is
+// a's quote). Otherwise the text test alone decides (union).
+func samePlace(c *itemChunks, a, b anchorRow, union string) (string, bool) {
+	if c == nil {
+		return union, true
+	}
+	pa, pb := c.pos(a.ChunkIndex), c.pos(b.ChunkIndex)
+	if pa < 0 || pb < 0 || !a.Prefix.Valid || !b.Prefix.Valid {
+		return union, true
+	}
+	if pa-pb > 1 || pb-pa > 1 {
+		return "", false
+	}
+	one := newAnchorText([]string{c.text.raw[pa]})
+	ma, oka := one.find(a.anchor(0))
+	if !oka {
+		return union, true
+	}
+	mb, okb := one.find(b.anchor(0))
+	if !okb || mb.Start >= ma.End || ma.Start >= mb.End {
+		return "", false
+	}
+	span := one.raw[0][min(ma.Start, mb.Start):max(ma.End, mb.End)]
+	if normQuote(span) == normQuote(a.Text) {
+		return a.Text, true // the same words: the stronger one's spelling
+	}
+	return span, true // the text's own
+}
+
+// mergeNearDuplicates merges the item's highlights that quote the same
+// text, and its lowlights likewise (quoteOverlap, samePlace): the
+// strongest (stronger) stays, with the quote both cover and pinned if
+// either was, and the other is deleted with an annotation:merged event
+// (detail: into, and what it was), the one kept getting
+// annotation:absorbed (detail: from, its text before and after). Rejected
+// and orphaned annotations and notes never merge. It returns the ids
+// merged away.
+func (s *Store) mergeNearDuplicates(ctx context.Context, tx dbtx, itemID, actor string) ([]int64, error) {
+	var rows []anchorRow
+	if err := tx.SelectContext(ctx, &rows, `SELECT `+anchorCols+` FROM annotations
+		WHERE item_id = ? AND type IN ('highlight', 'lowlight') AND review IS NOT 'rejected' AND orphaned_at IS NULL ORDER BY id`, itemID); err != nil {
+		return nil, err
+	}
+	if len(rows) < 2 {
+		return nil, nil
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return stronger(rows[i], rows[j]) })
+	var chunks *itemChunks
+	var merged []int64
+	gone := make([]bool, len(rows))
+	for changed := true; changed; {
+		changed = false
+		for i := range rows {
+			if gone[i] {
+				continue
+			}
+			for j := i + 1; j < len(rows); j++ {
+				a, b := &rows[i], rows[j]
+				if gone[j] || a.Type != b.Type {
+					continue
+				}
+				union, ok := quoteOverlap(a.Text, b.Text)
+				if !ok {
+					continue
+				}
+				if chunks == nil {
+					var err error
+					if chunks, err = loadItemChunks(ctx, tx, itemID); err != nil {
+						return nil, err
+					}
+				}
+				if union, ok = samePlace(chunks, *a, b, union); !ok {
+					continue
+				}
+				if err := s.mergeInto(ctx, tx, itemID, actor, chunks, a, b, union); err != nil {
+					return nil, err
+				}
+				gone[j], changed = true, true
+				merged = append(merged, b.ID)
+			}
+		}
+	}
+	return merged, nil
+}
+
+// mergeInto merges annotation b into a (a keeps union as its quote).
+func (s *Store) mergeInto(ctx context.Context, tx dbtx, itemID, actor string, c *itemChunks, a *anchorRow, b anchorRow, union string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM annotations WHERE id = ?`, b.ID); err != nil {
+		return err
+	}
+	detail := map[string]any{"into": a.ID, "type": b.Type, "text": b.Text, "by_actor": b.Actor, "created_at": b.CreatedAt}
+	if b.Confidence.Valid {
+		detail["confidence"] = b.Confidence.Float64
+	}
+	if b.Pinned {
+		detail["pinned"] = true
+	}
+	if b.Review.Valid {
+		detail["review"] = b.Review.String
+	}
+	if err := s.event(ctx, tx, itemID, "annotation", fmt.Sprint(b.ID), annotationMergedEventName, actor, detail); err != nil {
+		return err
+	}
+	absorbed := map[string]any{"from": b.ID}
+	if union != a.Text {
+		absorbed["was"], absorbed["text"] = a.Text, union
+		a.Text = union
+		var chunkID, chunkIndex any
+		var prefix, suffix any
+		if m, ok := c.text.find(a.anchor(c.pos(a.ChunkIndex))); ok {
+			chunkID, chunkIndex = c.ids[m.Chunk], c.index[m.Chunk]
+			p, s := c.text.context(m)
+			prefix, suffix = p, s
+			a.ChunkIndex = sql.NullInt64{Int64: int64(c.index[m.Chunk]), Valid: true}
+			a.Prefix, a.Suffix = sql.NullString{String: p, Valid: true}, sql.NullString{String: s, Valid: true}
+		} else if a.ChunkIndex.Valid {
+			chunkIndex = a.ChunkIndex.Int64
+			if p := c.pos(a.ChunkIndex); p >= 0 {
+				chunkID = c.ids[p]
+			}
+			a.Prefix, a.Suffix = sql.NullString{}, sql.NullString{}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE annotations SET text = ?, chunk_id = ?, chunk_index = ?, quote_prefix = ?, quote_suffix = ? WHERE id = ?`,
+			union, chunkID, chunkIndex, prefix, suffix, a.ID); err != nil {
+			return err
+		}
+	}
+	if b.Pinned && !a.Pinned {
+		if _, err := tx.ExecContext(ctx, `UPDATE annotations SET pinned = 1 WHERE id = ?`, a.ID); err != nil {
+			return err
+		}
+		a.Pinned = true
+		absorbed["pinned"] = true
+	}
+	return s.event(ctx, tx, itemID, "annotation", fmt.Sprint(a.ID), annotationAbsorbedEventName, actor, absorbed)
+}
+
+// Orphans lists the highlights and lowlights whose quote the last
+// re-index of their item's text did not find, newest orphan first, at
+// most limit (0: all). Each record is the annotation's item (id, url,
+// title) with that one annotation, orphaned_at set. Archived items' too.
+func (s *Store) Orphans(ctx context.Context, limit int) ([]*record.Record, error) {
+	q := `SELECT a.id, a.item_id, a.chunk_id, a.type, a.text, a.actor, a.confidence, a.pinned, a.created_at,
+			coalesce(a.review, '') AS review, a.orphaned_at, i.canonical_url AS url, i.title AS title
+		FROM annotations a JOIN items i ON i.id = a.item_id
+		WHERE a.orphaned_at IS NOT NULL
+		ORDER BY a.orphaned_at DESC, a.id DESC`
+	var args []any
+	if limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, limit)
+	}
+	var rows []struct {
+		annRow
+		Review string `db:"review"`
+		URL    string `db:"url"`
+		Title  string `db:"title"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, q, args...); err != nil {
+		return nil, err
+	}
+	out := make([]*record.Record, 0, len(rows))
+	for _, r := range rows {
+		a := r.annotation()
+		a.Review = r.Review
+		out = append(out, &record.Record{ID: r.ItemID, URL: r.URL, Title: r.Title, Annotations: []record.Annotation{a}})
+	}
+	return out, nil
+}
