@@ -44,6 +44,10 @@ type FindOptions struct {
 	// store.DefaultScanRows; -1: no bound).
 	Weights  store.Weights
 	ScanRows int
+	// Decay chooses which unconfirmed agent annotations stop counting
+	// (the zero value: the ledger's policy, DecayPolicy). It replaces
+	// Weights' decay fields.
+	Decay DecayOptions
 }
 
 // SearchOptions maps the options to the store's.
@@ -74,9 +78,12 @@ type FindResult struct {
 // Find searches the ledger (or, with no query, lists items newest first)
 // and marks the stale items it returns as due for revalidation.
 func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, error) {
+	opt, err := ResolveDecay(ctx, st, opt)
+	if err != nil {
+		return nil, err
+	}
 	so := opt.SearchOptions()
 	var res *store.SearchResult
-	var err error
 	if so.Text == "" {
 		res, err = st.Recent(ctx, so)
 	} else {
@@ -93,6 +100,9 @@ func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, e
 func Related(ctx context.Context, st *store.Store, arg string, opt FindOptions, ro ResolveOptions) (*FindResult, error) {
 	id, err := ResolveItem(ctx, st, arg, ro)
 	if err != nil {
+		return nil, err
+	}
+	if opt, err = ResolveDecay(ctx, st, opt); err != nil {
 		return nil, err
 	}
 	so := opt.SearchOptions()

@@ -36,7 +36,10 @@ type Record struct {
 	Annotations []Annotation `json:"annotations,omitempty"`
 	Pin         []int64      `json:"pin,omitempty"`
 	Unpin       []int64      `json:"unpin,omitempty"`
-	Artifact    *Artifact    `json:"artifact,omitempty"`
+	// Review holds a person's decisions on the item's agent annotations
+	// and tags (linkledger review; docs/records.md "Review decisions").
+	Review   []ReviewDecision `json:"review,omitempty"`
+	Artifact *Artifact        `json:"artifact,omitempty"`
 	// Enrich is set by ll-enrich when the model failed on the record.
 	Enrich     *EnrichInfo   `json:"enrich,omitempty"`
 	Save       *SaveResult   `json:"save,omitempty"`
@@ -93,6 +96,7 @@ type Record struct {
 	TagCount   *TagCount     `json:"tag_count,omitempty"`   // one tag of the tags listing
 	Change     *Change       `json:"change,omitempty"`      // what a housekeeping verb did to the item
 	Event      *HistoryEvent `json:"event,omitempty"`       // one event of linkledger history
+	Setting    *Setting      `json:"setting,omitempty"`     // one ledger setting (linkledger config); no item
 
 	// Error is set when a stage failed for this record. Later stages pass it
 	// on; ll-index stores it on the item.
@@ -117,6 +121,9 @@ type Annotation struct {
 	// Review is a person's decision on an agent annotation: confirmed or
 	// rejected (empty: not reviewed). linkledger review sets it.
 	Review string `json:"review,omitempty"`
+	// Decayed is true when the annotation stops counting under the decay
+	// policy (linkledger review lists; docs/retrieval.md "Decay").
+	Decayed bool `json:"decayed,omitempty"`
 	// OrphanedAt is when re-indexing the item's changed text lost the
 	// highlight's or lowlight's quote (it keeps its text; found again,
 	// the mark goes). Empty: anchored, or never anchored to a quote.
@@ -128,6 +135,32 @@ type Tag struct {
 	Tag       string `json:"tag"`
 	Actor     string `json:"actor"`
 	CreatedAt string `json:"created_at,omitempty"`
+	// Review is confirmed when a person confirmed an agent's tag (empty:
+	// not reviewed; a rejected tag is no longer on the item).
+	Review string `json:"review,omitempty"`
+}
+
+// ReviewDecision is one review decision in an ll-save record ("review")
+// and, as done, in save.reviewed: on an annotation by annotation_id or on
+// a tag of the record's item by tag. Decision is confirm or reject
+// (written back as confirmed, rejected); Confidence sets an annotation's
+// confidence; Pinned pins or unpins a highlight.
+type ReviewDecision struct {
+	AnnotationID int64    `json:"annotation_id,omitempty"`
+	Tag          string   `json:"tag,omitempty"`
+	Decision     string   `json:"decision,omitempty"`
+	Confidence   *float64 `json:"confidence,omitempty"`
+	Pinned       *bool    `json:"pinned,omitempty"`
+}
+
+// Setting is one of the ledger's stored policies (linkledger config).
+// Source is "stored" or "default" (nothing stored: the built-in value).
+type Setting struct {
+	Key       string          `json:"key"`
+	Value     json.RawMessage `json:"value"`
+	Source    string          `json:"source"`
+	UpdatedAt string          `json:"updated_at,omitempty"`
+	UpdatedBy string          `json:"updated_by,omitempty"`
 }
 
 // TagCount is one tag of the tags listing: on how many items it is, in
@@ -220,6 +253,8 @@ type SaveResult struct {
 	// that quotes the same text (the history says into which).
 	Merged    []int64 `json:"merged,omitempty"`
 	NoteAdded bool    `json:"note_added,omitempty"`
+	// Reviewed are the record's review decisions as applied.
+	Reviewed []ReviewDecision `json:"reviewed,omitempty"`
 }
 
 // Stored says which stored content a record carries (ll-find

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -226,4 +227,54 @@ func BenchmarkSaveBatch(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkSearchDecay measures what the decay condition costs a search:
+// 3,000 items with three agent highlights each (confidence 0.2, 0.45, 0.8,
+// 200 days old; every tenth item cited), searched with decay off and
+// under the default policy.
+func BenchmarkSearchDecay(b *testing.B) {
+	ctx := context.Background()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"), Options{Now: func() time.Time { return now }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for i := 0; i < 3000; i++ {
+		r := benchItem(i, 4)
+		if _, err := s.Index(ctx, r, IndexOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		ann := &record.Record{ID: r.ID, Actor: "agent:bench"}
+		for j, c := range []float64{0.2, 0.45, 0.8} {
+			c := c
+			ann.Annotations = append(ann.Annotations, record.Annotation{Type: "highlight", Confidence: &c,
+				Text: fmt.Sprintf("%s %s claim %d", benchWords[(i+j)%len(benchWords)], benchWords[(i*3+j)%len(benchWords)], j)})
+		}
+		if _, err := s.Save(ctx, ann, SaveOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		if i%10 == 0 {
+			if _, err := s.AddCitation(ctx, r.ID, "bench", ActorHuman); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	now = now.AddDate(0, 0, 200)
+	on := DefaultWeights
+	on.DecayBelow, on.DecayAfter = DefaultDecay.Below, DefaultDecay.After
+	qs := []string{"memory agent", "post 1250 claim", "search query store"}
+	for _, c := range []struct {
+		name string
+		w    Weights
+	}{{"off", DefaultWeights}, {"default-policy", on}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Search(ctx, SearchOptions{Text: qs[i%len(qs)], Weights: c.w}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -22,6 +22,9 @@ const (
 	ExportHistoryKey = "history"
 	// ExportTextKey is true when the export carries the item's chunks.
 	ExportTextKey = "ledger_text"
+	// ExportTagsRejectedKey holds the tags a person rejected on the item
+	// (absent when none), so a restore keeps the decision.
+	ExportTagsRejectedKey = "ledger_tags_rejected"
 )
 
 // HistoryEvent is one event of an item's history (record.HistoryEvent).
@@ -62,7 +65,15 @@ func (s *Store) Export(ctx context.Context, id string, text bool) (*record.Recor
 	if rec.Extra == nil {
 		rec.Extra = map[string]json.RawMessage{}
 	}
-	for k, v := range map[string]any{ExportItemKey: row, ExportHistoryKey: hist, ExportTextKey: text} {
+	exp := map[string]any{ExportItemKey: row, ExportHistoryKey: hist, ExportTextKey: text}
+	var rejected []rejectedTag
+	if err := s.db.SelectContext(ctx, &rejected, `SELECT tag, actor, created_at, rejected_by, rejected_at FROM tags_rejected WHERE item_id = ? ORDER BY tag`, rec.ID); err != nil {
+		return nil, err
+	}
+	if len(rejected) > 0 {
+		exp[ExportTagsRejectedKey] = rejected
+	}
+	for k, v := range exp {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return nil, err
@@ -70,6 +81,15 @@ func (s *Store) Export(ctx context.Context, id string, text bool) (*record.Recor
 		rec.Extra[k] = b
 	}
 	return rec, nil
+}
+
+// rejectedTag is a row of tags_rejected in an export.
+type rejectedTag struct {
+	Tag        string `db:"tag" json:"tag"`
+	Actor      string `db:"actor" json:"actor"`
+	CreatedAt  string `db:"created_at" json:"created_at"`
+	RejectedBy string `db:"rejected_by" json:"rejected_by"`
+	RejectedAt string `db:"rejected_at" json:"rejected_at"`
 }
 
 // History returns every event of the item with id, oldest first: its
@@ -137,6 +157,12 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 	if raw, ok := rec.Extra[ExportHistoryKey]; ok {
 		if err := json.Unmarshal(raw, &hist); err != nil {
 			return nil, false, badInput("%s: %v", ExportHistoryKey, err)
+		}
+	}
+	var rejected []rejectedTag
+	if raw, ok := rec.Extra[ExportTagsRejectedKey]; ok {
+		if err := json.Unmarshal(raw, &rejected); err != nil {
+			return nil, false, badInput("%s: %v", ExportTagsRejectedKey, err)
 		}
 	}
 	var withText bool
@@ -229,7 +255,17 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 			}
 		}
 		for _, t := range rec.Tagged {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`, id, t.Tag, t.Actor, t.CreatedAt); err != nil {
+			var review any
+			if t.Review == ReviewConfirmed {
+				review = t.Review
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at, review) VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`, id, t.Tag, t.Actor, t.CreatedAt, review); err != nil {
+				return err
+			}
+		}
+		for _, t := range rejected {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO tags_rejected(item_id, tag, actor, created_at, rejected_by, rejected_at) VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+				id, t.Tag, t.Actor, t.CreatedAt, t.RejectedBy, t.RejectedAt); err != nil {
 				return err
 			}
 		}

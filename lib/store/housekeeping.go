@@ -73,12 +73,13 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 		Tag       string `db:"tag"`
 		Actor     string `db:"actor"`
 		CreatedAt string `db:"created_at"`
+		Review    string `db:"review"`
 	}
-	if err := s.db.SelectContext(ctx, &tags, `SELECT tag, actor, created_at FROM tags WHERE item_id = ? ORDER BY tag`, id); err != nil {
+	if err := s.db.SelectContext(ctx, &tags, `SELECT tag, actor, created_at, coalesce(review, '') AS review FROM tags WHERE item_id = ? ORDER BY tag`, id); err != nil {
 		return nil, err
 	}
 	for _, t := range tags {
-		rec.Tagged = append(rec.Tagged, record.Tag{Tag: t.Tag, Actor: t.Actor, CreatedAt: t.CreatedAt})
+		rec.Tagged = append(rec.Tagged, record.Tag{Tag: t.Tag, Actor: t.Actor, CreatedAt: t.CreatedAt, Review: t.Review})
 	}
 	var arts []struct {
 		Summary   string         `db:"summary"`

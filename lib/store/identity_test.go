@@ -66,12 +66,14 @@ func TestOpenIdentity(t *testing.T) {
 			// as migration 0006 left it: no application_id, and none of
 			// the tables of later migrations (0008: packs, citations;
 			// 0009: annotation review columns; 0010: artifact detail and
-			// enrich error columns; 0011: quote anchors)
+			// enrich error columns; 0011: quote anchors; 0012: tag review,
+			// settings)
 			s.DB().MustExec("PRAGMA application_id = 0")
 			s.DB().MustExec("DROP INDEX annotations_orphaned; ALTER TABLE annotations DROP COLUMN orphaned_at; ALTER TABLE annotations DROP COLUMN quote_suffix; ALTER TABLE annotations DROP COLUMN quote_prefix")
 			s.DB().MustExec("DROP TABLE citations; DROP TABLE pack_versions; DROP TABLE packs")
 			s.DB().MustExec("DROP INDEX annotations_review; ALTER TABLE annotations DROP COLUMN reviewed_by; ALTER TABLE annotations DROP COLUMN reviewed_at; ALTER TABLE annotations DROP COLUMN review")
 			s.DB().MustExec("ALTER TABLE artifacts DROP COLUMN detail_json; ALTER TABLE items DROP COLUMN enrich_error_json")
+			s.DB().MustExec("DROP INDEX tags_review; ALTER TABLE tags DROP COLUMN reviewed_by; ALTER TABLE tags DROP COLUMN reviewed_at; ALTER TABLE tags DROP COLUMN review; DROP TABLE tags_rejected; DROP TABLE settings")
 			s.DB().MustExec("PRAGMA user_version = 6")
 			s.Close()
 		}, ok},

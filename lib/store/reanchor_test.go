@@ -395,6 +395,8 @@ func TestMigrationBackfillsAnchors(t *testing.T) {
 	// as 0010 left it: no anchor columns, highlights without a chunk
 	s.DB().MustExec(`UPDATE annotations SET chunk_id = NULL, chunk_index = NULL`)
 	s.DB().MustExec("DROP INDEX annotations_orphaned; ALTER TABLE annotations DROP COLUMN orphaned_at; ALTER TABLE annotations DROP COLUMN quote_suffix; ALTER TABLE annotations DROP COLUMN quote_prefix")
+	// and without what 0012 adds (tag review, settings)
+	s.DB().MustExec("DROP INDEX tags_review; ALTER TABLE tags DROP COLUMN reviewed_by; ALTER TABLE tags DROP COLUMN reviewed_at; ALTER TABLE tags DROP COLUMN review; DROP TABLE tags_rejected; DROP TABLE settings")
 	s.DB().MustExec("PRAGMA user_version = 10")
 	s.Close()
 	s, err = Open(ctx, path, Options{})

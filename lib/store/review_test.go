@@ -13,12 +13,16 @@ import (
 
 func queueTexts(t *testing.T, s *Store) []string {
 	t.Helper()
-	recs, err := s.ReviewQueue(context.Background(), 0)
+	recs, err := s.ReviewQueue(context.Background(), ReviewQueueOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []string
 	for _, r := range recs {
+		if len(r.Tagged) == 1 {
+			out = append(out, "tag:"+r.Tagged[0].Tag)
+			continue
+		}
 		out = append(out, r.Annotations[0].Text)
 	}
 	return out

@@ -301,13 +301,125 @@ type savePrep struct {
 	savedAt      string
 	anns         []record.Annotation
 	tags, untags []string
+	review       []ReviewDecision
+}
+
+// reviewDecisions checks a record's review decisions (docs/records.md
+// "Review decisions"): each names one annotation or one tag, and only a
+// person confirms or rejects.
+func reviewDecisions(in []record.ReviewDecision, actor string) ([]ReviewDecision, error) {
+	var out []ReviewDecision
+	for i, r := range in {
+		d := ReviewDecision{AnnotationID: r.AnnotationID, Confidence: r.Confidence, Pinned: r.Pinned}
+		if r.Decision != "" {
+			v, ok := ValidReviewDecision(r.Decision)
+			if !ok {
+				return nil, badInput("review %d: decision %s: want confirm or reject", i+1, record.Quote(r.Decision))
+			}
+			d.Decision = v
+		}
+		if r.Tag != "" {
+			tags, err := cleanTags([]string{r.Tag})
+			if err != nil {
+				return nil, badInput("review %d: %s", i+1, errMessage(err))
+			}
+			if len(tags) == 1 {
+				d.Tag = tags[0]
+			}
+		}
+		if err := d.check(); err != nil {
+			return nil, badInput("review %d: %s", i+1, strings.TrimPrefix(errMessage(err), "review: "))
+		}
+		if err := agentMayDecide(d, actor); err != nil {
+			return nil, badInput("review %d: %s", i+1, errMessage(err))
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// errMessage is a record error's message, or err's text.
+func errMessage(err error) string {
+	var re *record.Error
+	if errors.As(err, &re) {
+		return re.Message
+	}
+	return err.Error()
+}
+
+// reviewedOf is a decision as done, for save.reviewed.
+func reviewedOf(d ReviewDecision, r *record.Record) record.ReviewDecision {
+	out := record.ReviewDecision{AnnotationID: d.AnnotationID, Tag: d.Tag, Decision: d.Decision, Confidence: d.Confidence, Pinned: d.Pinned}
+	if len(r.Tagged) == 1 {
+		out.Tag = r.Tagged[0].Tag
+	}
+	return out
+}
+
+// addTag adds tag t to item itemID by actor, unless it is there already,
+// and reports whether it added it. An agent's tag a person rejected is not
+// added again (a human decision stands); a person adding a tag lifts its
+// rejection, and confirms it when an agent had added it.
+func (s *Store) addTag(ctx context.Context, tx dbtx, itemID, t, actor, at string, via any) (bool, error) {
+	if isAgent(actor) {
+		var n int
+		if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM tags_rejected WHERE item_id = ? AND tag = ?`, itemID, t); err != nil {
+			return false, err
+		}
+		if n > 0 {
+			return false, nil
+		}
+	} else if _, err := tx.ExecContext(ctx, `DELETE FROM tags_rejected WHERE item_id = ? AND tag = ?`, itemID, t); err != nil {
+		return false, err
+	}
+	r, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`, itemID, t, actor, at)
+	if err != nil {
+		return false, err
+	}
+	if n, _ := r.RowsAffected(); n > 0 {
+		return true, s.event(ctx, tx, itemID, "tag", t, tagAddedEventName, actor, via)
+	}
+	if isAgent(actor) {
+		return false, nil
+	}
+	var by string
+	err = tx.GetContext(ctx, &by, `UPDATE tags SET review = ?, reviewed_at = ?, reviewed_by = ? WHERE item_id = ? AND tag = ? AND review IS NULL AND actor LIKE 'agent:%' RETURNING actor`,
+		ReviewConfirmed, s.nowString(), actor, itemID, t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return false, s.event(ctx, tx, itemID, "tag", t, tagConfirmedEventName, actor, map[string]any{"by_actor": by})
+}
+
+// agentMayRemoveTag refuses an agent's removal of a tag a person added or
+// confirmed.
+func agentMayRemoveTag(ctx context.Context, tx dbtx, itemID, t, actor string) error {
+	var row struct {
+		Actor  string `db:"actor"`
+		Review string `db:"review"`
+	}
+	err := tx.GetContext(ctx, &row, `SELECT actor, coalesce(review, '') AS review FROM tags WHERE item_id = ? AND tag = ?`, itemID, t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if row.Actor == ActorHuman || row.Review == ReviewConfirmed {
+		return badInput("tag %s was added or confirmed by a person: %s cannot remove it", record.Quote(t), actor)
+	}
+	return nil
 }
 
 // mayFailHalfway reports whether the record can be refused after its
 // first write (a bad chunk, a pin of no annotation, an empty artifact), so
 // SaveBatch must roll it back alone.
 func (p *savePrep) mayFailHalfway() bool {
-	return len(p.anns) > 0 || len(p.rec.Pin) > 0 || len(p.rec.Unpin) > 0 || p.rec.Artifact != nil
+	return len(p.anns) > 0 || len(p.rec.Pin) > 0 || len(p.rec.Unpin) > 0 || p.rec.Artifact != nil ||
+		len(p.review) > 0 || isAgent(p.actor) && len(p.untags) > 0
 }
 
 func (s *Store) prepareSave(rec *record.Record, opts SaveOptions) (*savePrep, error) {
@@ -350,7 +462,11 @@ func (s *Store) prepareSave(rec *record.Record, opts SaveOptions) (*savePrep, er
 	if err != nil {
 		return nil, err
 	}
-	return &savePrep{rec: rec, opts: opts, actor: actor, savedAt: savedAt, anns: anns, tags: tags, untags: untags}, nil
+	review, err := reviewDecisions(rec.Review, actor)
+	if err != nil {
+		return nil, err
+	}
+	return &savePrep{rec: rec, opts: opts, actor: actor, savedAt: savedAt, anns: anns, tags: tags, untags: untags, review: review}, nil
 }
 
 // applySave is Save's work inside the transaction tx.
@@ -397,18 +513,20 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 			}
 		}
 		for _, t := range tags {
-			r, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`, it.ID, t, actor, intentAt)
+			added, err := s.addTag(ctx, tx, it.ID, t, actor, intentAt, via)
 			if err != nil {
 				return err
 			}
-			if n, _ := r.RowsAffected(); n > 0 {
+			if added {
 				res.TagsAdded = append(res.TagsAdded, t)
-				if err := s.event(ctx, tx, it.ID, "tag", t, tagAddedEventName, actor, via); err != nil {
-					return err
-				}
 			}
 		}
 		for _, t := range untags {
+			if isAgent(actor) {
+				if err := agentMayRemoveTag(ctx, tx, it.ID, t, actor); err != nil {
+					return err
+				}
+			}
 			r, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE item_id = ? AND tag = ?`, it.ID, t)
 			if err != nil {
 				return err
@@ -474,6 +592,14 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 			if err := s.setPinned(ctx, tx, it.ID, id, false, actor); err != nil {
 				return err
 			}
+		}
+		for _, d := range p.review {
+			d.ItemID = it.ID
+			r, err := s.review(ctx, tx, d, actor)
+			if err != nil {
+				return err
+			}
+			res.Reviewed = append(res.Reviewed, reviewedOf(d, r))
 		}
 		if quotedAdded {
 			merged, err := s.mergeNearDuplicates(ctx, tx, it.ID, actor)
@@ -606,16 +732,33 @@ func (s *Store) insertAnnotation(ctx context.Context, tx dbtx, itemID string, a 
 }
 
 func (s *Store) setPinned(ctx context.Context, tx dbtx, itemID string, annID int64, pin bool, actor string) error {
-	var typ string
-	err := tx.GetContext(ctx, &typ, `SELECT type FROM annotations WHERE id = ? AND item_id = ?`, annID, itemID)
+	var a struct {
+		Type   string `db:"type"`
+		Actor  string `db:"actor"`
+		Pinned bool   `db:"pinned"`
+	}
+	err := tx.GetContext(ctx, &a, `SELECT type, actor, pinned FROM annotations WHERE id = ? AND item_id = ?`, annID, itemID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no annotation %d on item %s", annID, record.Echo(itemID))}
 	}
 	if err != nil {
 		return err
 	}
-	if typ != record.AnnHighlight {
-		return badInput("annotation %d is a %s: only highlights are pinned", annID, typ)
+	if a.Type != record.AnnHighlight {
+		return badInput("annotation %d is a %s: only highlights are pinned", annID, a.Type)
+	}
+	if isAgent(actor) && a.Pinned != pin {
+		// a person's highlight, or a pin a person set or took off,
+		// is a person's decision: an agent does not change it
+		byPerson := a.Actor == ActorHuman
+		if !byPerson {
+			if byPerson, err = humanEvent(ctx, tx, itemID, annID, annotationPinnedEventName, annotationUnpinnedEventName); err != nil {
+				return err
+			}
+		}
+		if byPerson {
+			return badInput("annotation %d: its pin is a person's decision: %s cannot change it", annID, actor)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE annotations SET pinned = ? WHERE id = ?`, pin, annID); err != nil {
 		return err

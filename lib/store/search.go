@@ -52,11 +52,7 @@ type Weights struct {
 // decayed is the SQL condition (on annotations a) for an annotation
 // decayed under w at now, with its arguments; "0" when decay is off.
 func (w Weights) decayed(now time.Time) (string, []any) {
-	if w.DecayBelow <= 0 || w.DecayAfter <= 0 {
-		return "0", nil
-	}
-	return `(a.review IS NULL AND a.actor LIKE 'agent:%' AND a.confidence IS NOT NULL AND a.confidence < ? AND a.created_at < ?
-		AND NOT EXISTS (SELECT 1 FROM citations c WHERE c.item_id = a.item_id))`, []any{w.DecayBelow, record.FormatTime(now.Add(-w.DecayAfter))}
+	return DecayPolicy{Below: w.DecayBelow, After: w.DecayAfter}.cond(now)
 }
 
 // DefaultWeights are the documented defaults.

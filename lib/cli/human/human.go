@@ -63,6 +63,8 @@ func (r *Renderer) Record(rec *record.Record) error {
 		r.changeLine(&b, rec)
 	case rec.Event != nil:
 		r.eventLine(&b, rec.Event)
+	case rec.Setting != nil:
+		r.settingLine(&b, rec.Setting)
 	default:
 		r.item(&b, rec)
 	}
@@ -338,6 +340,18 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 	if len(rec.Tags) > 0 {
 		meta = append(meta, "#"+strings.Join(rec.Tags, " #"))
 	}
+	if len(rec.Tags) == 0 && len(rec.Tagged) > 0 && len(rec.Annotations) == 0 {
+		// a tag of the review queue: "title  #tag (agent:x) [review]"
+		for _, t := range rec.Tagged {
+			review := ""
+			if t.Review != "" {
+				review = " [" + t.Review + "]"
+			}
+			fmt.Fprintf(b, "%s  %s%s%s  %s\n", r.paint(bold, title(rec)), r.paint(green, "#"+t.Tag), r.paint(dim, " ("+t.Actor+")"), review,
+				r.paint(dim, rec.ID+":"+t.Tag))
+		}
+		return
+	}
 	if len(rec.Annotations) == 0 && rec.Artifact == nil {
 		// one line per item
 		fmt.Fprintf(b, "%s  %s", r.paint(bold, title(rec)), r.paint(dim, strings.Join(meta, " · ")))
@@ -377,6 +391,9 @@ func (r *Renderer) annotations(b *strings.Builder, rec *record.Record) {
 		if a.Review != "" {
 			review = " [" + a.Review + "]"
 		}
+		if a.Decayed {
+			review += " [decayed]"
+		}
 		if a.OrphanedAt != "" {
 			review += " " + r.paint(yellow, "[orphaned: quote not in the text since "+minute(a.OrphanedAt)+"]")
 		}
@@ -405,6 +422,9 @@ func (r *Renderer) saveLine(b *strings.Builder, rec *record.Record) {
 		}
 		what = append(what, "annotation "+strings.Join(ids, " "))
 	}
+	if n := len(s.Reviewed); n > 0 {
+		what = append(what, fmt.Sprintf("%d review decision(s)", n))
+	}
 	if n := len(s.Displaced); n > 0 {
 		what = append(what, fmt.Sprintf("%d agent highlight(s) displaced", n))
 	}
@@ -422,6 +442,15 @@ func (r *Renderer) saveLine(b *strings.Builder, rec *record.Record) {
 		fmt.Fprintf(b, "  %s", r.paint(dim, "("+strings.Join(what, "; ")+")"))
 	}
 	b.WriteString("\n")
+}
+
+// settingLine writes one ledger setting: "decay  {...}  (stored by human at …)".
+func (r *Renderer) settingLine(b *strings.Builder, s *record.Setting) {
+	src := s.Source
+	if s.UpdatedBy != "" {
+		src += " by " + s.UpdatedBy + " " + minute(s.UpdatedAt)
+	}
+	fmt.Fprintf(b, "%s  %s  %s\n", r.paint(bold, s.Key), string(s.Value), r.paint(dim, "("+src+")"))
 }
 
 // tagLine writes one tag of the tags listing: "#ai  12 items (human 9, agent:r 3)".

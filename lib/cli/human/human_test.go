@@ -98,6 +98,18 @@ func TestRecord(t *testing.T) {
     highlight: kept quote #1
     lowlight: lost quote #2 [orphaned: quote not in the text since 2026-11-23 05:12]
 `},
+		{"review queue: a decayed annotation", &record.Record{ID: "ll_a", URL: "https://a.test/", Title: "A", Annotations: []record.Annotation{{ID: 4, Type: "highlight", Text: "old guess", Actor: "agent:r", Confidence: conf(0.3), Decayed: true}}},
+			`A
+    ll_a
+    https://a.test/
+    highlight: old guess (agent:r 0.3) #4 [decayed]
+`},
+		{"review queue: a tag", &record.Record{ID: "ll_a", URL: "https://a.test/", Title: "A", Tagged: []record.Tag{{Tag: "draft", Actor: "agent:r", Review: "rejected"}}},
+			"A  #draft (agent:r) [rejected]  ll_a:draft\n"},
+		{"setting", &record.Record{Setting: &record.Setting{Key: "decay", Value: json.RawMessage(`{"on":true}`), Source: "stored", UpdatedBy: "human", UpdatedAt: "2026-11-23T05:12:09Z"}},
+			"decay  {\"on\":true}  (stored by human 2026-11-23 05:12)\n"},
+		{"save with review decisions", &record.Record{ID: "ll_a", URL: "https://a.test/", Status: "saved", Save: &record.SaveResult{Existing: true, Reviewed: []record.ReviewDecision{{AnnotationID: 1, Decision: "confirmed"}}}},
+			"updated ll_a  https://a.test/  (1 review decision(s))\n"},
 		{"tag count", &record.Record{TagCount: &record.TagCount{Tag: "ai", Items: 3, ByActor: map[string]int{"agent:r": 1, "human": 2, "agent:a": 1}}},
 			"#ai  3 items  (human 2, agent:a 1, agent:r 1)\n"},
 		{"archived", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", Title: "A", Change: &record.Change{Action: "archive", Changed: true}},

@@ -34,8 +34,9 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.FloatFlag{Name: "w-doc", Value: w.Doc, Usage: "share of the item's whole-text row added to its best chunk"},
 		&ucli.IntFlag{Name: "snippets", Value: 2, Usage: "snippets per item (0 for none)"},
 		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
-		&ucli.FloatFlag{Name: "decay-below", Usage: "with --decay-after: unconfirmed agent annotations below this confidence on uncited items stop counting (0: no decay)"},
-		&ucli.StringFlag{Name: "decay-after", Value: "0", Usage: "with --decay-below: ... once older than `DURATION` (90d; 0: no decay)"},
+		&ucli.FloatFlag{Name: "decay-below", Usage: "decay: unconfirmed agent annotations below this confidence on uncited items stop counting (0: no decay; default: the ledger's policy, see linkledger config decay)"},
+		&ucli.StringFlag{Name: "decay-after", Usage: "decay: ... once older than `DURATION` (e.g. 90d; 0: no decay; default: the ledger's policy)"},
+		&ucli.BoolFlag{Name: "no-decay", Usage: "no decay for this search: every annotation not rejected counts"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
 		&ucli.BoolFlag{Name: "all-copies", Usage: "show every copy of the same text (saved under other URLs) as its own item; by default copies are one item listing the others under \"copies\""},
 	}...)
@@ -144,15 +145,10 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	if o.ScanRows == 0 || o.ScanRows < -1 {
 		return o, cli.Usage("--scan-rows %d: want 1 or more, or -1", o.ScanRows)
 	}
-	if v := c.Float("decay-below"); math.IsNaN(v) || v < 0 || v > 1 {
-		return o, cli.Usage("--decay-below %v: want a confidence from 0 to 1", v)
+	var err error
+	if o.Decay, err = Decay(c); err != nil {
+		return o, err
 	}
-	o.Weights.DecayBelow = c.Float("decay-below")
-	da, err := ledger.ParseDuration(c.String("decay-after"))
-	if err != nil {
-		return o, cli.Usage("--decay-after: %v", err)
-	}
-	o.Weights.DecayAfter = da
 	d, err := ledger.ParseDuration(c.String("stale-after"))
 	if err != nil {
 		return o, cli.Usage("--stale-after: %v", err)
@@ -173,6 +169,34 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 		o.Archived = store.OnlyArchived
 	default:
 		o.Archived = store.NotArchived
+	}
+	return o, nil
+}
+
+// Decay reads --decay-below, --decay-after and --no-decay: a flag given
+// replaces its half of the ledger's decay policy (ledger.DecayOptions);
+// none given, the policy applies.
+func Decay(c *ucli.Command) (ledger.DecayOptions, error) {
+	var o ledger.DecayOptions
+	if v := c.Float("decay-below"); math.IsNaN(v) || v < 0 || v > 1 {
+		return o, cli.Usage("--decay-below %v: want a confidence from 0 to 1", v)
+	}
+	if c.IsSet("decay-below") {
+		v := c.Float("decay-below")
+		o.Below = &v
+	}
+	if c.IsSet("decay-after") {
+		d, err := ledger.ParseDuration(c.String("decay-after"))
+		if err != nil {
+			return o, cli.Usage("--decay-after: %v", err)
+		}
+		o.After = &d
+	}
+	if c.Bool("no-decay") {
+		if o.Below != nil || o.After != nil {
+			return o, cli.Usage("--no-decay with --decay-below or --decay-after: give one")
+		}
+		o.Off = true
 	}
 	return o, nil
 }

@@ -236,6 +236,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, reviewVerb(env))
 	// highlights and lowlights whose quote left the text (orphans.go)
 	verbs = append(verbs, orphansVerb(env))
+	// the ledger's stored policies: decay (config.go)
+	verbs = append(verbs, configVerb(env))
 	return verbs
 }
 

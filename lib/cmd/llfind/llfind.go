@@ -48,6 +48,12 @@ term of the sum, the matched fields and the matched terms. Terms too common
 to rank within --scan-rows rows are scored on the candidates only, or left
 out (-v lists them). See docs/retrieval.md.
 
+Decay: agent annotations below a confidence, older than a period, never
+confirmed by a person and on items never cited stop counting (highlights,
+adjustments), under the ledger's policy: 'linkledger config decay'
+(default on: below 0.5, after 90d). --decay-below, --decay-after and
+--no-decay change it for one search; nothing is written.
+
 Copies of one text (items with the same content under different URLs) are
 one hit: the copy with the most human evidence (pins, human annotations,
 then the earliest saved) stands for the group, its record lists the others
@@ -166,6 +172,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	defer st.Close()
+	// the ledger's decay policy, unless the flags chose (--related and
+	// --queries call the store directly)
+	if fo, err = ledger.ResolveDecay(ctx, st, fo); err != nil {
+		return err
+	}
+	opts = fo.SearchOptions()
 
 	// attach puts the item's stored chunks on a record (--with-chunks)
 	attach := func(*record.Record) error { return nil }

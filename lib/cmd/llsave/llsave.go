@@ -63,6 +63,13 @@ Agent annotations without --confidence get 0.5. At most --agent-cap (default 5,
 3..7) agent highlights are kept per item: beyond it the lowest-confidence
 unpinned agent highlight is displaced; human and pinned ones never are.
 
+A record's "review" holds a person's review decisions on the item's agent
+annotations and tags, as 'linkledger review' takes them:
+  {"id": "ll_...", "review": [{"annotation_id": 12, "decision": "confirm",
+   "confidence": 0.8, "pinned": true}, {"tag": "draft", "decision": "reject"}]}
+Only a person (actor human) confirms or rejects, and an agent never changes
+a person's decision: such a record is an error record (bad_input).
+
 EXAMPLES:
    ll-save https://example.com/post --note "read later" --tags ai,memory
    ll-save ./paper.pdf
@@ -397,6 +404,7 @@ func (s *saver) finish(ctx context.Context, rec, res *record.Record, err error, 
 	s.saved++
 	// intent fields are consumed: what was done is in save
 	rec.Note, rec.Tags, rec.TagsRemove, rec.Annotations, rec.Pin, rec.Unpin, rec.Artifact, rec.Actor = "", nil, nil, nil, nil, nil, nil, ""
+	rec.Review = nil
 	rec.SavedAt, rec.Via = "", ""
 	return s.out.Emit(rec)
 }

@@ -1,0 +1,161 @@
+package linkledger
+
+// The config verb: the ledger's stored policies (today the decay policy
+// of ll-find, ll-brief and the MCP tools).
+//
+// Reads: with no flags, only the database. Writes: one record per setting
+// ({"setting":{key, value, source, updated_at, updated_by}}) into a pipe;
+// a line each at a terminal. Touches: with --below, --after, --off or
+// --reset, the settings table. Never creates a database.
+
+import (
+	"context"
+	"math"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+func configVerb(env cli.Env) *ucli.Command {
+	decay := &ucli.Command{
+		Name:      "decay",
+		Usage:     "show or set the decay policy of ranking and briefs",
+		UsageText: "linkledger config decay [--below X] [--after DURATION] | --off | --reset",
+		Description: `Decay: an agent annotation with a confidence below --below, created
+longer ago than --after, never confirmed by a person and on an item never
+cited stops counting in ll-find's highlights and ranking, ll-brief and the
+MCP find and brief tools. Nothing is deleted: 'linkledger review
+--decayed' lists them, and confirming one makes it count again.
+
+The policy is stored in the database (a policy of the ledger, so every
+program and agent that opens it follows the same one). Without a stored
+policy the default applies: on, below 0.5, after 90d. A search overrides
+it with --decay-below, --decay-after or --no-decay.
+
+With no flags, prints the policy in force. --below and --after change
+one half (the other stays, or comes from the default when the policy is
+off); --below 0 or --after 0 (or --off) stores "no decay"; --reset
+deletes the stored policy so the default applies again.
+
+EXAMPLES:
+   linkledger config decay
+   linkledger config decay --below 0.4 --after 180d
+   linkledger config decay --off
+   linkledger config decay --reset`,
+		Flags: []ucli.Flag{
+			cli.DBFlag(),
+			&ucli.FloatFlag{Name: "below", Usage: "agent annotations below this confidence decay (0 to 1; 0: no decay)"},
+			&ucli.StringFlag{Name: "after", Usage: "... once older than `DURATION` (90d, 12h; 0: no decay)"},
+			&ucli.BoolFlag{Name: "off", Usage: "store a policy of no decay"},
+			&ucli.BoolFlag{Name: "reset", Usage: "delete the stored policy: the default applies"},
+			&ucli.StringFlag{Name: "actor", Value: "human", Usage: "who sets it, stored with it: human or agent:<name>"},
+		},
+		Action: func(ctx context.Context, c *ucli.Command) error {
+			if c.Args().Len() > 0 {
+				return cli.Usage("config decay takes no arguments (got %q)", c.Args().First())
+			}
+			set := c.IsSet("below") || c.IsSet("after")
+			n := 0
+			for _, b := range []bool{set, c.Bool("off"), c.Bool("reset")} {
+				if b {
+					n++
+				}
+			}
+			if n > 1 {
+				return cli.Usage("give one of: --below/--after, --off, --reset")
+			}
+			if v := c.Float("below"); math.IsNaN(v) || v < 0 || v > 1 {
+				return cli.Usage("--below %v: want a confidence from 0 to 1", v)
+			}
+			var afterD ledger.DecayOptions
+			if c.IsSet("after") {
+				d, err := ledger.ParseDuration(c.String("after"))
+				if err != nil {
+					return cli.Usage("--after: %v", err)
+				}
+				afterD.After = &d
+			}
+			actor := c.String("actor")
+			if !store.ValidActor(actor) {
+				return cli.Usage("--actor %q: want human or agent:<name>", actor)
+			}
+			out, err := cli.OutputOn(c, env)
+			if err != nil {
+				return err
+			}
+			st, _, err := openItems(ctx, c, env, n > 0)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			var rec *record.Record
+			switch {
+			case c.Bool("reset"):
+				rec, err = ledger.ResetDecay(ctx, st)
+			case c.Bool("off"):
+				rec, err = ledger.SetDecay(ctx, st, store.DecayPolicy{}, actor)
+			case set:
+				if c.IsSet("below") {
+					v := c.Float("below")
+					afterD.Below = &v
+				}
+				var p store.DecayPolicy
+				if p, err = afterD.Resolve(ctx, st); err == nil {
+					rec, err = ledger.SetDecay(ctx, st, p, actor)
+				}
+			default:
+				rec, err = ledger.DecaySetting(ctx, st)
+			}
+			if err != nil {
+				return err
+			}
+			if err := out.Emit(rec); err != nil {
+				return err
+			}
+			return out.Finish()
+		},
+	}
+	cli.Prepare(decay, env)
+	cmd := &ucli.Command{
+		Name:      "config",
+		Usage:     "the ledger's stored policies (decay)",
+		UsageText: "linkledger config [decay [options]]",
+		Description: `config with no arguments prints every policy of the ledger as a record:
+{"setting":{"key":"decay","value":{...},"source":"stored"|"default"}}.
+'linkledger config decay --help' says how to change it.
+
+EXAMPLES:
+   linkledger config
+   linkledger config decay --below 0.4 --after 180d`,
+		Flags:    []ucli.Flag{cli.DBFlag()},
+		Commands: []*ucli.Command{decay},
+		Action: func(ctx context.Context, c *ucli.Command) error {
+			if c.Args().Len() > 0 {
+				return cli.Usage("unknown setting %q: want decay", c.Args().First())
+			}
+			out, err := cli.OutputOn(c, env)
+			if err != nil {
+				return err
+			}
+			st, _, err := openItems(ctx, c, env, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			rec, err := ledger.DecaySetting(ctx, st)
+			if err != nil {
+				return err
+			}
+			if err := out.Emit(rec); err != nil {
+				return err
+			}
+			return out.Finish()
+		},
+	}
+	cli.Prepare(cmd, env)
+	return cmd
+}

@@ -1,0 +1,137 @@
+package store
+
+// The ledger's stored policies (linkledger config): today the decay
+// policy. They are data of the ledger, kept in the settings table
+// (migration 0012), not connection settings (those go in the DSN).
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// SettingDecay is the settings key of the decay policy.
+const SettingDecay = "decay"
+
+// DecayPolicy says which agent annotations stop counting in ranking and
+// briefs: those with a confidence below Below, created longer ago than
+// After, never confirmed by a person and on an item never cited. Either
+// value 0 turns decay off. Decay is a view: nothing is written.
+type DecayPolicy struct {
+	Below float64
+	After time.Duration
+}
+
+// DefaultDecay is the documented default decay policy (docs/retrieval.md):
+// below the low-confidence line (DefaultWeights.LowConfidenceBelow) and
+// older than 90 days.
+var DefaultDecay = DecayPolicy{Below: 0.5, After: 90 * 24 * time.Hour}
+
+// On reports whether the policy decays anything.
+func (p DecayPolicy) On() bool { return p.Below > 0 && p.After > 0 }
+
+// Valid checks the policy's values.
+func (p DecayPolicy) Valid() error {
+	if math.IsNaN(p.Below) || p.Below < 0 || p.Below > 1 {
+		return fmt.Errorf("decay below %v: want a confidence from 0 to 1", p.Below)
+	}
+	if p.After < 0 {
+		return fmt.Errorf("decay after %v: want 0 or more", p.After)
+	}
+	return nil
+}
+
+// cond is the SQL condition (on annotations a) for an annotation decayed
+// under p at now, with its arguments; "0" when p is off.
+func (p DecayPolicy) cond(now time.Time) (string, []any) {
+	if !p.On() {
+		return "0", nil
+	}
+	// cheap column tests first; the cited items are one uncorrelated
+	// list (built once per statement), not a lookup per annotation row.
+	// Every term is true or false, never NULL (confidence may be NULL,
+	// citations.item_id never is), so NOT of it is too.
+	return `(a.review IS NULL AND coalesce(a.confidence, 1) < ? AND a.created_at < ? AND a.actor LIKE 'agent:%'
+		AND a.item_id NOT IN (SELECT item_id FROM citations))`, []any{p.Below, record.FormatTime(now.Add(-p.After))}
+}
+
+// decayJSON is the stored form of a DecayPolicy.
+type decayJSON struct {
+	Below        float64 `json:"below"`
+	AfterSeconds int64   `json:"after_seconds"`
+}
+
+// StoredSetting is one row of the settings table.
+type StoredSetting struct {
+	Key       string `db:"key"`
+	Value     string `db:"value"`
+	UpdatedAt string `db:"updated_at"`
+	UpdatedBy string `db:"updated_by"`
+}
+
+// Setting returns the stored setting key, or nil when none is stored.
+func (s *Store) Setting(ctx context.Context, key string) (*StoredSetting, error) {
+	var st StoredSetting
+	err := s.db.GetContext(ctx, &st, `SELECT key, value, updated_at, updated_by FROM settings WHERE key = ?`, key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// ResetSetting deletes the stored setting key (its default applies
+// again) and reports whether one was stored.
+func (s *Store) ResetSetting(ctx context.Context, key string) (bool, error) {
+	r, err := s.db.ExecContext(ctx, `DELETE FROM settings WHERE key = ?`, key)
+	if err != nil {
+		return false, err
+	}
+	n, _ := r.RowsAffected()
+	return n > 0, nil
+}
+
+// StoredDecay returns the stored decay policy and its row, or a nil row
+// when none is stored (the caller's default applies).
+func (s *Store) StoredDecay(ctx context.Context) (DecayPolicy, *StoredSetting, error) {
+	st, err := s.Setting(ctx, SettingDecay)
+	if err != nil || st == nil {
+		return DecayPolicy{}, nil, err
+	}
+	var v decayJSON
+	if err := json.Unmarshal([]byte(st.Value), &v); err != nil {
+		return DecayPolicy{}, nil, fmt.Errorf("setting %s: %w", SettingDecay, err)
+	}
+	p := DecayPolicy{Below: v.Below, After: time.Duration(v.AfterSeconds) * time.Second}
+	if err := p.Valid(); err != nil {
+		return DecayPolicy{}, nil, fmt.Errorf("setting %s: %w", SettingDecay, err)
+	}
+	return p, st, nil
+}
+
+// SetDecay stores the decay policy (an off policy is stored too: it
+// stays off until changed or reset), saying who set it.
+func (s *Store) SetDecay(ctx context.Context, p DecayPolicy, actor string) error {
+	if err := p.Valid(); err != nil {
+		return badInput("%v", err)
+	}
+	if !ValidActor(actor) {
+		return badInput("actor %s: want human or agent:<name>", record.Quote(actor))
+	}
+	b, err := json.Marshal(decayJSON{Below: p.Below, AfterSeconds: int64(p.After / time.Second)})
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT INTO settings(key, value, updated_at, updated_by) VALUES (?,?,?,?)
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+		SettingDecay, string(b), s.nowString(), actor)
+	return err
+}
