@@ -180,9 +180,19 @@ func (s *Store) ensureItem(ctx context.Context, tx dbtx, rec *record.Record, act
 		return nil, false, err
 	}
 	n, _ := res.RowsAffected()
-	it, err = getItem(ctx, tx, rec.ID)
-	if err != nil {
-		return nil, false, err
+	if n > 0 {
+		// the row as just written (the columns' defaults for the rest):
+		// no need to read it back
+		seq, err := res.LastInsertId()
+		if err != nil {
+			return nil, false, err
+		}
+		it = &itemRow{Seq: seq, ID: rec.ID, CanonicalURL: rec.CanonicalURL, OriginalURL: orig, SourceType: st, Title: title, IngestStatus: record.StateSaved}
+	} else {
+		it, err = getItem(ctx, tx, rec.ID)
+		if err != nil {
+			return nil, false, err
+		}
 	}
 	if it == nil {
 		return nil, false, fmt.Errorf("item %s: canonical url %s is stored under another id", record.Echo(rec.ID), record.Echo(rec.CanonicalURL))
@@ -371,6 +381,11 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 			}
 		}
 		ftsDirty := created && it.Title != ""
+		// the text of the annotations this record adds, in order, and
+		// how many are agent highlights: a new item has no others, so
+		// its search row and the cap need no query (newItemFTS)
+		var added []string
+		agentHighlights := 0
 		now := s.nowString()
 		// what a new item brings with it dates from its saved time
 		intentAt := now
@@ -393,6 +408,7 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				}
 				res.NoteAdded = true
 				res.AnnotationIDs = append(res.AnnotationIDs, id)
+				added = append(added, note)
 				ftsDirty = true
 			}
 		}
@@ -460,6 +476,10 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				return err
 			}
 			res.AnnotationIDs = append(res.AnnotationIDs, id)
+			added = append(added, a.Text)
+			if a.Type == record.AnnHighlight && isAgent(a.Actor) {
+				agentHighlights++
+			}
 			ftsDirty = true
 		}
 		for _, id := range rec.Pin {
@@ -472,9 +492,12 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				return err
 			}
 		}
-		displaced, err := s.enforceCap(ctx, tx, it.ID, opts.AgentHighlightCap, actor)
-		if err != nil {
-			return err
+		var displaced []int64
+		if !created || agentHighlights > opts.AgentHighlightCap {
+			displaced, err = s.enforceCap(ctx, tx, it.ID, opts.AgentHighlightCap, actor)
+			if err != nil {
+				return err
+			}
 		}
 		res.Displaced = displaced
 		if len(displaced) > 0 {
@@ -485,7 +508,13 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				return err
 			}
 		}
-		if ftsDirty {
+		switch {
+		case !ftsDirty:
+		case created && len(displaced) == 0 && rec.Artifact == nil:
+			if err := newItemFTS(ctx, tx, it.Seq, it.Title, added); err != nil {
+				return err
+			}
+		default:
 			if err := refreshFTS(ctx, tx, it.Seq, it.ID); err != nil {
 				return err
 			}

@@ -54,6 +54,12 @@ type Options struct {
 	// reads (see pagecache_linux.go). 0: none. Only the first Open of a
 	// process can set it.
 	PagePool int
+	// CacheKiB is each connection's SQLite page cache in KiB
+	// (cache_size=-N in the DSN); 0 keeps SQLite's default (2 MiB). A
+	// bulk writer (ll-save --batch, an import) sets it: its transactions
+	// touch pages all over the item, tag and event indexes, and re-reading
+	// them from the file was a good part of an import's time.
+	CacheKiB int
 }
 
 // Store is an open database.
@@ -94,6 +100,9 @@ func dsn(path string, opts Options) string {
 	q.Set("_foreign_keys", "on")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
+	if opts.CacheKiB > 0 {
+		q.Set("_cache_size", strconv.Itoa(-opts.CacheKiB))
+	}
 	switch {
 	case opts.ReadOnly:
 		q.Set("mode", "ro")
