@@ -136,16 +136,19 @@ func refreshFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
 // spares an import a delete and three queries per link.
 func newItemFTS(ctx context.Context, tx dbtx, seq int64, title string, anns []string) error {
 	annText := strings.Join(anns, "\n")
-	if _, err := tx.ExecContext(ctx, `INSERT INTO search(rowid, title, body, annotations) VALUES (?, ?, ?, ?)`, -seq, title, withDescription("", docBody(nil)), annText); err != nil {
+	if err := insertRow(ctx, tx, insertSearchRow, -seq, title, withDescription("", docBody(nil)), annText); err != nil {
 		return err
 	}
 	if hasCJK(title) || hasCJK(annText) {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO search_cjk(rowid, title, body, annotations) VALUES (?, ?, '', ?)`, -seq, title, annText); err != nil {
-			return err
-		}
+		return insertRow(ctx, tx, insertSearchCJKRow, -seq, title, annText)
 	}
 	return nil
 }
+
+var (
+	insertSearchRow    = rowInsert{head: `INSERT INTO search(rowid, title, body, annotations) VALUES `, row: `(?,?,?,?)`}
+	insertSearchCJKRow = rowInsert{head: `INSERT INTO search_cjk(rowid, title, body, annotations) VALUES `, row: `(?,?,'',?)`}
+)
 
 // hasCJK reports whether s contains Han, Hiragana, Katakana or Hangul.
 func hasCJK(s string) bool {

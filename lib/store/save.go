@@ -117,9 +117,11 @@ type itemRow struct {
 
 const itemCols = `seq, id, canonical_url, original_url, source_type, title, ingest_status, checksum, attempts, fetched_at, revalidate_due`
 
+const getItemSQL = `SELECT ` + itemCols + ` FROM items WHERE id = ?`
+
 func getItem(ctx context.Context, tx dbtx, id string) (*itemRow, error) {
 	var it itemRow
-	err := tx.GetContext(ctx, &it, `SELECT `+itemCols+` FROM items WHERE id = ?`, id)
+	err := tx.GetContext(ctx, &it, getItemSQL, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -142,10 +144,14 @@ func (s *Store) event(ctx context.Context, tx dbtx, itemID, entity, entityID, ac
 	if entityID != "" {
 		eid = entityID
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO events(item_id, entity, entity_id, action, actor, at, detail_json) VALUES (?,?,?,?,?,?,?)`,
-		itemID, entity, eid, action, actor, s.nowString(), d)
-	return err
+	return insertRow(ctx, tx, insertEvent, itemID, entity, eid, action, actor, s.nowString(), d)
 }
+
+var insertEvent = rowInsert{head: `INSERT INTO events(item_id, entity, entity_id, action, actor, at, detail_json) VALUES `, row: `(?,?,?,?,?,?,?)`}
+
+// insertItemSQL writes a new item's row.
+const insertItemSQL = `INSERT INTO items(id, canonical_url, original_url, source_type, saved_at, updated_at, title)
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT(canonical_url) DO NOTHING`
 
 func (s *Store) nowString() string { return record.FormatTime(s.Now()) }
 
@@ -174,8 +180,7 @@ func (s *Store) ensureItem(ctx context.Context, tx dbtx, rec *record.Record, act
 	if savedAt == "" {
 		savedAt = now
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO items(id, canonical_url, original_url, source_type, saved_at, updated_at, title)
-		VALUES (?,?,?,?,?,?,?) ON CONFLICT(canonical_url) DO NOTHING`, rec.ID, rec.CanonicalURL, orig, st, savedAt, now, title)
+	res, err := tx.ExecContext(ctx, insertItemSQL, rec.ID, rec.CanonicalURL, orig, st, savedAt, now, title)
 	if err != nil {
 		return nil, false, err
 	}
@@ -295,13 +300,15 @@ func (s *Store) SaveBatch(ctx context.Context, recs []*record.Record, opts SaveO
 				}
 			}
 		}
-		return nil
+		return tx.flush(ctx)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return results, nil
 }
+
+var insertTag = rowInsert{head: `INSERT INTO tags(item_id, tag, actor, created_at) VALUES `, row: `(?,?,?,?)`}
 
 // savePrep is a record checked for Save, with its cleaned parts.
 type savePrep struct {
@@ -413,6 +420,17 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 			}
 		}
 		for _, t := range tags {
+			if created {
+				// a new item has no tag yet (tags holds each once)
+				if err := insertRow(ctx, tx, insertTag, it.ID, t, actor, intentAt); err != nil {
+					return err
+				}
+				res.TagsAdded = append(res.TagsAdded, t)
+				if err := s.event(ctx, tx, it.ID, "tag", t, tagAddedEventName, actor, via); err != nil {
+					return err
+				}
+				continue
+			}
 			r, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`, it.ID, t, actor, intentAt)
 			if err != nil {
 				return err

@@ -215,13 +215,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	}
 	path := loc.Path
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-	sopts := store.Options{BusyTimeout: wait}
-	if c.Int("batch") > 1 {
-		// a bulk writer: a larger page cache (docs/benchmarks.md, Import)
-		sopts.CacheKiB = bulkCacheKiB
-		sopts.PagePool = bulkCacheKiB / 4
-	}
-	st, err := cli.OpenWriter(ctx, loc, sopts)
+	// --batch is a bulk writer's (an import's): a larger page cache
+	// (docs/benchmarks.md, Import)
+	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait, Bulk: c.Int("batch") > 1})
 	if err != nil {
 		return err
 	}
@@ -262,10 +258,6 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	}
 	return out.Finish()
 }
-
-// bulkCacheKiB is the page cache of ll-save --batch (an import): 64 MiB
-// rather than SQLite's 2 MiB, as a batch writes all over the indexes.
-const bulkCacheKiB = 64 << 10
 
 type saver struct {
 	hinted map[string]bool // hints already given, by kind: once per run
