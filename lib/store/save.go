@@ -151,19 +151,23 @@ var insertEvent = rowInsert{head: `INSERT INTO events(item_id, entity, entity_id
 
 // insertItemSQL writes a new item's row.
 const insertItemSQL = `INSERT INTO items(id, canonical_url, original_url, source_type, saved_at, updated_at, title)
-		VALUES (?,?,?,?,?,?,?) ON CONFLICT(canonical_url) DO NOTHING`
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
 
 func (s *Store) nowString() string { return record.FormatTime(s.Now()) }
 
 // ensureItem creates the item of rec when it does not exist. It returns the
 // row and whether it was created.
+//
+// A record with a canonical URL tries the insert first (it does nothing
+// when the id or the URL is there), and reads the item only when nothing
+// was inserted: an import of new links makes no read per link.
 func (s *Store) ensureItem(ctx context.Context, tx dbtx, rec *record.Record, actor, savedAt, title string) (*itemRow, bool, error) {
-	it, err := getItem(ctx, tx, rec.ID)
-	if err != nil || it != nil {
-		return it, false, err
-	}
 	if rec.CanonicalURL == "" {
-		return nil, false, &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no item with id %s", record.Echo(rec.ID))}
+		it, err := getItem(ctx, tx, rec.ID)
+		if err == nil && it == nil {
+			err = &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no item with id %s", record.Echo(rec.ID))}
+		}
+		return it, false, err
 	}
 	orig := rec.OriginalURL
 	if orig == "" {
@@ -185,6 +189,7 @@ func (s *Store) ensureItem(ctx context.Context, tx dbtx, rec *record.Record, act
 		return nil, false, err
 	}
 	n, _ := res.RowsAffected()
+	var it *itemRow
 	if n > 0 {
 		// the row as just written (the columns' defaults for the rest):
 		// no need to read it back
@@ -202,17 +207,18 @@ func (s *Store) ensureItem(ctx context.Context, tx dbtx, rec *record.Record, act
 	if it == nil {
 		return nil, false, fmt.Errorf("item %s: canonical url %s is stored under another id", record.Echo(rec.ID), record.Echo(rec.CanonicalURL))
 	}
-	if n > 0 {
-		detail := map[string]string{"url": orig}
-		if rec.Via != "" {
-			detail["via"] = rec.Via
-			detail["saved_at"] = savedAt
-		}
-		if err := s.event(ctx, tx, it.ID, "item", it.ID, itemCreatedEventName, actor, detail); err != nil {
-			return nil, false, err
-		}
+	if n == 0 {
+		return it, false, nil
 	}
-	return it, n > 0, nil
+	detail := map[string]string{"url": orig}
+	if rec.Via != "" {
+		detail["via"] = rec.Via
+		detail["saved_at"] = savedAt
+	}
+	if err := s.event(ctx, tx, it.ID, "item", it.ID, itemCreatedEventName, actor, detail); err != nil {
+		return nil, false, err
+	}
+	return it, true, nil
 }
 
 // Save records one intent: an item (created if new, deduplicated by
