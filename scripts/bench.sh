@@ -41,19 +41,29 @@ page="$root/scripts/demo/site/agent-memory.html"
   sh -c '"$1/ll-save" --db "$2" -q "$3" | "$1/ll-fetch" -q | "$1/ll-parse" -q | "$1/ll-enrich" -q | "$1/ll-index" --db "$2" -q' sh "$bin" "$work/enrich.db" "$page"
 
 echo
-echo "== import: a 50,000-link Pocket CSV (rows/s, one run each)"
+echo "== import: a 50,000-link Pocket CSV (rows/s; linkledger import: median of 3 runs into a new database)"
 rows=${BENCH_IMPORT_ROWS:-50000}
 awk -v n="$rows" 'BEGIN { print "title,url,time_added,tags,status"; for (i = 0; i < n; i++) printf "\"Post %d, \"\"quoted\"\"\",https://site%d.example/post/%d?utm_source=x,%d,a|b%d,%s\n", i, i % 97, i, 1500000000 + i, i % 7, (i % 3 ? "unread" : "archive") }' > "$work/pocket.csv"
-rate() { # label, command...: prints rows/s of one run
-  local label=$1; shift
+secs() { # command...: prints the seconds one run takes
   local t0 t1
   t0=$(date +%s.%N); "$@" > /dev/null; t1=$(date +%s.%N)
-  awk -v n="$rows" -v a="$t0" -v b="$t1" -v l="$label" 'BEGIN { printf "%-55s %8.2fs %10.0f rows/s\n", l, b - a, n / (b - a) }'
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 }
-rate "ll-import pocket.csv (${rows} rows)" "$bin/ll-import" -q "$work/pocket.csv"
-# as linkledger import runs it: 500 links per transaction
-rate "ll-import pocket.csv | ll-save --batch 500 (new database)" sh -c '"$1/ll-import" -q "$2" | "$1/ll-save" -q --batch 500 --db "$3"' sh "$bin" "$work/pocket.csv" "$work/import.db"
-rate "the same again (every link there: nothing changes)" sh -c '"$1/ll-import" -q "$2" | "$1/ll-save" -q --batch 500 --db "$3"' sh "$bin" "$work/pocket.csv" "$work/import.db"
+report() { # label, seconds...: prints the median and rows/s
+  local label=$1; shift
+  printf '%s\n' "$@" | sort -n | awk -v n="$rows" -v l="$label" -v runs="$*" '
+    { t[NR] = $1 } END { m = t[int((NR + 1) / 2)]; printf "%-58s %8.2fs %10.0f rows/s   (runs: %s s)\n", l, m, n / m, runs }'
+}
+report "ll-import pocket.csv (${rows} rows)" "$(secs "$bin/ll-import" -q "$work/pocket.csv")"
+# the whole verb, as a user runs it (ll-import | ll-save --batch 5000)
+runs=()
+for i in 1 2 3; do
+  rm -f "$work/import.db" "$work/import.db-wal" "$work/import.db-shm"
+  runs+=("$(secs "$bin/linkledger" import -q --db "$work/import.db" "$work/pocket.csv")")
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+report "linkledger import pocket.csv (new database)" "${runs[@]}"
+report "the same again (every link there: nothing changes)" "$(secs "$bin/linkledger" import -q --db "$work/import.db" "$work/pocket.csv")"
 
 echo
 echo "== Go benchmarks (parse, chunk, canonicalize, fetch, index, enrich: BenchmarkEnrich records/s, docs/enrich.md)"

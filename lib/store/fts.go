@@ -129,6 +129,27 @@ func refreshFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
 	return insertFTS(ctx, tx, seq, itemID)
 }
 
+// newItemFTS writes the search rows of an item created in this
+// transaction, as insertFTS would, without reading them back: a new item
+// has no description, no chunks and no rows yet (every delete of an item
+// deletes its rows first), and its annotations are anns, in order. It
+// spares an import a delete and three queries per link.
+func newItemFTS(ctx context.Context, tx dbtx, seq int64, title string, anns []string) error {
+	annText := strings.Join(anns, "\n")
+	if err := insertRow(ctx, tx, insertSearchRow, -seq, title, withDescription("", docBody(nil)), annText); err != nil {
+		return err
+	}
+	if hasCJK(title) || hasCJK(annText) {
+		return insertRow(ctx, tx, insertSearchCJKRow, -seq, title, annText)
+	}
+	return nil
+}
+
+var (
+	insertSearchRow    = rowInsert{head: `INSERT INTO search(rowid, title, body, annotations) VALUES `, row: `(?,?,?,?)`}
+	insertSearchCJKRow = rowInsert{head: `INSERT INTO search_cjk(rowid, title, body, annotations) VALUES `, row: `(?,?,'',?)`}
+)
+
 // hasCJK reports whether s contains Han, Hiragana, Katakana or Hangul.
 func hasCJK(s string) bool {
 	for _, r := range s {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -37,4 +38,44 @@ func TestOpenCreatesNoFolder(t *testing.T) {
 		t.Fatalf("MustExist on an existing file: %v", err)
 	}
 	s.Close()
+}
+
+// TestBulkCacheSize checks that Options.Bulk gives every connection of
+// the pool the bulk page cache, and that a store without it keeps
+// SQLite's default.
+func TestBulkCacheSize(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		bulk bool
+		want int
+	}{{false, -2000}, {true, -BulkCacheKiB}} {
+		s, err := Open(ctx, filepath.Join(t.TempDir(), "x.db"), Options{Bulk: tc.bulk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// two connections at once: the setting is in the DSN, not set
+		// on one connection
+		c1, err := s.DB().Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c2, err := s.DB().Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range []interface {
+			QueryRowContext(context.Context, string, ...any) *sql.Row
+		}{c1, c2} {
+			var got int
+			if err := c.QueryRowContext(ctx, `PRAGMA cache_size`).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("Bulk %v, connection %d: cache_size %d, want %d", tc.bulk, i+1, got, tc.want)
+			}
+		}
+		c1.Close()
+		c2.Close()
+		s.Close()
+	}
 }

@@ -117,9 +117,11 @@ type itemRow struct {
 
 const itemCols = `seq, id, canonical_url, original_url, source_type, title, ingest_status, checksum, attempts, fetched_at, revalidate_due`
 
+const getItemSQL = `SELECT ` + itemCols + ` FROM items WHERE id = ?`
+
 func getItem(ctx context.Context, tx dbtx, id string) (*itemRow, error) {
 	var it itemRow
-	err := tx.GetContext(ctx, &it, `SELECT `+itemCols+` FROM items WHERE id = ?`, id)
+	err := tx.GetContext(ctx, &it, getItemSQL, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -142,22 +144,30 @@ func (s *Store) event(ctx context.Context, tx dbtx, itemID, entity, entityID, ac
 	if entityID != "" {
 		eid = entityID
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO events(item_id, entity, entity_id, action, actor, at, detail_json) VALUES (?,?,?,?,?,?,?)`,
-		itemID, entity, eid, action, actor, s.nowString(), d)
-	return err
+	return insertRow(ctx, tx, insertEvent, itemID, entity, eid, action, actor, s.nowString(), d)
 }
+
+var insertEvent = rowInsert{head: `INSERT INTO events(item_id, entity, entity_id, action, actor, at, detail_json) VALUES `, row: `(?,?,?,?,?,?,?)`}
+
+// insertItemSQL writes a new item's row.
+const insertItemSQL = `INSERT INTO items(id, canonical_url, original_url, source_type, saved_at, updated_at, title)
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
 
 func (s *Store) nowString() string { return record.FormatTime(s.Now()) }
 
 // ensureItem creates the item of rec when it does not exist. It returns the
 // row and whether it was created.
+//
+// A record with a canonical URL tries the insert first (it does nothing
+// when the id or the URL is there), and reads the item only when nothing
+// was inserted: an import of new links makes no read per link.
 func (s *Store) ensureItem(ctx context.Context, tx dbtx, rec *record.Record, actor, savedAt, title string) (*itemRow, bool, error) {
-	it, err := getItem(ctx, tx, rec.ID)
-	if err != nil || it != nil {
-		return it, false, err
-	}
 	if rec.CanonicalURL == "" {
-		return nil, false, &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no item with id %s", record.Echo(rec.ID))}
+		it, err := getItem(ctx, tx, rec.ID)
+		if err == nil && it == nil {
+			err = &record.Error{Stage: record.StageSave, Code: record.CodeNotFound, Message: fmt.Sprintf("no item with id %s", record.Echo(rec.ID))}
+		}
+		return it, false, err
 	}
 	orig := rec.OriginalURL
 	if orig == "" {
@@ -174,30 +184,41 @@ func (s *Store) ensureItem(ctx context.Context, tx dbtx, rec *record.Record, act
 	if savedAt == "" {
 		savedAt = now
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO items(id, canonical_url, original_url, source_type, saved_at, updated_at, title)
-		VALUES (?,?,?,?,?,?,?) ON CONFLICT(canonical_url) DO NOTHING`, rec.ID, rec.CanonicalURL, orig, st, savedAt, now, title)
+	res, err := tx.ExecContext(ctx, insertItemSQL, rec.ID, rec.CanonicalURL, orig, st, savedAt, now, title)
 	if err != nil {
 		return nil, false, err
 	}
 	n, _ := res.RowsAffected()
-	it, err = getItem(ctx, tx, rec.ID)
-	if err != nil {
-		return nil, false, err
+	var it *itemRow
+	if n > 0 {
+		// the row as just written (the columns' defaults for the rest):
+		// no need to read it back
+		seq, err := res.LastInsertId()
+		if err != nil {
+			return nil, false, err
+		}
+		it = &itemRow{Seq: seq, ID: rec.ID, CanonicalURL: rec.CanonicalURL, OriginalURL: orig, SourceType: st, Title: title, IngestStatus: record.StateSaved}
+	} else {
+		it, err = getItem(ctx, tx, rec.ID)
+		if err != nil {
+			return nil, false, err
+		}
 	}
 	if it == nil {
 		return nil, false, fmt.Errorf("item %s: canonical url %s is stored under another id", record.Echo(rec.ID), record.Echo(rec.CanonicalURL))
 	}
-	if n > 0 {
-		detail := map[string]string{"url": orig}
-		if rec.Via != "" {
-			detail["via"] = rec.Via
-			detail["saved_at"] = savedAt
-		}
-		if err := s.event(ctx, tx, it.ID, "item", it.ID, itemCreatedEventName, actor, detail); err != nil {
-			return nil, false, err
-		}
+	if n == 0 {
+		return it, false, nil
 	}
-	return it, n > 0, nil
+	detail := map[string]string{"url": orig}
+	if rec.Via != "" {
+		detail["via"] = rec.Via
+		detail["saved_at"] = savedAt
+	}
+	if err := s.event(ctx, tx, it.ID, "item", it.ID, itemCreatedEventName, actor, detail); err != nil {
+		return nil, false, err
+	}
+	return it, true, nil
 }
 
 // Save records one intent: an item (created if new, deduplicated by
@@ -285,13 +306,15 @@ func (s *Store) SaveBatch(ctx context.Context, recs []*record.Record, opts SaveO
 				}
 			}
 		}
-		return nil
+		return tx.flush(ctx)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return results, nil
 }
+
+var insertTag = rowInsert{head: `INSERT INTO tags(item_id, tag, actor, created_at) VALUES `, row: `(?,?,?,?)`}
 
 // savePrep is a record checked for Save, with its cleaned parts.
 type savePrep struct {
@@ -487,6 +510,11 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 			}
 		}
 		ftsDirty := created && it.Title != ""
+		// the text of the annotations this record adds, in order, and
+		// how many are agent highlights: a new item has no others, so
+		// its search row and the cap need no query (newItemFTS)
+		var added []string
+		agentHighlights := 0
 		now := s.nowString()
 		// what a new item brings with it dates from its saved time
 		intentAt := now
@@ -509,15 +537,29 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				}
 				res.NoteAdded = true
 				res.AnnotationIDs = append(res.AnnotationIDs, id)
+				added = append(added, note)
 				ftsDirty = true
 			}
 		}
 		for _, t := range tags {
-			added, err := s.addTag(ctx, tx, it.ID, t, actor, intentAt, via)
+			if created {
+				// a new item has no tag and no rejected tag yet (tags
+				// holds each once; a deleted item's rejections went
+				// with it)
+				if err := insertRow(ctx, tx, insertTag, it.ID, t, actor, intentAt); err != nil {
+					return err
+				}
+				res.TagsAdded = append(res.TagsAdded, t)
+				if err := s.event(ctx, tx, it.ID, "tag", t, tagAddedEventName, actor, via); err != nil {
+					return err
+				}
+				continue
+			}
+			tagAdded, err := s.addTag(ctx, tx, it.ID, t, actor, intentAt, via)
 			if err != nil {
 				return err
 			}
-			if added {
+			if tagAdded {
 				res.TagsAdded = append(res.TagsAdded, t)
 			}
 		}
@@ -580,6 +622,10 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				return err
 			}
 			res.AnnotationIDs = append(res.AnnotationIDs, id)
+			added = append(added, a.Text)
+			if a.Type == record.AnnHighlight && isAgent(a.Actor) {
+				agentHighlights++
+			}
 			ftsDirty = true
 			quotedAdded = quotedAdded || quoted(a.Type)
 		}
@@ -608,9 +654,12 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 			}
 			res.Merged = merged
 		}
-		displaced, err := s.enforceCap(ctx, tx, it.ID, opts.AgentHighlightCap, actor)
-		if err != nil {
-			return err
+		var displaced []int64
+		if !created || agentHighlights > opts.AgentHighlightCap {
+			displaced, err = s.enforceCap(ctx, tx, it.ID, opts.AgentHighlightCap, actor)
+			if err != nil {
+				return err
+			}
 		}
 		res.Displaced = displaced
 		if len(displaced) > 0 {
@@ -621,7 +670,13 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				return err
 			}
 		}
-		if ftsDirty {
+		switch {
+		case !ftsDirty:
+		case created && len(displaced) == 0 && len(res.Merged) == 0 && rec.Artifact == nil:
+			if err := newItemFTS(ctx, tx, it.Seq, it.Title, added); err != nil {
+				return err
+			}
+		default:
 			if err := refreshFTS(ctx, tx, it.Seq, it.ID); err != nil {
 				return err
 			}

@@ -54,7 +54,19 @@ type Options struct {
 	// reads (see pagecache_linux.go). 0: none. Only the first Open of a
 	// process can set it.
 	PagePool int
+	// Bulk sets the store up for a bulk writer (ll-save --batch, an
+	// import), whose transactions change pages all over the item, tag,
+	// event and search indexes: a page cache of BulkCacheKiB per
+	// connection (cache_size in the DSN) instead of SQLite's 2 MiB,
+	// preallocated as a PagePool unless one is given, and sub-journals in
+	// memory (useMemorySubjournal). The last two are the process's and
+	// only the first Open of a process sets them.
+	Bulk bool
 }
+
+// BulkCacheKiB is a bulk writer's page cache (Options.Bulk): 64 MiB holds
+// the indexes of a ledger of ~50,000 items.
+const BulkCacheKiB = 64 << 10
 
 // Store is an open database.
 type Store struct {
@@ -94,6 +106,9 @@ func dsn(path string, opts Options) string {
 	q.Set("_foreign_keys", "on")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
+	if opts.Bulk {
+		q.Set("_cache_size", strconv.Itoa(-BulkCacheKiB))
+	}
 	switch {
 	case opts.ReadOnly:
 		q.Set("mode", "ro")
@@ -145,6 +160,12 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		}
 		if err := createFile(path); err != nil {
 			return nil, err
+		}
+	}
+	if opts.Bulk {
+		useMemorySubjournal()
+		if opts.PagePool == 0 {
+			opts.PagePool = BulkCacheKiB / 4
 		}
 	}
 	usePagePool(opts.PagePool)

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,6 +48,11 @@ func portVerbs(filters Filters, env cli.Env) []*ucli.Command {
 	return cmds
 }
 
+// importBatch is how many links an import saves per transaction: fewer
+// commits write each index page fewer times (docs/benchmarks.md, Import);
+// a transaction of 5,000 new links holds the write lock about a second.
+const importBatch = 5000
+
 func importVerb(filters Filters, env cli.Env) *ucli.Command {
 	return &ucli.Command{
 		Name:      "import",
@@ -83,9 +89,9 @@ EXAMPLES:
 			if c.String("format") == "" {
 				impArgs = impArgs[:1]
 			}
-			// a transaction per 500 links: an import commits 100 times for
-			// 50,000 links, not 50,000 times
-			saveArgs := []string{"ll-save", "--batch", "500", "--busy-timeout", c.Duration("busy-timeout").String()}
+			// a transaction per 5,000 links: an import commits 10 times for
+			// 50,000 links, not 50,000 times (docs/import-export.md, Speed)
+			saveArgs := []string{"ll-save", "--batch", strconv.Itoa(importBatch), "--busy-timeout", c.Duration("busy-timeout").String()}
 			if v := c.String("db"); v != "" {
 				saveArgs = append(saveArgs, "--db", v)
 			}

@@ -57,7 +57,8 @@ Records from ll-import also carry saved_at (a new item's saved time, when
 in the past), title (a new item's title until the page is parsed) and via
 (import:<format>, kept in the history; with it an annotation the item has
 already is not added again, so an import can run twice). --batch N saves N
-records per transaction (imports), with the same output.
+records per transaction (imports), with the same output, and gives SQLite
+a 64 MiB page cache (docs/import-export.md, Speed).
 
 Agent annotations without --confidence get 0.5. At most --agent-cap (default 5,
 3..7) agent highlights are kept per item: beyond it the lowest-confidence
@@ -101,7 +102,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.StringSliceFlag{Name: "unpin", Usage: "unpin highlight annotation `ID` (comma-separated, repeatable)"},
 			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
-			&ucli.IntFlag{Name: "batch", Value: 1, Usage: "save `N` stdin records per transaction (imports: fewer commits; records are written when their batch is saved)"},
+			&ucli.IntFlag{Name: "batch", Value: 1, Usage: "save `N` stdin records per transaction (imports: fewer commits, a 64 MiB page cache; records are written when their batch is saved)"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -222,7 +223,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	}
 	path := loc.Path
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait})
+	// --batch is a bulk writer's (an import's): a larger page cache
+	// (docs/benchmarks.md, Import)
+	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait, Bulk: c.Int("batch") > 1})
 	if err != nil {
 		return err
 	}
