@@ -6,7 +6,7 @@ eval-brief.py LL_BRIEF QUERIES QRELS [ll-brief flags...]
 With $LL_EVAL_FIND (ll-find's records for every query, top 100, from
 `ll-find --queries`) it also prints the ceiling the ranking sets: the
 share of queries with a relevant document in ll-find's top k, for the
-depths a pack reaches, per half; and with $LL_EVAL_CORPUS the same for
+depths a pack reaches, and nDCG@10, per half; and with $LL_EVAL_CORPUS the same for
 plain FTS5 (one in-memory table of title and text, porter unicode61
 remove_diacritics 2, every query word OR-ed, bm25 with the title weighing
 2), when Python's sqlite3 has FTS5.
@@ -24,6 +24,7 @@ and the mean number of full items and of pointers.
 import collections
 import concurrent.futures
 import json
+import math
 import os
 import re
 import sqlite3
@@ -105,7 +106,15 @@ def ceiling(name, run, ids, rel):
     for label, part in (("A", 0), ("B", 1)):
         qs = [q for q in ids if _parity(q) == part]
         cells = " ".join(f"{k}:{sum(1 for q in qs if set(run.get(q, [])[:k]) & rel[q]) / len(qs):.3f}" for k in DEPTHS)
-        print(f"top-k {name:<7} half {label}  {cells}")
+        ndcg = sum(_ndcg10(run.get(q, []), rel[q]) for q in qs) / len(qs)
+        print(f"top-k {name:<7} half {label}  {cells}  nDCG@10 {ndcg:.4f}")
+
+
+def _ndcg10(ranked, rel):
+    """nDCG@10 with gain 1 for a relevant document (SciFact's only grade)."""
+    dcg = sum(1 / math.log2(i + 2) for i, d in enumerate(ranked[:10]) if d in rel)
+    idcg = sum(1 / math.log2(i + 2) for i in range(min(10, len(rel))))
+    return dcg / idcg if idcg else 0.0
 
 
 def find_run(path):
