@@ -90,7 +90,8 @@ eval-retrieval: build
 	@scripts/eval-retrieval.sh
 
 # eval-brief: the share of SciFact train claims whose default brief holds a
-# relevant document, and pack tokens, on both halves of train.
+# relevant document, and pack tokens, on both halves of train; then the
+# ranking's ceiling (relevant document in the top k) and nDCG@10 per half.
 eval-brief:
 	@scripts/eval-brief.sh
 

@@ -6,9 +6,12 @@
 # items, and prints for half A (even query ids), half B (odd) and all of
 # train: the share of claims whose pack holds at least one relevant
 # document, mean and max pack tokens, packs over budget, and tokens per
-# document named (scripts/eval-brief.py). Extra arguments go to ll-brief
-# (e.g. --max-pointers 0). Choose a change on one half, confirm it on the
-# other.
+# document named (scripts/eval-brief.py). Then the ceiling the ranking
+# sets: for each half, the share of claims with a relevant document in
+# the top k of ll-find (default flags) and of plain FTS5 over OR-ed words,
+# k = 5..100 (a pack of 5 items and 24 pointers reaches k = 29). Extra
+# arguments go to ll-brief (e.g. --max-pointers 0). Choose a change on one
+# half, confirm it on the other.
 #
 # The loaded database is kept in $LL_EVAL_CACHE (default
 # ${TMPDIR:-/tmp}/linkledger-eval-cache), keyed by the corpus and the
@@ -28,7 +31,7 @@ command -v python3 > /dev/null || { echo "eval-brief: python3 not found; skippin
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$root"
-go build -tags sqlite_fts5 -o "$work/" ./cmd/ll-index ./cmd/ll-brief
+go build -tags sqlite_fts5 -o "$work/" ./cmd/ll-index ./cmd/ll-brief ./cmd/ll-find
 
 cache=${LL_EVAL_CACHE:-${TMPDIR:-/tmp}/linkledger-eval-cache}
 key=$(cat "$set_dir/corpus.jsonl" "$work/ll-index" | sha256sum | cut -c1-16)
@@ -46,6 +49,9 @@ else
   echo "eval-brief: using the loaded database $db" >&2
 fi
 export LINKLEDGER_DB="$db"
+# the ranking's ceiling: ll-find's top 100 for every query, default flags
+"$work/ll-find" --queries "$set_dir/queries-$split.jsonl" --limit 100 --snippets 0 --stale-after 0 > "$work/find.ndjson"
+export LL_EVAL_FIND="$work/find.ndjson" LL_EVAL_CORPUS="$set_dir/corpus.jsonl"
 start=$(date +%s)
 python3 "$root/scripts/eval-brief.py" "$work/ll-brief" "$set_dir/queries-$split.jsonl" "$set_dir/qrels-$split.tsv" "$@"
 echo "eval-brief: ran $(wc -l < "$set_dir/queries-$split.jsonl") briefs in $(( $(date +%s) - start ))s" >&2

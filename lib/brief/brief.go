@@ -387,16 +387,16 @@ func render(items []Item, removed []unit, ptrs []Pointer, opts Options, exact bo
 		text = string(b)
 		return p, text, opts.Count(text)
 	}
+	n := 0
 	for i := 0; i < 5; i++ {
 		b, _ := marshal(p)
 		text = string(b)
-		n := opts.Count(text)
-		if n == p.Tokens {
+		if n = opts.Count(text); n == p.Tokens {
 			break
 		}
 		p.Tokens = n
 	}
-	return p, text, opts.Count(text)
+	return p, text, n // n counts text
 }
 
 func keep[T any](xs []T, ok func(int) bool) []T {

@@ -50,6 +50,7 @@ type BriefResult struct {
 func Brief(ctx context.Context, st *store.Store, opt BriefOptions) (*BriefResult, error) {
 	fo := opt.Find
 	fo.Limit = opt.maxItems() + opt.maxPointers()
+	fo.Detailed = opt.Detailed()
 	res, err := Find(ctx, st, fo)
 	if err != nil {
 		return nil, err
@@ -59,6 +60,16 @@ func Brief(ctx context.Context, st *store.Store, opt BriefOptions) (*BriefResult
 		return nil, err
 	}
 	return &BriefResult{Pack: pack, Text: text, MarkErr: res.MarkErr}, nil
+}
+
+// Detailed is how many search hits the pack needs in detail (snippets,
+// matched terms): the full items; pointers show only rank, URL and title
+// unless they have a sentence (0: all).
+func (o BriefOptions) Detailed() int {
+	if o.PointerWords > 0 {
+		return 0
+	}
+	return o.maxItems()
 }
 
 func (o BriefOptions) maxItems() int {

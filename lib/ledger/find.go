@@ -35,6 +35,9 @@ type FindOptions struct {
 	Snippets int
 	// ExpandChunks adds the full matching chunks to each item.
 	ExpandChunks bool
+	// Detailed is how many items (best first) carry snippets and matched
+	// fields and terms; the others their score only (0: all).
+	Detailed int
 	// AllCopies shows every copy of one text as its own item.
 	AllCopies bool
 	// StaleAfter marks items fetched longer ago as due for revalidation
@@ -58,7 +61,7 @@ func (o FindOptions) SearchOptions() store.SearchOptions {
 	}
 	return store.SearchOptions{
 		Text: o.Query, Filter: f, Limit: o.Limit, Offset: o.Offset, Snippets: o.Snippets,
-		ExpandChunks: o.ExpandChunks, AllCopies: o.AllCopies, StaleAfter: o.StaleAfter,
+		ExpandChunks: o.ExpandChunks, Detailed: o.Detailed, AllCopies: o.AllCopies, StaleAfter: o.StaleAfter,
 		Weights: o.Weights, ScanRows: o.ScanRows,
 	}
 }

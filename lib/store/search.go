@@ -180,6 +180,11 @@ type SearchOptions struct {
 	Snippets int
 	// ExpandChunks adds the full matching chunks to each hit.
 	ExpandChunks bool
+	// Detailed is the number of hits of the page (best first) that carry
+	// snippets, expanded chunks and why_ranked's matched fields and terms;
+	// the hits past it carry their score only, which spares the highlight
+	// queries of a tail nobody reads in full (ll-brief's pointers). 0: all.
+	Detailed int
 	// StaleAfter marks hits fetched longer ago than this as due for
 	// revalidation (0: never).
 	StaleAfter time.Duration

@@ -149,13 +149,18 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 	if err != nil {
 		return nil, nil, err
 	}
+	// only the detailed hits are highlighted and get snippets
+	detailed := items
+	if opts.Detailed > 0 && opts.Detailed < len(items) {
+		detailed = items[:opts.Detailed]
+	}
 	var chunkIDs []int64
-	for _, it := range items {
+	for _, it := range detailed {
 		for _, c := range chunkRowsFor(it, opts) {
 			chunkIDs = append(chunkIDs, c.rowid)
 		}
 	}
-	if err := highlightRows(ctx, conn, items, q, opts); err != nil {
+	if err := highlightRows(ctx, conn, detailed, q, opts); err != nil {
 		return nil, nil, err
 	}
 	chunks, err := loadChunks(ctx, conn, chunkIDs)
@@ -165,7 +170,7 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 	now := s.Now()
 	var stale []string
 	var recs []*record.Record
-	for _, it := range items {
+	for i, it := range items {
 		h, ok := meta[it.id]
 		if !ok {
 			continue
@@ -200,7 +205,7 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 			}
 		}
 		hit.Artifact = art
-		if hit.WhyRanked != nil {
+		if hit.WhyRanked != nil && i < len(detailed) {
 			explain(it, hit, h, chunks, q, opts)
 		}
 		rec.Hit = hit

@@ -480,3 +480,35 @@ func TestSearchCJKBounded(t *testing.T) {
 		t.Errorf("unbounded: %d hits, first %+v; want 9 ranked by bm25", len(res.Hits), res.Hits[0].Hit.WhyRanked)
 	}
 }
+
+// TestSearchDetailed: hits past Detailed keep their rank, score and
+// annotations but carry no snippets and no matched fields or terms; the
+// order and scores are those of a fully detailed search.
+func TestSearchDetailed(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 12)
+	addDocs(t, s,
+		doc{url: "https://t.test/a", title: "Tide pools", chunks: []string{"Tide pools hold anemones and crabs."}},
+		doc{url: "https://t.test/b", title: "Rocky shores", chunks: []string{"Crabs hide on rocky shores at low tide."}},
+		doc{url: "https://t.test/c", title: "Anemones", chunks: []string{"Anemones live in tide pools."},
+			anns: []record.Annotation{{Type: "note", Text: "good photos", Actor: "human"}}},
+	)
+	full := search(t, s, SearchOptions{Text: "tide pools crabs"})
+	part := search(t, s, SearchOptions{Text: "tide pools crabs", Detailed: 1})
+	if diff := cmp.Diff(urls(full), urls(part)); diff != "" || len(full.Hits) != 3 {
+		t.Fatalf("order (-full +detailed 1):\n%s", diff)
+	}
+	for i, h := range part.Hits {
+		f := full.Hits[i].Hit
+		if h.Hit.Rank != f.Rank || h.Hit.Score != f.Score || len(h.Hit.Notes) != len(f.Notes) {
+			t.Errorf("hit %d: rank/score/notes %d/%v/%d, want %d/%v/%d", i, h.Hit.Rank, h.Hit.Score, len(h.Hit.Notes), f.Rank, f.Score, len(f.Notes))
+		}
+		detailed := len(h.Hit.Snippets) > 0 && len(h.Hit.WhyRanked.MatchedTerms) > 0
+		if want := i < 1; detailed != want {
+			t.Errorf("hit %d: snippets %v, matched terms %v; want detail %v", i, h.Hit.Snippets, h.Hit.WhyRanked.MatchedTerms, want)
+		}
+		if len(f.Snippets) == 0 || len(f.WhyRanked.MatchedTerms) == 0 {
+			t.Errorf("full hit %d has no detail: %+v", i, f)
+		}
+	}
+}
