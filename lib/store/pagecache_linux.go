@@ -48,7 +48,11 @@ static int ll_pool_used(void) {
 */
 import "C"
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
 
 // A short-lived reader (ll-find, ll-brief) reads a few hundred to a few
 // thousand database pages into a fresh SQLite page cache. Each cache page
@@ -59,28 +63,76 @@ import "sync"
 // preallocated, prefaulted pool for its page cache
 // (SQLITE_CONFIG_PAGECACHE) before the first connection removes those
 // faults; pages beyond the pool are malloc'ed as before.
+//
+// Prefaulting is still ~1.3 µs a page (the kernel clears each one), so a
+// command can start it early (PreparePagePool), on another thread, while
+// it parses its flags and finds the database; Open then only waits for
+// what is left of it.
 
-var pagePoolOnce sync.Once
+var (
+	// poolStart starts the pool's preparation once per process: the first
+	// PreparePagePool or Open with a pool decides its size.
+	poolStart   sync.Once
+	poolStarted atomic.Bool
+	// poolReady is closed when the pool is mapped and prefaulted (or
+	// will not be: poolBuf nil).
+	poolReady = make(chan struct{})
+	poolBuf   unsafe.Pointer
+	poolSlot  int // bytes per slot
+	poolSlots int
+	// poolConfig hands the pool to SQLite once.
+	poolConfig sync.Once
+)
 
-// usePagePool gives SQLite a page-cache pool of slots pages before its
-// first connection. Only the first call in a process counts; it does
-// nothing when slots <= 0, or when SQLite is already in use (sqlite3_config
-// then refuses, and SQLite keeps its own allocator).
-func usePagePool(slots int) {
-	pagePoolOnce.Do(func() {
+// PreparePagePool starts mapping and prefaulting a page-cache pool of
+// slots pages (see Options.PagePool) in the background and returns at
+// once. The first Open with a PagePool waits for it and hands it to
+// SQLite; a process that never opens a store loses only the work. Only
+// the first call in a process (or the first Open with a PagePool, if
+// that comes first) counts; slots <= 0 prepares nothing.
+func PreparePagePool(slots int) {
+	poolStart.Do(func() {
+		poolStarted.Store(true)
 		if slots <= 0 {
+			close(poolReady)
 			return
 		}
-		hdr := int(C.ll_pcache_hdrsz())
-		if hdr < 0 {
-			return
+		go preparePool(slots)
+	})
+}
+
+// preparePool maps and prefaults the pool, then closes poolReady.
+func preparePool(slots int) {
+	defer close(poolReady)
+	hdr := int(C.ll_pcache_hdrsz())
+	if hdr < 0 {
+		return
+	}
+	sz := (4096 + hdr + 7) &^ 7
+	buf := C.ll_map(C.size_t(sz * slots))
+	if buf == nil {
+		return
+	}
+	poolBuf, poolSlot, poolSlots = buf, sz, slots
+}
+
+// usePagePool gives SQLite the page-cache pool (of slots pages, unless
+// PreparePagePool already chose) before its first connection, waiting for
+// its preparation. Only the first call in a process that has a pool
+// counts; it does nothing when slots <= 0 and none was prepared, or when
+// SQLite is already in use (sqlite3_config then refuses, and SQLite keeps
+// its own allocator).
+func usePagePool(slots int) {
+	if slots > 0 {
+		PreparePagePool(slots)
+	} else if !poolStarted.Load() {
+		return
+	}
+	<-poolReady
+	poolConfig.Do(func() {
+		if poolBuf != nil {
+			C.ll_pcache_pool(poolBuf, C.int(poolSlot), C.int(poolSlots))
 		}
-		sz := (4096 + hdr + 7) &^ 7
-		buf := C.ll_map(C.size_t(sz * slots))
-		if buf == nil {
-			return
-		}
-		C.ll_pcache_pool(buf, C.int(sz), C.int(slots))
 	})
 }
 

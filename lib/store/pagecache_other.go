@@ -2,6 +2,9 @@
 
 package store
 
-// usePagePool is Linux-only (see pagecache_linux.go); elsewhere SQLite
-// keeps its own page-cache allocator.
+// PreparePagePool and usePagePool are Linux-only (see
+// pagecache_linux.go); elsewhere SQLite keeps its own page-cache
+// allocator.
+func PreparePagePool(int) {}
+
 func usePagePool(int) {}
