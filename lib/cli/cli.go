@@ -155,7 +155,7 @@ func Prepare(cmd *ucli.Command, env Env) {
 	cmd.Flags = append(cmd.Flags, ManFlag())
 	if act := cmd.Action; act != nil {
 		cmd.Action = func(ctx context.Context, c *ucli.Command) error {
-			if c.Bool("man") {
+			if Flags(c).Bool("man") {
 				return Man(c.Root().Writer, c)
 			}
 			return act(ctx, c)

@@ -16,7 +16,7 @@ import (
 // reads hundreds of pages into a fresh process. A missing database is an
 // error (exit 1), never created: a reader writes no file.
 func OpenStore(ctx context.Context, c *ucli.Command, env cli.Env) (*store.Store, error) {
-	loc, err := cli.LocateDB(c.String("db"), env)
+	loc, err := cli.LocateDB(cli.Flags(c).String("db"), env)
 	if err != nil {
 		return nil, err
 	}
