@@ -2,9 +2,6 @@
 
 package store
 
-// PreparePagePool and usePagePool are Linux-only (see
-// pagecache_linux.go); elsewhere SQLite keeps its own page-cache
-// allocator.
-func PreparePagePool(int) {}
-
+// usePagePool is Linux-only (see pagecache_linux.go); elsewhere SQLite
+// keeps its own page-cache allocator.
 func usePagePool(int) {}

@@ -23,18 +23,13 @@ func OpenStore(ctx context.Context, c *ucli.Command, env cli.Env) (*store.Store,
 	return cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots})
 }
 
-// PagePoolSlots is the page-cache pool of ll-find and ll-brief: 512
-// pages (2 MB). SQLite's default cache_size (2,000 KiB) holds at most
-// ~490 pages a connection, and a search uses one connection at a time
-// (on the 10k-item benchmark store every query filled 487-491 slots at
-// most); a bigger pool only cost prefaulting time.
-const PagePoolSlots = 512
-
-// PreparePagePool starts preparing the page-cache pool in the background
-// (store.PreparePagePool). ll-find and ll-brief call it first thing, so
-// the prefaulting overlaps their flag parsing instead of delaying the
-// first query.
-func PreparePagePool() { store.PreparePagePool(PagePoolSlots) }
+// PagePoolSlots is the page-cache pool of ll-find and ll-brief: 480 pages,
+// which the store rounds up to one 2 MB huge page (495 slots with this
+// SQLite). SQLite's default cache_size (2,000 KiB) holds at most ~490
+// pages a connection, and a search uses one connection at a time (on the
+// 10k-item benchmark store every query and brief filled 487-491 slots at
+// most): the earlier 1,024 slots only cost prefaulting time.
+const PagePoolSlots = 480
 
 // MarkStale sets revalidate_due on the ids; a failure is only a -v
 // diagnostic, never a failed search.

@@ -90,7 +90,6 @@ func Command(env cli.Env) *ucli.Command {
 
 // Main runs ll-brief as a process.
 func Main() int {
-	findflags.PreparePagePool()
 	env := cli.OSEnv()
 	return cli.Main(Command(env), env, os.Args)
 }

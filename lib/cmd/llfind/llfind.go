@@ -110,7 +110,6 @@ func Command(env cli.Env) *ucli.Command {
 
 // Main runs ll-find as a process.
 func Main() int {
-	findflags.PreparePagePool()
 	env := cli.OSEnv()
 	return cli.Main(Command(env), env, os.Args)
 }
