@@ -8,7 +8,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +21,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/linkledger/linkledger/lib/ndjson"
-	"github.com/linkledger/linkledger/lib/record"
 )
 
 // Exit codes, the same for every binary and listed in every --help.
@@ -189,12 +187,6 @@ func Rename(cmd *ucli.Command, name string) {
 // Main runs cmd with args and returns the process exit code. Errors are
 // printed once on stderr as "prog: message".
 func Main(cmd *ucli.Command, env Env, args []string) int {
-	// encoding/json builds its encoders for the record types (every
-	// field of every type a record can hold) on a process's first record:
-	// 0.4-2 ms here. Build them on another thread while the command parses
-	// its flags and opens the store; json's encoder cache is safe for
-	// concurrent use, and the output is the same either way.
-	go warmRecordJSON()
 	// A closed stdout must surface as EPIPE from Write, not kill us.
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -207,9 +199,6 @@ func Main(cmd *ucli.Command, env Env, args []string) int {
 	err := cmd.Run(ctx, args)
 	return Report(cmd.Name, env.Stderr, err)
 }
-
-// warmRecordJSON encodes an empty record once (see Main).
-func warmRecordJSON() { _, _ = json.Marshal(&record.Record{}) }
 
 // Hinter is an error that knows the next command to try (such as
 // ledger.NoItemError, OpenReader's missing database): Report prints its
