@@ -472,9 +472,15 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 				return err
 			}
 		}
-		displaced, err := s.enforceCap(ctx, tx, it.ID, opts.AgentHighlightCap, actor)
-		if err != nil {
-			return err
+		// an item created by this save holds only the annotations it
+		// brought: none, no cap to enforce (spares a new link's save a
+		// statement)
+		var displaced []int64
+		if !created || len(rec.Annotations) > 0 {
+			displaced, err = s.enforceCap(ctx, tx, it.ID, opts.AgentHighlightCap, actor)
+			if err != nil {
+				return err
+			}
 		}
 		res.Displaced = displaced
 		if len(displaced) > 0 {
