@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -478,5 +479,23 @@ func TestSearchCJKBounded(t *testing.T) {
 	res = search(t, s, SearchOptions{Text: "東京の", ScanRows: -1, Limit: 20})
 	if len(res.Hits) != 9 || res.Hits[0].Hit.WhyRanked.BM25 <= 0 {
 		t.Errorf("unbounded: %d hits, first %+v; want 9 ranked by bm25", len(res.Hits), res.Hits[0].Hit.WhyRanked)
+	}
+}
+
+// TestSearchCancelled checks that a search reports its context's
+// cancellation (Search runs its statements without it, see bounded).
+func TestSearchCancelled(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, f := range map[string]func(context.Context, SearchOptions) (*SearchResult, error){"Search": s.Search, "Recent": s.Recent} {
+		res, err := f(ctx, SearchOptions{Text: "alpha lorem"})
+		if !errors.Is(err, context.Canceled) || res != nil {
+			t.Errorf("%s with a cancelled context: %v, %v; want no result and context.Canceled", name, res, err)
+		}
+		if res, err := f(context.Background(), SearchOptions{Text: "alpha lorem"}); err != nil || len(res.Hits) == 0 {
+			t.Errorf("%s: %v, %v hits; want hits", name, err, res)
+		}
 	}
 }

@@ -224,7 +224,8 @@ func open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	cur, err := s.checkSettings(ctx, opts.ReadOnly)
+	// one statement: not worth a goroutine watching ctx (see bounded)
+	cur, err := s.checkSettings(context.WithoutCancel(ctx), opts.ReadOnly)
 	if err != nil {
 		db.Close()
 		return nil, err
