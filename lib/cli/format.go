@@ -67,7 +67,7 @@ func colorWanted(getenv func(string) string, stdoutTTY bool) bool {
 // the human form (terminal detection on env.Stdout, colour from env), with
 // progress on env.Stderr (see Output.Progress).
 func OutputOn(c *ucli.Command, env Env) (*Output, error) {
-	return outputOn(c, env, c.String("format"))
+	return outputOn(c, env, Flags(c).String("format"))
 }
 
 // OutputAuto is OutputOn for a command whose --format names something
@@ -78,22 +78,23 @@ func OutputAuto(c *ucli.Command, env Env) (*Output, error) {
 }
 
 func outputOn(c *ucli.Command, env Env, format string) (*Output, error) {
+	f := Flags(c)
 	tty := IsTerminal(env.Stdout)
-	human, err := humanForm(format, c.String("jq") != "", c.Bool("json"), tty)
+	human, err := humanForm(format, f.String("jq") != "", f.Bool("json"), tty)
 	if err != nil {
 		return nil, err
 	}
-	o, err := NewOutput(env.Stdout, c.String("jq"), c.Bool("json"))
+	o, err := NewOutput(env.Stdout, f.String("jq"), f.Bool("json"))
 	if err != nil {
 		return nil, err
 	}
-	if c.Bool("raw-output") {
+	if f.Bool("raw-output") {
 		o.RawStrings(env.Stdout)
 	}
 	if human {
 		o.Human(colorWanted(env.Getenv, tty))
 	}
 	o.stderr = env.Stderr
-	o.quiet = c.Bool("quiet")
+	o.quiet = f.Bool("quiet")
 	return o, nil
 }

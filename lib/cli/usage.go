@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
@@ -36,19 +37,22 @@ func UsageHint(hint, format string, args ...any) error {
 
 // urfave/cli reports parse errors as plain text only; these are its
 // messages (v3), matched once here so every binary says them in the
-// user's terms.
-var (
-	reBadValue = regexp.MustCompile(`^invalid value "((?:[^"\\]|\\.)*)" for flag -(\S+): `)
-	reNoValue  = regexp.MustCompile(`^flag needs an argument: -*(\S+)$`)
-	reNoFlag   = regexp.MustCompile(`^flag provided but not defined: -+(\S+)$`)
-)
+// user's terms. They are compiled on the first usage error, not at every
+// process start.
+var usageRes = sync.OnceValue(func() (r struct{ badValue, noValue, noFlag *regexp.Regexp }) {
+	r.badValue = regexp.MustCompile(`^invalid value "((?:[^"\\]|\\.)*)" for flag -(\S+): `)
+	r.noValue = regexp.MustCompile(`^flag needs an argument: -*(\S+)$`)
+	r.noFlag = regexp.MustCompile(`^flag provided but not defined: -+(\S+)$`)
+	return r
+})
 
 // UsageError turns a flag-parsing error of cmd into a usage error (exit 2)
 // in the user's terms: the flag as typed, the value, what was wanted, and
 // for an unknown flag the nearest known one.
 func UsageError(cmd *ucli.Command, err error) error {
 	msg := err.Error()
-	if m := reBadValue.FindStringSubmatch(msg); m != nil {
+	re := usageRes()
+	if m := re.badValue.FindStringSubmatch(msg); m != nil {
 		val := strings.ReplaceAll(m[1], `\"`, `"`)
 		name := dashed(m[2])
 		want := "a valid value"
@@ -57,10 +61,10 @@ func UsageError(cmd *ucli.Command, err error) error {
 		}
 		return &ExitError{Code: ExitUsage, Err: WithHint(fmt.Errorf("%s: want %s, got %q", name, want, val), helpHint(cmd))}
 	}
-	if m := reNoValue.FindStringSubmatch(msg); m != nil {
+	if m := re.noValue.FindStringSubmatch(msg); m != nil {
 		return &ExitError{Code: ExitUsage, Err: WithHint(fmt.Errorf("%s: needs a value", dashed(m[1])), helpHint(cmd))}
 	}
-	if m := reNoFlag.FindStringSubmatch(msg); m != nil {
+	if m := re.noFlag.FindStringSubmatch(msg); m != nil {
 		typed := dashed(m[1])
 		hint := helpHint(cmd)
 		if s := Suggest(m[1], flagNames(cmd)); s != "" {

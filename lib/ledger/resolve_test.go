@@ -80,3 +80,28 @@ func TestResolveItem(t *testing.T) {
 		}
 	}
 }
+
+func TestIsItemID(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"ll_0123456789abcdef", true},
+		{"ll_ffffffffffffffff", true},
+		{"ll_0123456789ABCDEF", false}, // lower-case hex only
+		{"ll_0123456789abcdeg", false},
+		{"ll_0123456789abcde", false},   // 15 digits
+		{"ll_0123456789abcdef0", false}, // 17 digits
+		{"LL_0123456789abcdef", false},
+		{"xl_0123456789abcdef", false},
+		{"ll-0123456789abcdef", false},
+		{" ll_0123456789abcdef", false},
+		{"ll_0123456789abcd\u00e9", false}, // a multi-byte rune, 19 bytes
+		{"", false},
+		{"https://example.com/", false},
+	} {
+		if got := IsItemID(tc.in); got != tc.want {
+			t.Errorf("IsItemID(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package store
 
 /*
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/mman.h>
 
 // Provided by the SQLite amalgamation that github.com/mattn/go-sqlite3
@@ -19,13 +20,19 @@ static int ll_pcache_pool(void *buf, int sz, int n) {
 	return sqlite3_config(7, buf, sz, n); // SQLITE_CONFIG_PAGECACHE
 }
 
-// ll_map maps len bytes for the pool: huge pages where the kernel gives
-// them (one fault per 2 MB), prefaulted in one call (SQLite writes a free
-// list through every slot when it starts, which would otherwise fault each
-// 4 KB page on its own).
+// ll_map maps len bytes (a multiple of 2 MB) for the pool at a 2 MB
+// boundary, so the kernel can back it with huge pages (one fault and one
+// clear per 2 MB; a range that is not aligned and whole gets 4 KB pages),
+// prefaulted in one call (SQLite writes a free list through every slot
+// when it starts, which would otherwise fault each 4 KB page on its own).
 static void *ll_map(size_t len) {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) return NULL;
+	const size_t huge = (size_t)2 << 20;
+	size_t maplen = len + huge;
+	char *m = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) return NULL;
+	char *p = (char *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
+	if (p > m) munmap(m, p - m);
+	if (m + maplen > p + len) munmap(p + len, (m + maplen) - (p + len));
 #ifdef MADV_HUGEPAGE
 	madvise(p, len, MADV_HUGEPAGE);
 #endif
@@ -62,10 +69,16 @@ import "sync"
 
 var pagePoolOnce sync.Once
 
-// usePagePool gives SQLite a page-cache pool of slots pages before its
-// first connection. Only the first call in a process counts; it does
-// nothing when slots <= 0, or when SQLite is already in use (sqlite3_config
-// then refuses, and SQLite keeps its own allocator).
+// hugePage is the size of an x86-64 transparent huge page. The pool is
+// mapped in whole, aligned huge pages: prefaulting 2 MB so takes ~0.2 ms
+// here, against ~0.7 ms for the same memory in 4 KB pages.
+const hugePage = 2 << 20
+
+// usePagePool gives SQLite a page-cache pool of at least slots pages before
+// its first connection: the mapping is rounded up to whole 2 MB huge pages
+// and every slot that fits is used. Only the first call in a process
+// counts; it does nothing when slots <= 0, or when SQLite is already in
+// use (sqlite3_config then refuses, and SQLite keeps its own allocator).
 func usePagePool(slots int) {
 	pagePoolOnce.Do(func() {
 		if slots <= 0 {
@@ -76,13 +89,19 @@ func usePagePool(slots int) {
 			return
 		}
 		sz := (4096 + hdr + 7) &^ 7
-		buf := C.ll_map(C.size_t(sz * slots))
+		size := (sz*slots + hugePage - 1) / hugePage * hugePage
+		buf := C.ll_map(C.size_t(size))
 		if buf == nil {
 			return
 		}
-		C.ll_pcache_pool(buf, C.int(sz), C.int(slots))
+		poolSlots, poolSlotSize = size/sz, sz
+		C.ll_pcache_pool(buf, C.int(sz), C.int(poolSlots))
 	})
 }
+
+// poolSlots is the number of slots of the pool in use (0: none), each of
+// poolSlotSize bytes.
+var poolSlots, poolSlotSize int
 
 // pagePoolUsed returns how many pool slots SQLite uses now (for tests).
 func pagePoolUsed() int { return int(C.ll_pool_used()) }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -509,6 +510,24 @@ func TestSearchDetailed(t *testing.T) {
 		}
 		if len(f.Snippets) == 0 || len(f.WhyRanked.MatchedTerms) == 0 {
 			t.Errorf("full hit %d has no detail: %+v", i, f)
+		}
+	}
+}
+
+// TestSearchCancelled checks that a search reports its context's
+// cancellation (Search runs its statements without it, see bounded).
+func TestSearchCancelled(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, f := range map[string]func(context.Context, SearchOptions) (*SearchResult, error){"Search": s.Search, "Recent": s.Recent} {
+		res, err := f(ctx, SearchOptions{Text: "alpha lorem"})
+		if !errors.Is(err, context.Canceled) || res != nil {
+			t.Errorf("%s with a cancelled context: %v, %v; want no result and context.Canceled", name, res, err)
+		}
+		if res, err := f(context.Background(), SearchOptions{Text: "alpha lorem"}); err != nil || len(res.Hits) == 0 {
+			t.Errorf("%s: %v, %v hits; want hits", name, err, res)
 		}
 	}
 }

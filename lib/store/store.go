@@ -245,43 +245,43 @@ func open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if err := s.checkSettings(ctx, opts.ReadOnly); err != nil {
+	// one statement: not worth a goroutine watching ctx (see bounded)
+	cur, err := s.checkSettings(context.WithoutCancel(ctx), opts.ReadOnly)
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	if err := s.migrate(ctx, opts.ReadOnly); err != nil {
+	if err := s.migrate(ctx, opts.ReadOnly, cur); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// checkSettings verifies the DSN settings took effect on a connection.
-// A read-only connection keeps the file's journal mode.
-func (s *Store) checkSettings(ctx context.Context, readOnly bool) error {
-	conn, err := s.db.Connx(ctx)
-	if err != nil {
-		return fmt.Errorf("open database: %w", err)
+// checkSettings verifies the DSN settings took effect on a connection and
+// returns the schema version (PRAGMA user_version), all in one statement:
+// a process that opens a current database runs no other before its own
+// queries. A read-only connection keeps the file's journal mode.
+func (s *Store) checkSettings(ctx context.Context, readOnly bool) (int, error) {
+	var st struct {
+		FK      int    `db:"foreign_keys"`
+		Version int    `db:"user_version"`
+		Journal string `db:"journal_mode"`
 	}
-	defer conn.Close()
-	var fk int
-	if err := conn.GetContext(ctx, &fk, "PRAGMA foreign_keys"); err != nil {
-		return fmt.Errorf("open database: %w", err)
+	q := `SELECT foreign_keys, user_version, '' AS journal_mode FROM pragma_foreign_keys, pragma_user_version`
+	if !readOnly {
+		q = `SELECT foreign_keys, user_version, journal_mode FROM pragma_foreign_keys, pragma_user_version, pragma_journal_mode`
 	}
-	if fk != 1 {
-		return errors.New("open database: foreign keys are off")
+	if err := s.db.GetContext(ctx, &st, q); err != nil {
+		return 0, fmt.Errorf("open database: %w", err)
 	}
-	if readOnly {
-		return nil
+	if st.FK != 1 {
+		return 0, errors.New("open database: foreign keys are off")
 	}
-	var mode string
-	if err := conn.GetContext(ctx, &mode, "PRAGMA journal_mode"); err != nil {
-		return fmt.Errorf("open database: %w", err)
+	if !readOnly && !strings.EqualFold(st.Journal, "wal") {
+		return 0, fmt.Errorf("open database: journal mode is %q, want wal", st.Journal)
 	}
-	if !strings.EqualFold(mode, "wal") {
-		return fmt.Errorf("open database: journal mode is %q, want wal", mode)
-	}
-	return nil
+	return st.Version, nil
 }
 
 type migration struct {
@@ -323,17 +323,25 @@ func SchemaVersion() int {
 	return len(ms)
 }
 
-// migrate applies the missing migrations, each in its own IMMEDIATE
-// transaction that re-reads user_version, so processes opening a new
-// database at once apply each migration exactly once.
-func (s *Store) migrate(ctx context.Context, readOnly bool) error {
+// migrationCount is the number of embedded migrations (migrations
+// checks their names and numbers; a current database needs only the
+// count, not their text).
+func migrationCount() int {
+	entries, _ := migrationFS.ReadDir("migrations")
+	return len(entries)
+}
+
+// migrate applies the missing migrations to a database at schema version
+// cur, each in its own IMMEDIATE transaction that re-reads user_version,
+// so processes opening a new database at once apply each migration
+// exactly once.
+func (s *Store) migrate(ctx context.Context, readOnly bool, cur int) error {
+	if cur == migrationCount() {
+		return nil
+	}
 	ms, err := migrations()
 	if err != nil {
 		return err
-	}
-	var cur int
-	if err := s.db.GetContext(ctx, &cur, "PRAGMA user_version"); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
 	}
 	if cur > len(ms) {
 		return ErrNewerSchema

@@ -141,6 +141,60 @@ func TestAgentHighlightCap(t *testing.T) {
 	}
 }
 
+// TestAgentHighlightCapWhen checks when the cap applies: to a new item's
+// own agent highlights, and to an existing item saved again with a lower
+// cap and no annotations (only a new item without annotations skips it).
+func TestAgentHighlightCapWhen(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	count := func(url string) int {
+		var n int
+		if err := s.DB().Get(&n, `SELECT count(*) FROM annotations a JOIN items i ON i.id = a.item_id WHERE i.canonical_url = ?`, url); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	five := func() []record.Annotation {
+		var as []record.Annotation
+		for i, c := range []float64{0.9, 0.2, 0.8, 0.7, 0.6} {
+			as = append(as, record.Annotation{Type: "highlight", Text: "agent " + string(rune('a'+i)), Actor: "agent:r", Confidence: conf(c)})
+		}
+		return as
+	}
+	// a new item with five agent highlights, cap 3
+	r := item("https://example.com/new-capped")
+	r.Annotations = five()
+	out, err := s.Save(ctx, r, SaveOptions{AgentHighlightCap: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(out.Save.Displaced); got != 2 || count("https://example.com/new-capped") != 3 {
+		t.Errorf("new item: %d displaced, %d kept; want 2 and 3", got, count("https://example.com/new-capped"))
+	}
+	// five kept under cap 7, then the same item saved with no annotations
+	// and cap 3
+	r = item("https://example.com/recapped")
+	r.Annotations = five()
+	if _, err := s.Save(ctx, r, SaveOptions{AgentHighlightCap: 7}); err != nil {
+		t.Fatal(err)
+	}
+	out, err = s.Save(ctx, item("https://example.com/recapped"), SaveOptions{AgentHighlightCap: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(out.Save.Displaced); got != 2 || count("https://example.com/recapped") != 3 {
+		t.Errorf("existing item saved again: %d displaced, %d kept; want 2 and 3", got, count("https://example.com/recapped"))
+	}
+	// a new item without annotations
+	out, err = s.Save(ctx, item("https://example.com/plain"), SaveOptions{AgentHighlightCap: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Save.Displaced != nil {
+		t.Errorf("plain new item: displaced %v, want none", out.Save.Displaced)
+	}
+}
+
 func TestSaveRefusesBadAnnotations(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)

@@ -64,8 +64,9 @@ func FilterFlags() []ucli.Flag {
 
 // Filter reads FilterFlags' values (everything but the archived choice).
 func Filter(c *ucli.Command, now time.Time) (store.Filter, error) {
-	f := store.Filter{Type: c.String("type"), Actor: c.String("actor"), Status: c.String("status")}
-	for _, v := range c.StringSlice("tags") {
+	fv := cli.Flags(c)
+	f := store.Filter{Type: fv.String("type"), Actor: fv.String("actor"), Status: fv.String("status")}
+	for _, v := range fv.StringSlice("tags") {
 		for _, t := range strings.Split(v, ",") {
 			if t = strings.TrimSpace(t); t != "" {
 				f.Tags = append(f.Tags, t)
@@ -83,10 +84,10 @@ func Filter(c *ucli.Command, now time.Time) (store.Filter, error) {
 		return f, cli.Usage("--status %q: want saved, fetched, parsed, enriched or failed", f.Status)
 	}
 	var err error
-	if f.Since, err = ledger.ParseWhen(c.String("since"), now); err != nil {
+	if f.Since, err = ledger.ParseWhen(fv.String("since"), now); err != nil {
 		return f, cli.Usage("--since: %v", err)
 	}
-	if f.Until, err = ledger.ParseWhen(c.String("until"), now); err != nil {
+	if f.Until, err = ledger.ParseWhen(fv.String("until"), now); err != nil {
 		return f, cli.Usage("--until: %v", err)
 	}
 	return f, nil
@@ -106,42 +107,43 @@ func SearchOptions(c *ucli.Command, now time.Time, limit int) (store.SearchOptio
 // FindOptions reads the shared flags. limit is used when the command has
 // no --limit.
 func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions, error) {
+	fv := cli.Flags(c)
 	var o ledger.FindOptions
 	o.Limit = limit
-	if c.IsSet("limit") || c.Int("limit") > 0 {
-		o.Limit = c.Int("limit")
+	if fv.IsSet("limit") || fv.Int("limit") > 0 {
+		o.Limit = fv.Int("limit")
 	}
 	if o.Limit < 1 {
 		return o, cli.Usage("--limit %d: want 1 or more", o.Limit)
 	}
-	o.Offset = c.Int("offset")
+	o.Offset = fv.Int("offset")
 	if o.Offset < 0 {
 		return o, cli.Usage("--offset %d: want 0 or more", o.Offset)
 	}
 	o.Weights = store.Weights{
-		Title: c.Float("w-title"), Body: c.Float("w-body"), Annotations: c.Float("w-annotations"),
-		PinnedBoost: c.Float("pinned-boost"), LowConfidencePenalty: c.Float("low-confidence-penalty"),
-		LowConfidenceBelow: c.Float("low-confidence-below"), SumBonus: c.Float("w-chunk-sum"), Doc: c.Float("w-doc"),
+		Title: fv.Float("w-title"), Body: fv.Float("w-body"), Annotations: fv.Float("w-annotations"),
+		PinnedBoost: fv.Float("pinned-boost"), LowConfidencePenalty: fv.Float("low-confidence-penalty"),
+		LowConfidenceBelow: fv.Float("low-confidence-below"), SumBonus: fv.Float("w-chunk-sum"), Doc: fv.Float("w-doc"),
 	}
 	// NaN and infinities reach SQL arithmetic (bm25 weights, score
 	// terms) as NULL or garbage: they are usage errors here
 	for _, f := range []string{"w-title", "w-body", "w-annotations", "pinned-boost", "low-confidence-penalty", "low-confidence-below", "w-chunk-sum", "w-doc"} {
-		if v := c.Float(f); math.IsNaN(v) || math.IsInf(v, 0) {
+		if v := fv.Float(f); math.IsNaN(v) || math.IsInf(v, 0) {
 			return o, cli.Usage("--%s %v: want a finite number", f, v)
 		}
 	}
 	for _, f := range []string{"w-title", "w-body", "w-annotations"} {
-		if c.Float(f) < 0 {
-			return o, cli.Usage("--%s %v: want 0 or more", f, c.Float(f))
+		if fv.Float(f) < 0 {
+			return o, cli.Usage("--%s %v: want 0 or more", f, fv.Float(f))
 		}
 	}
-	o.Snippets = c.Int("snippets")
+	o.Snippets = fv.Int("snippets")
 	if o.Snippets == 0 {
 		o.Snippets = -1
 	}
-	o.ExpandChunks = c.Bool("expand-chunks")
-	o.AllCopies = c.Bool("all-copies")
-	o.ScanRows = c.Int("scan-rows")
+	o.ExpandChunks = fv.Bool("expand-chunks")
+	o.AllCopies = fv.Bool("all-copies")
+	o.ScanRows = fv.Int("scan-rows")
 	if o.ScanRows == 0 || o.ScanRows < -1 {
 		return o, cli.Usage("--scan-rows %d: want 1 or more, or -1", o.ScanRows)
 	}
@@ -149,7 +151,7 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	if o.Decay, err = Decay(c); err != nil {
 		return o, err
 	}
-	d, err := ledger.ParseDuration(c.String("stale-after"))
+	d, err := ledger.ParseDuration(fv.String("stale-after"))
 	if err != nil {
 		return o, cli.Usage("--stale-after: %v", err)
 	}
@@ -161,11 +163,11 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	o.Tags, o.Type, o.Since, o.Until, o.Actor, o.Status = f.Tags, f.Type, f.Since, f.Until, f.Actor, f.Status
 	o.ArchivedSet = true
 	switch {
-	case c.Bool("archived") && c.Bool("only-archived"):
+	case fv.Bool("archived") && fv.Bool("only-archived"):
 		return o, cli.Usage("--archived and --only-archived: give one")
-	case c.Bool("archived"):
+	case fv.Bool("archived"):
 		o.Archived = store.AnyArchived
-	case c.Bool("only-archived"):
+	case fv.Bool("only-archived"):
 		o.Archived = store.OnlyArchived
 	default:
 		o.Archived = store.NotArchived
@@ -177,22 +179,23 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 // replaces its half of the ledger's decay policy (ledger.DecayOptions);
 // none given, the policy applies.
 func Decay(c *ucli.Command) (ledger.DecayOptions, error) {
+	fv := cli.Flags(c)
 	var o ledger.DecayOptions
-	if v := c.Float("decay-below"); math.IsNaN(v) || v < 0 || v > 1 {
+	if v := fv.Float("decay-below"); math.IsNaN(v) || v < 0 || v > 1 {
 		return o, cli.Usage("--decay-below %v: want a confidence from 0 to 1", v)
 	}
-	if c.IsSet("decay-below") {
-		v := c.Float("decay-below")
+	if fv.IsSet("decay-below") {
+		v := fv.Float("decay-below")
 		o.Below = &v
 	}
-	if c.IsSet("decay-after") {
-		d, err := ledger.ParseDuration(c.String("decay-after"))
+	if fv.IsSet("decay-after") {
+		d, err := ledger.ParseDuration(fv.String("decay-after"))
 		if err != nil {
 			return o, cli.Usage("--decay-after: %v", err)
 		}
 		o.After = &d
 	}
-	if c.Bool("no-decay") {
+	if fv.Bool("no-decay") {
 		if o.Below != nil || o.After != nil {
 			return o, cli.Usage("--no-decay with --decay-below or --decay-after: give one")
 		}

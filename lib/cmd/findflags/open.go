@@ -16,16 +16,20 @@ import (
 // reads hundreds of pages into a fresh process. A missing database is an
 // error (exit 1), never created: a reader writes no file.
 func OpenStore(ctx context.Context, c *ucli.Command, env cli.Env) (*store.Store, error) {
-	loc, err := cli.LocateDB(c.String("db"), env)
+	loc, err := cli.LocateDB(cli.Flags(c).String("db"), env)
 	if err != nil {
 		return nil, err
 	}
 	return cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots})
 }
 
-// PagePoolSlots is the page-cache pool of ll-find and ll-brief: 1024 pages
-// (4 MB) hold a typical query's reads on the 10k-item benchmark store.
-const PagePoolSlots = 1024
+// PagePoolSlots is the page-cache pool of ll-find and ll-brief: 480 pages,
+// which the store rounds up to one 2 MB huge page (495 slots with this
+// SQLite). SQLite's default cache_size (2,000 KiB) holds at most ~490
+// pages a connection, and a search uses one connection at a time (on the
+// 10k-item benchmark store every query and brief filled 487-491 slots at
+// most): the earlier 1,024 slots only cost prefaulting time.
+const PagePoolSlots = 480
 
 // MarkStale sets revalidate_due on the ids; a failure is only a -v
 // diagnostic, never a failed search.

@@ -130,10 +130,11 @@ func Main() int {
 }
 
 func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
-	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
+	fv := cli.Flags(c)
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: fv.Bool("verbose")}
 	text := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
 	modes := 0
-	for _, m := range []bool{text != "", c.String("related") != "", c.Bool("pending"), c.Bool("failed"), c.Bool("stale"), c.String("id") != "", c.String("queries") != ""} {
+	for _, m := range []bool{text != "", fv.String("related") != "", fv.Bool("pending"), fv.Bool("failed"), fv.Bool("stale"), fv.String("id") != "", fv.String("queries") != ""} {
 		if m {
 			modes++
 		}
@@ -150,22 +151,22 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	opts := fo.SearchOptions()
-	olderThan, err := ledger.ParseDuration(c.String("older-than"))
+	olderThan, err := ledger.ParseDuration(fv.String("older-than"))
 	if err != nil {
 		return cli.Usage("--older-than: %v", err)
 	}
-	if c.Int("max-attempts") < 1 {
-		return cli.Usage("--max-attempts %d: want 1 or more", c.Int("max-attempts"))
+	if fv.Int("max-attempts") < 1 {
+		return cli.Usage("--max-attempts %d: want 1 or more", fv.Int("max-attempts"))
 	}
-	if c.Bool("with-chunks") && (c.Bool("pending") || c.Bool("stale")) {
+	if fv.Bool("with-chunks") && (fv.Bool("pending") || fv.Bool("stale")) {
 		// their records feed ll-fetch, whose fresh content replaces chunks
-		return cli.Usage("--with-chunks and --%s: the queue's records go to ll-fetch for new content; give one", map[bool]string{true: "pending", false: "stale"}[c.Bool("pending")])
+		return cli.Usage("--with-chunks and --%s: the queue's records go to ll-fetch for new content; give one", map[bool]string{true: "pending", false: "stale"}[fv.Bool("pending")])
 	}
-	if c.IsSet("max-chunk-bytes") && !c.Bool("with-chunks") {
+	if c.IsSet("max-chunk-bytes") && !fv.Bool("with-chunks") {
 		return cli.Usage("--max-chunk-bytes needs --with-chunks")
 	}
-	if c.Int("max-chunk-bytes") < 1 {
-		return cli.Usage("--max-chunk-bytes %d: want 1 or more", c.Int("max-chunk-bytes"))
+	if fv.Int("max-chunk-bytes") < 1 {
+		return cli.Usage("--max-chunk-bytes %d: want 1 or more", fv.Int("max-chunk-bytes"))
 	}
 	st, err := findflags.OpenStore(ctx, c, env)
 	if err != nil {
@@ -181,8 +182,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 
 	// attach puts the item's stored chunks on a record (--with-chunks)
 	attach := func(*record.Record) error { return nil }
-	if c.Bool("with-chunks") {
-		maxBytes := int(c.Int("max-chunk-bytes"))
+	if fv.Bool("with-chunks") {
+		maxBytes := int(fv.Int("max-chunk-bytes"))
 		attach = func(r *record.Record) error {
 			if r.Error != nil || r.ID == "" {
 				return nil
@@ -204,19 +205,19 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return nil
 	}
 	switch {
-	case c.Bool("pending") || c.Bool("failed") || c.Bool("stale"):
-		q := store.QueueOptions{Filter: opts.Filter, Offset: opts.Offset, MaxAttempts: c.Int("max-attempts"), OlderThan: olderThan}
+	case fv.Bool("pending") || fv.Bool("failed") || fv.Bool("stale"):
+		q := store.QueueOptions{Filter: opts.Filter, Offset: opts.Offset, MaxAttempts: fv.Int("max-attempts"), OlderThan: olderThan}
 		if q.Filter.Archived == store.NotArchived {
 			// archived items are still ingested and revalidated
 			q.Filter.Archived = store.AnyArchived
 		}
-		if c.IsSet("limit") {
+		if fv.IsSet("limit") {
 			q.Limit = opts.Limit
 		}
 		switch {
-		case c.Bool("pending"):
+		case fv.Bool("pending"):
 			q.Queue = store.QueuePending
-		case c.Bool("failed"):
+		case fv.Bool("failed"):
 			q.Queue = store.QueueFailed
 		default:
 			q.Queue = store.QueueStale
@@ -228,11 +229,11 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		if err := emit(recs); err != nil {
 			return err
 		}
-	case c.String("id") != "":
-		rec, err := st.Status(ctx, c.String("id"))
+	case fv.String("id") != "":
+		rec, err := st.Status(ctx, fv.String("id"))
 		if errors.Is(err, store.ErrNotFound) {
-			diag.Printf("%s: no such item", c.String("id"))
-			rec = &record.Record{ID: c.String("id"), Error: &record.Error{Stage: record.StageFind, Code: record.CodeNotFound, Message: "no item with id " + c.String("id")}}
+			diag.Printf("%s: no such item", fv.String("id"))
+			rec = &record.Record{ID: fv.String("id"), Error: &record.Error{Stage: record.StageFind, Code: record.CodeNotFound, Message: "no item with id " + fv.String("id")}}
 		} else if err != nil {
 			return err
 		}
@@ -242,10 +243,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		if rec.Error != nil {
 			emitted = 0
 		}
-	case c.String("related") != "":
-		res, err := st.Related(ctx, c.String("related"), store.RelatedOptions{SearchOptions: opts})
+	case fv.String("related") != "":
+		res, err := st.Related(ctx, fv.String("related"), store.RelatedOptions{SearchOptions: opts})
 		if errors.Is(err, store.ErrNotFound) {
-			return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", c.String("related"))}
+			return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", fv.String("related"))}
 		}
 		if err != nil {
 			return err
@@ -254,8 +255,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		if err := emit(res.Hits); err != nil {
 			return err
 		}
-	case c.String("queries") != "":
-		n, err := runQueries(ctx, c.String("queries"), st, opts, out, env, diag, attach)
+	case fv.String("queries") != "":
+		n, err := runQueries(ctx, fv.String("queries"), st, opts, out, env, diag, attach)
 		emitted += n
 		if err != nil {
 			return err
@@ -282,7 +283,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err := out.Finish(); err != nil {
 		return err
 	}
-	if emitted == 0 && c.Bool("exit-status") {
+	if emitted == 0 && fv.Bool("exit-status") {
 		return cli.NoMatch
 	}
 	return nil
@@ -370,19 +371,20 @@ func runQueries(ctx context.Context, path string, st *store.Store, opts store.Se
 
 // sayNothing tells a person at a terminal, on stderr, that a view is empty.
 func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.Diag, text string) {
+	fv := cli.Flags(c)
 	switch {
-	case c.Bool("pending"):
+	case fv.Bool("pending"):
 		diag.Printf("nothing pending: every saved item is ingested")
-	case c.Bool("failed"):
+	case fv.Bool("failed"):
 		diag.Printf("nothing failed")
-	case c.Bool("stale"):
-		diag.Printf("nothing fetched longer ago than %s", c.String("older-than"))
-	case c.String("id") != "":
+	case fv.Bool("stale"):
+		diag.Printf("nothing fetched longer ago than %s", fv.String("older-than"))
+	case fv.String("id") != "":
 		// already said: no such item
-	case c.String("related") != "":
-		diag.Printf("nothing related to %s", c.String("related"))
-	case c.String("queries") != "":
-		diag.Printf("no matches for any query of %s", c.String("queries"))
+	case fv.String("related") != "":
+		diag.Printf("nothing related to %s", fv.String("related"))
+	case fv.String("queries") != "":
+		diag.Printf("no matches for any query of %s", fv.String("queries"))
 	default:
 		findflags.SayNoMatch(ctx, st, diag, text, findflags.SetFilters(c))
 	}

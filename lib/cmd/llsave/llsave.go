@@ -154,61 +154,63 @@ func idList(flag string, vals []string) ([]int64, error) {
 }
 
 func readDefaults(c *ucli.Command) (defaults, error) {
+	fv := cli.Flags(c)
 	d := defaults{
-		note:   c.String("note"),
-		tags:   splitList(c.StringSlice("tags")),
-		untags: splitList(c.StringSlice("untag")),
-		actor:  c.String("actor"),
+		note:   fv.String("note"),
+		tags:   splitList(fv.StringSlice("tags")),
+		untags: splitList(fv.StringSlice("untag")),
+		actor:  fv.String("actor"),
 	}
 	var err error
-	if d.pin, err = idList("pin", c.StringSlice("pin")); err != nil {
+	if d.pin, err = idList("pin", fv.StringSlice("pin")); err != nil {
 		return d, err
 	}
-	if d.unpin, err = idList("unpin", c.StringSlice("unpin")); err != nil {
+	if d.unpin, err = idList("unpin", fv.StringSlice("unpin")); err != nil {
 		return d, err
 	}
 	if !store.ValidActor(d.actor) {
 		return d, cli.Usage("--actor %q: want human or agent:<name>", d.actor)
 	}
-	capN := c.Int("agent-cap")
+	capN := fv.Int("agent-cap")
 	if capN < store.MinAgentHighlightCap || capN > store.MaxAgentHighlightCap {
 		return d, cli.Usage("--agent-cap %d: want %d..%d", capN, store.MinAgentHighlightCap, store.MaxAgentHighlightCap)
 	}
 	d.saveOpts = store.SaveOptions{Actor: d.actor, AgentHighlightCap: capN}
 	var confp *float64
-	if c.IsSet("confidence") {
-		v := c.Float("confidence")
+	if fv.IsSet("confidence") {
+		v := fv.Float("confidence")
 		if !(v >= 0 && v <= 1) { // NaN too
 			return d, cli.Usage("--confidence %v: want a number from 0 to 1", v)
 		}
 		confp = &v
 	}
 	var chunk *int64
-	if c.IsSet("chunk") {
+	if fv.IsSet("chunk") {
 		v := c.Int64("chunk")
 		chunk = &v
 	}
 	add := func(typ string, texts []string) {
 		for _, t := range texts {
-			d.anns = append(d.anns, record.Annotation{Type: typ, Text: t, Confidence: confp, ChunkID: chunk, Pinned: c.Bool("pinned") && typ == record.AnnHighlight})
+			d.anns = append(d.anns, record.Annotation{Type: typ, Text: t, Confidence: confp, ChunkID: chunk, Pinned: fv.Bool("pinned") && typ == record.AnnHighlight})
 		}
 	}
-	add(record.AnnHighlight, c.StringSlice("highlight"))
-	add(record.AnnLowlight, c.StringSlice("lowlight"))
-	add(record.AnnNote, c.StringSlice("annotate-note"))
+	add(record.AnnHighlight, fv.StringSlice("highlight"))
+	add(record.AnnLowlight, fv.StringSlice("lowlight"))
+	add(record.AnnNote, fv.StringSlice("annotate-note"))
 	return d, nil
 }
 
 func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
+	fv := cli.Flags(c)
 	d, err := readDefaults(c)
 	if err != nil {
 		return err
 	}
-	if n := c.Int("batch"); n < 1 || n > 10000 {
+	if n := fv.Int("batch"); n < 1 || n > 10000 {
 		return cli.Usage("--batch %d: want 1..10000", n)
 	}
 	rules := canon.DefaultRules()
-	if f := c.String("rules"); f != "" {
+	if f := fv.String("rules"); f != "" {
 		if err := rules.MergeFile(f); err != nil {
 			return cli.Usage("--rules: %v", err)
 		}
@@ -217,23 +219,23 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	loc, err := cli.LocateDB(c.String("db"), env)
+	loc, err := cli.LocateDB(fv.String("db"), env)
 	if err != nil {
 		return err
 	}
 	path := loc.Path
-	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
+	wait := cli.BusyTimeout(fv.Duration("busy-timeout"))
 	// --batch is a bulk writer's (an import's): a larger page cache
 	// (docs/benchmarks.md, Import)
-	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait, Bulk: c.Int("batch") > 1})
+	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait, Bulk: fv.Int("batch") > 1})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose")}
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: fv.Bool("verbose")}
 	cwd, _ := env.Getwd()
 	home := env.Getenv("HOME")
-	s := &saver{st: st, rules: rules, d: d, cwd: cwd, home: home, out: out, diag: diag, batch: c.Int("batch")}
+	s := &saver{st: st, rules: rules, d: d, cwd: cwd, home: home, out: out, diag: diag, batch: fv.Int("batch")}
 	// A write given up on another process's lock stops the run: every
 	// later write would wait as long. Saving is idempotent, so the whole
 	// input can simply be run again.
