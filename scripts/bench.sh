@@ -36,9 +36,9 @@ for f in ll-fetch ll-parse ll-index; do
 done
 page="$root/scripts/demo/site/agent-memory.html"
 "$work/benchproc" -n 50 -label "ll-save PAGE | ll-fetch | ll-parse | ll-index (one file:// page)" -- \
-  sh -c '"$1/ll-save" --db "$2" -q "$3" | "$1/ll-fetch" -q | "$1/ll-parse" -q | "$1/ll-index" --db "$2" -q' sh "$bin" "$work/pipe.db" "$page"
+  sh -c '"$1/ll-save" --db "$2" -q "$3" | "$1/ll-fetch" -q --allow-files "$(dirname "$3")" | "$1/ll-parse" -q | "$1/ll-index" --db "$2" -q' sh "$bin" "$work/pipe.db" "$page"
 "$work/benchproc" -n 50 -label "ll-save PAGE | ll-fetch | ll-parse | ll-enrich | ll-index (one file:// page)" -- \
-  sh -c '"$1/ll-save" --db "$2" -q "$3" | "$1/ll-fetch" -q | "$1/ll-parse" -q | "$1/ll-enrich" -q | "$1/ll-index" --db "$2" -q' sh "$bin" "$work/enrich.db" "$page"
+  sh -c '"$1/ll-save" --db "$2" -q "$3" | "$1/ll-fetch" -q --allow-files "$(dirname "$3")" | "$1/ll-parse" -q | "$1/ll-enrich" -q | "$1/ll-index" --db "$2" -q' sh "$bin" "$work/enrich.db" "$page"
 
 echo
 echo "== import: a 50,000-link Pocket CSV (rows/s; linkledger import: median of 3 runs into a new database)"

@@ -137,23 +137,10 @@ EXAMPLES:
 			if c.Args().Len() > 0 {
 				return cli.Usage("unknown setting %q: want decay", c.Args().First())
 			}
-			out, err := cli.OutputOn(c, env)
-			if err != nil {
-				return err
-			}
-			st, _, err := openItems(ctx, c, env, false)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			rec, err := ledger.DecaySetting(ctx, st)
-			if err != nil {
-				return err
-			}
-			if err := out.Emit(rec); err != nil {
-				return err
-			}
-			return out.Finish()
+			return readLedger(ctx, c, env, func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
+				rec, err := ledger.DecaySetting(ctx, st)
+				return []*record.Record{rec}, err
+			})
 		},
 	}
 	cli.Prepare(cmd, env)

@@ -111,25 +111,7 @@ EXAMPLES:
 				if c.Args().Len() > 0 {
 					return cli.Usage("tags takes no arguments (got %q)", c.Args().First())
 				}
-				out, err := cli.OutputOn(c, env)
-				if err != nil {
-					return err
-				}
-				st, _, err := openItems(ctx, c, env, false)
-				if err != nil {
-					return err
-				}
-				defer st.Close()
-				recs, err := ledger.Tags(ctx, st)
-				if err != nil {
-					return err
-				}
-				for _, r := range recs {
-					if err := out.Emit(r); err != nil {
-						return err
-					}
-				}
-				return out.Finish()
+				return readLedger(ctx, c, env, ledger.Tags)
 			},
 		},
 		{
@@ -278,6 +260,32 @@ func itemErr(err error) error {
 		return &cli.ExitError{Code: cli.ExitUsage, Err: err}
 	}
 	return err
+}
+
+// readLedger opens the ledger for reading and writes every record list
+// gives: the verbs that list from the whole ledger (tags, orphans,
+// config).
+func readLedger(ctx context.Context, c *ucli.Command, env cli.Env,
+	list func(context.Context, *store.Store) ([]*record.Record, error)) error {
+	out, err := cli.OutputOn(c, env)
+	if err != nil {
+		return err
+	}
+	st, _, err := openItems(ctx, c, env, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	recs, err := list(ctx, st)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if err := out.Emit(r); err != nil {
+			return err
+		}
+	}
+	return out.Finish()
 }
 
 // eachItem runs fn for every item argument of a reader verb and writes the

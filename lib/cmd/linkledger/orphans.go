@@ -15,6 +15,8 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
 )
 
 func orphansVerb(env cli.Env) *ucli.Command {
@@ -45,25 +47,9 @@ EXAMPLES:
 			if c.Int("limit") < 0 {
 				return cli.Usage("--limit %d: want 0 or more", c.Int("limit"))
 			}
-			out, err := cli.OutputOn(c, env)
-			if err != nil {
-				return err
-			}
-			st, _, err := openItems(ctx, c, env, false)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			recs, err := ledger.Orphans(ctx, st, int(c.Int("limit")))
-			if err != nil {
-				return err
-			}
-			for _, r := range recs {
-				if err := out.Emit(r); err != nil {
-					return err
-				}
-			}
-			return out.Finish()
+			return readLedger(ctx, c, env, func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
+				return ledger.Orphans(ctx, st, int(c.Int("limit")))
+			})
 		},
 	}
 	cli.Prepare(cmd, env)
