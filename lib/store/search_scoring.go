@@ -178,10 +178,6 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 			seqs = append(seqs, -id)
 		}
 	}
-	type pair struct {
-		K int64  `db:"k"`
-		V string `db:"v"`
-	}
 	load := func(sqlText string, ids []int64, sign int64) error {
 		if len(ids) == 0 {
 			return nil
@@ -190,14 +186,15 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 		if err != nil {
 			return err
 		}
-		var ps []pair
-		if err := conn.SelectContext(ctx, &ps, qs, args...); err != nil {
-			return err
-		}
-		for _, p := range ps {
-			owner[sign*p.K] = p.V
-		}
-		return nil
+		return queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+			var k int64
+			var v string
+			if err := scan(&k, &v); err != nil {
+				return err
+			}
+			owner[sign*k] = v
+			return nil
+		})
 	}
 	if err := load(`SELECT id AS k, item_id AS v FROM content_chunks WHERE id IN (?)`, chunkIDs, 1); err != nil {
 		return nil, err
@@ -293,10 +290,8 @@ func (s *Store) adjust(ctx context.Context, conn *sqlx.Conn, items []*scoredItem
 		ids[i] = it.id
 	}
 	type annStat struct {
-		ItemID string `db:"item_id"`
-		Pinned int    `db:"pinned"`
-		Low    int    `db:"low"`
-		Total  int    `db:"total"`
+		ItemID             string
+		Pinned, Low, Total int
 	}
 	stats := map[string]annStat{}
 	for start := 0; start < len(ids); start += 500 {
@@ -308,12 +303,16 @@ func (s *Store) adjust(ctx context.Context, conn *sqlx.Conn, items []*scoredItem
 		if err != nil {
 			return err
 		}
-		var st []annStat
-		if err := conn.SelectContext(ctx, &st, qs, args...); err != nil {
-			return err
-		}
-		for _, a := range st {
+		err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+			var a annStat
+			if err := scan(&a.ItemID, &a.Pinned, &a.Low, &a.Total); err != nil {
+				return err
+			}
 			stats[a.ItemID] = a
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	for _, it := range items {

@@ -276,12 +276,13 @@ func open(ctx context.Context, path string, opts Options) (*Store, error) {
 // about to be migrated) gets the check alone.
 func (s *Store) checkSettings(ctx context.Context, readOnly, policies bool) (int, error) {
 	var st struct {
-		FK      int            `db:"foreign_keys"`
-		Version int            `db:"user_version"`
-		Journal string         `db:"journal_mode"`
-		Value   sql.NullString `db:"value"`
-		At      sql.NullString `db:"updated_at"`
-		By      sql.NullString `db:"updated_by"`
+		FK, Version   int
+		Journal       string
+		Value, At, By sql.NullString
+	}
+	// scanned by hand: sqlx's mapping of a struct costs its reflection
+	get := func(q string) error {
+		return s.db.QueryRowContext(ctx, q).Scan(&st.FK, &st.Version, &st.Journal, &st.Value, &st.At, &st.By)
 	}
 	from := `pragma_foreign_keys, pragma_user_version`
 	journal := `'' AS journal_mode`
@@ -293,7 +294,7 @@ func (s *Store) checkSettings(ctx context.Context, readOnly, policies bool) (int
 	if policies {
 		pq := `SELECT foreign_keys, user_version, ` + journal + `, s.value, s.updated_at, s.updated_by FROM ` + from +
 			` LEFT JOIN settings s ON s.key = '` + SettingDecay + `'`
-		if err := s.db.GetContext(ctx, &st, pq); err == nil {
+		if err := get(pq); err == nil {
 			s.opened = &openedSetting{}
 			if st.Value.Valid {
 				s.opened.row = &StoredSetting{Key: SettingDecay, Value: st.Value.String, UpdatedAt: st.At.String, UpdatedBy: st.By.String}
@@ -304,7 +305,7 @@ func (s *Store) checkSettings(ctx context.Context, readOnly, policies bool) (int
 		}
 	}
 	if q != "" {
-		if err := s.db.GetContext(ctx, &st, q); err != nil {
+		if err := get(q); err != nil {
 			return 0, fmt.Errorf("open database: %w", err)
 		}
 	}
