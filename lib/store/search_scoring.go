@@ -10,7 +10,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/jmoiron/sqlx"
 
@@ -54,11 +53,21 @@ func scoreRowids(ctx context.Context, conn *sqlx.Conn, expr string, ids []int64,
 	for _, id := range ids {
 		lo, hi = min(lo, id), max(hi, id)
 	}
-	hl := `''`
+	// Whether the annotations column matched: the rows of the range
+	// that match expr on that column alone (one uncorrelated set, from
+	// the doclists). highlight() on the column would read each row's
+	// stored content, and an item row holds the item's whole text: ~400
+	// page reads for a one-word ll-find's candidates. expr is an OR of
+	// quoted terms (query.Or), so a row's annotations hold a match
+	// exactly when it is in the set.
+	ann := `0`
+	var annArgs []any
 	if annotations {
-		hl = `highlight(search, 2, char(2), char(3))`
+		ann = `rowid IN (SELECT rowid FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ?)`
+		annArgs = []any{onColumns("annotations", expr), lo, hi}
 	}
-	qs, args, err := sqlx.In(`SELECT rowid, -bm25(search, `+bm25Weights(w)+`), `+hl+` FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (?)`, expr, lo, hi, ids)
+	qs, args, err := sqlx.In(`SELECT rowid, -bm25(search, `+bm25Weights(w)+`), `+ann+` FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (?)`,
+		append(annArgs, expr, lo, hi, ids)...)
 	if err != nil {
 		return err
 	}
@@ -70,11 +79,11 @@ func scoreRowids(ctx context.Context, conn *sqlx.Conn, expr string, ids []int64,
 	for r.Next() {
 		var id int64
 		var rel float64
-		var marked string
-		if err := r.Scan(&id, &rel, &marked); err != nil {
+		var annHit bool
+		if err := r.Scan(&id, &rel, &annHit); err != nil {
 			return err
 		}
-		fn(id, rel, strings.IndexByte(marked, 2) >= 0)
+		fn(id, rel, annHit)
 	}
 	return r.Err()
 }
