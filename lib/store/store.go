@@ -206,11 +206,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // one keeps its mode), so the umask never makes a store readable by
 // others. SQLite would create it with 0644 less the umask.
 func createFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
+	if err := createRaw(path, 0o600); err != nil {
 		return fmt.Errorf("create database: %w", err)
 	}
-	return f.Close()
+	return nil
 }
 
 // readerFallback returns the next, more read-only way for a reader to
