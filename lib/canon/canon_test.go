@@ -1,6 +1,8 @@
 package canon
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -571,5 +573,26 @@ func TestUserInfoDropped(t *testing.T) {
 		if res.URL != tt.url || res.Original != tt.original {
 			t.Errorf("Canonicalize(%q) = url %q original %q, want %q %q", tt.in, res.URL, res.Original, tt.url, tt.original)
 		}
+	}
+}
+
+// TestDefaultRulesFile: the rules built into the binary as Go values are
+// rules.json's, and build the same table.
+func TestDefaultRulesFile(t *testing.T) {
+	dec := json.NewDecoder(bytes.NewReader(defaultRulesJSON))
+	dec.DisallowUnknownFields()
+	var f rulesFile
+	if err := dec.Decode(&f); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(f, defaultRulesFile); diff != "" {
+		t.Fatalf("rules_default.go differs from rules.json (-json +go); regenerate it:\n%s", diff)
+	}
+	fromJSON := newRules()
+	if err := fromJSON.merge(defaultRulesJSON); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(fromJSON, sharedDefault(), cmp.AllowUnexported(Rules{})); diff != "" {
+		t.Errorf("tables differ (-json +go):\n%s", diff)
 	}
 }

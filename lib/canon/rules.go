@@ -11,6 +11,9 @@ import (
 	"sync"
 )
 
+// defaultRulesJSON is the documented table; the build uses the same rules
+// as Go values (defaultRulesFile, checked against this by a test).
+//
 //go:embed rules.json
 var defaultRulesJSON []byte
 
@@ -45,7 +48,7 @@ var (
 func sharedDefault() *Rules {
 	defaultOnce.Do(func() {
 		defaultRules = newRules()
-		defaultErr = defaultRules.merge(defaultRulesJSON)
+		defaultErr = defaultRules.apply(defaultRulesFile)
 	})
 	if defaultErr != nil {
 		// The embedded file is part of the build; a broken one is a bug
@@ -114,6 +117,11 @@ func (r *Rules) merge(data []byte) error {
 	if err := dec.Decode(&f); err != nil {
 		return err
 	}
+	return r.apply(f)
+}
+
+// apply adds the rules of f to r (see MergeFile).
+func (r *Rules) apply(f rulesFile) error {
 	for _, p := range f.Params {
 		p = strings.ToLower(strings.TrimSpace(p))
 		if p == "" {

@@ -418,13 +418,13 @@ func (r *Record) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the known fields in declaration order, then the
 // pass-through keys sorted by name. HTML characters are not escaped.
 func (r Record) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(recordAlias(r)); err != nil {
-		return nil, err
+	out, ok := appendRecord(make([]byte, 0, 1024), &r)
+	if !ok {
+		var err error
+		if out, err = marshalAlias(&r); err != nil {
+			return nil, err
+		}
 	}
-	out := bytes.TrimRight(buf.Bytes(), "\n")
 	if len(r.Extra) == 0 {
 		return out, nil
 	}
@@ -446,6 +446,18 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		out = append(out, r.Extra[k]...)
 	}
 	return append(out, '}'), nil
+}
+
+// marshalAlias writes r's known fields with encoding/json (the fields
+// appendRecord does not cover).
+func marshalAlias(r *Record) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode((*recordAlias)(r)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // TextValue returns the record's text or "" when it has none.

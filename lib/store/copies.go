@@ -66,12 +66,16 @@ func lookupCopies(ctx context.Context, conn *sqlx.Conn, ids []string, f Filter) 
 	if err != nil {
 		return nil, err
 	}
-	var ms []groupMember
-	if err := conn.SelectContext(ctx, &ms, qs, args...); err != nil {
-		return nil, err
-	}
-	for _, m := range ms {
+	err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+		var m groupMember
+		if err := scan(&m.Of, &m.ID, &m.URL, &m.SavedAt, &m.Pinned, &m.Human, &m.Passes); err != nil {
+			return err
+		}
 		out[m.Of] = append(out[m.Of], m)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -492,4 +493,64 @@ func TestExportKeepsTagDecisions(t *testing.T) {
 	if diff := cmp.Diff([]string{"kept agent:a confirmed"}, tagsOf(t, s2, id)); diff != "" {
 		t.Errorf("after an agent's add (-want +got):\n%s", diff)
 	}
+}
+
+// TestDecayReadAtOpen: a store opened with ReadPolicies hands the decay
+// setting read at open to its first StoredDecay, and reads the table for
+// every later one; a new file (no settings table yet) reads it after
+// migrating.
+func TestDecayReadAtOpen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ll.db")
+	s, err := Open(ctx, path, Options{ReadPolicies: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.opened != nil {
+		t.Errorf("a new file has no settings table to read at open: %+v", s.opened)
+	}
+	if _, st, err := s.StoredDecay(ctx); st != nil || err != nil {
+		t.Fatalf("new file: %+v %v", st, err)
+	}
+	want := DecayPolicy{Below: 0.4, After: 180 * 24 * time.Hour}
+	if err := s.SetDecay(ctx, want, "agent:x"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, policies := range []bool{false, true} {
+		r, err := Open(ctx, path, Options{MustExist: true, ReadPolicies: policies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (r.opened != nil) != policies {
+			t.Errorf("ReadPolicies %v: read at open %+v", policies, r.opened)
+		}
+		got, st, err := r.StoredDecay(ctx)
+		if err != nil || st == nil || got != want || st.UpdatedBy != "agent:x" || st.UpdatedAt == "" || st.Key != SettingDecay {
+			t.Errorf("ReadPolicies %v: %+v %+v %v", policies, got, st, err)
+		}
+		// a later read sees a change made after the open
+		if err := s2(t, path).SetDecay(ctx, DecayPolicy{}, "human"); err != nil {
+			t.Fatal(err)
+		}
+		got, st, err = r.StoredDecay(ctx)
+		if err != nil || st == nil || got != (DecayPolicy{}) || st.UpdatedBy != "human" {
+			t.Errorf("ReadPolicies %v, after a change: %+v %+v %v", policies, got, st, err)
+		}
+		if err := r.SetDecay(ctx, want, "agent:x"); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+	}
+}
+
+// s2 opens another store on path, closed with the test.
+func s2(t *testing.T, path string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }

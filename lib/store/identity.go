@@ -6,8 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"os"
+	"io/fs"
 
 	"github.com/jmoiron/sqlx"
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -59,20 +58,18 @@ var sqliteMagic = []byte("SQLite format 3\x00")
 // WAL holds newer pages). readOnly and immutable choose that
 // connection's DSN as for the store's own (see Open).
 func identify(ctx context.Context, path string, opts Options) error {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
+	head := make([]byte, 100)
+	n, err := readHead(path, head)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Op == "open" {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		return err
 	}
-	head := make([]byte, 100)
-	n, err := io.ReadFull(f, head)
-	f.Close()
 	switch {
 	case n == 0:
 		return nil // an empty file is an empty database (or one being created)
-	case err == nil && bytes.Equal(head[:16], sqliteMagic) && binary.BigEndian.Uint32(head[68:72]) == ApplicationID:
+	case n == len(head) && bytes.Equal(head[:16], sqliteMagic) && binary.BigEndian.Uint32(head[68:72]) == ApplicationID:
 		return nil
 	case !bytes.HasPrefix(head[:n], sqliteMagic[:min(n, 16)]):
 		return &NotLedgerError{Path: path}

@@ -103,7 +103,13 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 		// The same bounds as Search (see pruneCommon): an item's terms
 		// may be common in a large library, and an OR of a dozen of them
 		// ranked in full would cost with the number of matches.
-		keep, rest, common, newest, unranked, err := s.pruneCommon(ctx, conn, terms, so.ScanRows, so.exactCounts)
+		var stats searchStatsRow
+		if len(terms) > 0 && so.ScanRows >= 0 && !so.exactCounts {
+			if stats, err = searchStats(ctx, conn, terms, so.ScanRows, so.exactCounts); err != nil {
+				return nil, err
+			}
+		}
+		keep, rest, common, newest, unranked, err := s.pruneCommon(ctx, conn, terms, so.ScanRows, so.exactCounts, stats)
 		if err != nil {
 			return nil, err
 		}

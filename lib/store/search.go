@@ -103,15 +103,23 @@ func (f Filter) empty() bool {
 // filter keeps them. The partial index items_archived makes both the check
 // and the set (built once per query) cost about the number of archived
 // items.
-func (f Filter) archivedOut(ctx context.Context, conn *sqlx.Conn) (string, error) {
+// known is what search's first statement found (see searchStats), or
+// unknown: then it is looked up.
+func (f Filter) archivedOut(ctx context.Context, conn *sqlx.Conn, known archivedState) (string, error) {
 	if f.Archived != NotArchived {
 		return "", nil
 	}
-	var n int
-	if err := conn.GetContext(ctx, &n, `SELECT EXISTS (SELECT 1 FROM items WHERE archived_at IS NOT NULL)`); err != nil {
-		return "", err
+	if known == archivedUnknown {
+		var n int
+		if err := conn.GetContext(ctx, &n, `SELECT EXISTS (SELECT 1 FROM items WHERE archived_at IS NOT NULL)`); err != nil {
+			return "", err
+		}
+		known = archivedNone
+		if n != 0 {
+			known = archivedSome
+		}
 	}
-	if n == 0 {
+	if known == archivedNone {
 		return "", nil
 	}
 	return `+s.rowid NOT IN (SELECT c.id FROM content_chunks c JOIN items it ON it.id = c.item_id WHERE it.archived_at IS NOT NULL
@@ -202,9 +210,10 @@ type SearchOptions struct {
 	// copies.go).
 	AllCopies bool
 
-	exclude    string // set by Related: the item whose group is left out
-	newestOnly bool   // set by Search: rank the newest ScanRows matches only
-	unranked   bool   // set by Search: with newestOnly, no bm25 at all
+	exclude    string        // set by Related: the item whose group is left out
+	archived   archivedState // set by Search: whether any item is archived
+	newestOnly bool          // set by Search: rank the newest ScanRows matches only
+	unranked   bool          // set by Search: with newestOnly, no bm25 at all
 	// exactCounts turns off sampled row counts (tests compare both).
 	exactCounts bool
 	rest        []string // set by Search: terms scored on the candidates only
@@ -305,7 +314,12 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		return nil, err
 	}
 	defer conn.Close()
-	terms, rest, common, newest, unranked, err := s.pruneCommon(ctx, conn, q.Terms, opts.ScanRows, opts.exactCounts)
+	stats, err := searchStats(ctx, conn, q.Terms, opts.ScanRows, opts.exactCounts)
+	if err != nil {
+		return nil, err
+	}
+	opts.archived = stats.archived
+	terms, rest, common, newest, unranked, err := s.pruneCommon(ctx, conn, q.Terms, opts.ScanRows, opts.exactCounts, stats)
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,10 @@ const DefaultScanRows = 3000
 // The other terms matching at most rescoreFactor × scan rows are returned
 // as rest: they do not find candidates but are scored on them (see
 // rescore); the commoner ones are dropped.
-func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string, scan int, exactCounts bool) (keep, rest, drop []string, newest, unranked bool, err error) {
+//
+// stats are the store's sizes and, when the index is small enough to
+// count exactly, the first round of exact counts (see searchStats).
+func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string, scan int, exactCounts bool, stats searchStatsRow) (keep, rest, drop []string, newest, unranked bool, err error) {
 	if scan < 0 || len(terms) == 0 {
 		return terms, nil, nil, false, false, nil
 	}
@@ -45,13 +48,13 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 	// (chunk and item rows), as if item rows matched in proportion.
 	// Each round of counts is one statement (see countTerms).
 	exact := terms
+	var counted []int64 // exact counts of terms, when searchStats made them
 	if !exactCounts {
-		var maxID, maxSeq sql.NullInt64
-		if err := conn.QueryRowxContext(ctx, `SELECT (SELECT max(id) FROM content_chunks), (SELECT max(seq) FROM items)`).Scan(&maxID, &maxSeq); err != nil {
-			return nil, nil, nil, false, false, err
-		}
-		if w := int64(scan) * sampleFactor; maxID.Int64 > 4*w {
-			lo, allRows := maxID.Int64-w, maxID.Int64+maxSeq.Int64
+		maxID, maxSeq := stats.maxID, stats.maxSeq
+		counted = stats.counts
+		if w := int64(scan) * sampleFactor; maxID > 4*w {
+			counted = nil
+			lo, allRows := maxID-w, maxID+maxSeq
 			cs, err := countTerms(ctx, conn, terms, &lo, capRows*w/allRows+2)
 			if err != nil {
 				return nil, nil, nil, false, false, err
@@ -66,9 +69,11 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 			}
 		}
 	}
-	ns, err := countTerms(ctx, conn, exact, nil, int64(scan)+1)
-	if err != nil {
-		return nil, nil, nil, false, false, err
+	ns := counted
+	if ns == nil {
+		if ns, err = countTerms(ctx, conn, exact, nil, int64(scan)+1); err != nil {
+			return nil, nil, nil, false, false, err
+		}
 	}
 	var more []string // rescored or dropped?
 	for i, t := range exact {
@@ -123,6 +128,65 @@ func (s *Store) pruneCommon(ctx context.Context, conn *sqlx.Conn, terms []string
 		}
 	}
 	return keep, rest, drop, false, false, nil
+}
+
+// archivedState says whether any item is archived, when known.
+type archivedState int8
+
+const (
+	archivedUnknown archivedState = iota
+	archivedNone
+	archivedSome
+)
+
+// searchStatsRow is what a search's first statement reads.
+type searchStatsRow struct {
+	maxID, maxSeq int64 // the newest chunk row and item row
+	archived      archivedState
+	// counts are the terms' exact row counts up to scan+1 (pruneCommon's
+	// first round), nil when the index is large enough to be sampled
+	// first or pruneCommon does not count.
+	counts []int64
+}
+
+// searchStats reads, in one statement, what a search needs before it
+// ranks: the store's sizes, whether any item is archived and, when
+// pruneCommon will count the terms exactly (an index of at most four
+// sample windows), those counts (each guarded by the size test, so a
+// large index counts nothing here).
+func searchStats(ctx context.Context, conn *sqlx.Conn, terms []string, scan int, exactCounts bool) (searchStatsRow, error) {
+	var b strings.Builder
+	b.WriteString(`SELECT coalesce((SELECT max(id) FROM content_chunks), 0), coalesce((SELECT max(seq) FROM items), 0),
+		EXISTS (SELECT 1 FROM items WHERE archived_at IS NOT NULL)`)
+	count := scan >= 0 && !exactCounts && len(terms) > 0
+	var args []any
+	if count {
+		for _, t := range terms {
+			b.WriteString(`, CASE WHEN coalesce((SELECT max(id) FROM content_chunks), 0) <= ? THEN (SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT ?)) END`)
+			args = append(args, 4*int64(scan)*sampleFactor, query.Quote(t), int64(scan)+1)
+		}
+	}
+	var st searchStatsRow
+	var anyArchived bool
+	ns := make([]sql.NullInt64, len(args)/3)
+	dest := []any{&st.maxID, &st.maxSeq, &anyArchived}
+	for i := range ns {
+		dest = append(dest, &ns[i])
+	}
+	if err := conn.QueryRowContext(ctx, b.String(), args...).Scan(dest...); err != nil {
+		return st, err
+	}
+	st.archived = archivedNone
+	if anyArchived {
+		st.archived = archivedSome
+	}
+	if count && ns[0].Valid {
+		st.counts = make([]int64, len(ns))
+		for i, n := range ns {
+			st.counts[i] = n.Int64
+		}
+	}
+	return st, nil
 }
 
 // countTerms returns, in one statement, how many rows of the word index
@@ -221,7 +285,7 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 	archivedOut := ""
 	if !filtered {
 		var err error
-		if archivedOut, err = opts.Filter.archivedOut(ctx, conn); err != nil {
+		if archivedOut, err = opts.Filter.archivedOut(ctx, conn, opts.archived); err != nil {
 			return nil, fmt.Errorf("search filter: %w", err)
 		}
 	}

@@ -117,12 +117,18 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 		if err != nil {
 			return nil, nil, err
 		}
-		var hr []hitRow
-		if err := conn.SelectContext(ctx, &hr, qs, args...); err != nil {
-			return nil, nil, err
-		}
-		for _, h := range hr {
+		err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+			var h hitRow
+			if err := scan(&h.Seq, &h.ID, &h.CanonicalURL, &h.OriginalURL, &h.SourceType, &h.Title, &h.Author, &h.PublishedAt,
+				&h.SiteName, &h.Lang, &h.Excerpt, &h.Description, &h.SavedAt, &h.FetchedAt, &h.IngestStatus, &h.ETag,
+				&h.LastModified, &h.FromRecord); err != nil {
+				return err
+			}
 			meta[h.ID] = h
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
 		}
 	}
 	tags, err := loadTags(ctx, conn, evIDs)
@@ -137,12 +143,16 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 		if err != nil {
 			return nil, nil, err
 		}
-		var ar []annRow
-		if err := conn.SelectContext(ctx, &ar, qs, args...); err != nil {
-			return nil, nil, err
-		}
-		for _, a := range ar {
+		err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+			var a annRow
+			if err := scan(&a.ID, &a.ItemID, &a.ChunkID, &a.Type, &a.Text, &a.Actor, &a.Confidence, &a.Pinned, &a.CreatedAt, &a.OrphanedAt); err != nil {
+				return err
+			}
 			anns[a.ItemID] = append(anns[a.ItemID], a)
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
 		}
 	}
 	arts, err := loadArtifacts(ctx, conn, evIDs)
@@ -229,15 +239,16 @@ func loadTags(ctx context.Context, conn *sqlx.Conn, ids []string) (map[string][]
 	if err != nil {
 		return nil, err
 	}
-	var tr []struct {
-		ItemID string `db:"item_id"`
-		Tag    string `db:"tag"`
-	}
-	if err := conn.SelectContext(ctx, &tr, qs, args...); err != nil {
+	err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+		var id, tag string
+		if err := scan(&id, &tag); err != nil {
+			return err
+		}
+		out[id] = append(out[id], tag)
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	for _, t := range tr {
-		out[t.ItemID] = append(out[t.ItemID], t.Tag)
 	}
 	return out, nil
 }
@@ -249,23 +260,21 @@ func loadArtifacts(ctx context.Context, conn *sqlx.Conn, ids []string) (map[stri
 	if err != nil {
 		return nil, err
 	}
-	var ar []struct {
-		ItemID    string `db:"item_id"`
-		Summary   string `db:"summary"`
-		Claims    string `db:"key_claims_json"`
-		CreatedBy string `db:"created_by"`
-		CreatedAt string `db:"created_at"`
-	}
-	if err := conn.SelectContext(ctx, &ar, qs, args...); err != nil {
-		return nil, err
-	}
-	for _, a := range ar {
-		if out[a.ItemID] != nil {
-			continue // newest only
+	err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+		var itemID, claims string
+		art := &record.Artifact{}
+		if err := scan(&itemID, &art.Summary, &claims, &art.CreatedBy, &art.CreatedAt); err != nil {
+			return err
 		}
-		art := &record.Artifact{Summary: a.Summary, CreatedBy: a.CreatedBy, CreatedAt: a.CreatedAt}
-		_ = json.Unmarshal([]byte(a.Claims), &art.KeyClaims) // a malformed list shows as none
-		out[a.ItemID] = art
+		if out[itemID] != nil {
+			return nil // newest only
+		}
+		_ = json.Unmarshal([]byte(claims), &art.KeyClaims) // a malformed list shows as none
+		out[itemID] = art
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -359,12 +368,16 @@ func loadChunks(ctx context.Context, conn *sqlx.Conn, ids []int64) (map[int64]ch
 	if err != nil {
 		return nil, err
 	}
-	var rows []chunkRow
-	if err := conn.SelectContext(ctx, &rows, qs, args...); err != nil {
-		return nil, err
-	}
-	for _, r := range rows {
+	err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+		var r chunkRow
+		if err := scan(&r.ID, &r.Index, &r.Text, &r.Tokens, &r.StartS, &r.Page); err != nil {
+			return err
+		}
 		out[r.ID] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

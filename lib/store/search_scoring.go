@@ -10,7 +10,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/jmoiron/sqlx"
 
@@ -54,11 +53,21 @@ func scoreRowids(ctx context.Context, conn *sqlx.Conn, expr string, ids []int64,
 	for _, id := range ids {
 		lo, hi = min(lo, id), max(hi, id)
 	}
-	hl := `''`
+	// Whether the annotations column matched: the rows of the range
+	// that match expr on that column alone (one uncorrelated set, from
+	// the doclists). highlight() on the column would read each row's
+	// stored content, and an item row holds the item's whole text: ~400
+	// page reads for a one-word ll-find's candidates. expr is an OR of
+	// quoted terms (query.Or), so a row's annotations hold a match
+	// exactly when it is in the set.
+	ann := `0`
+	var annArgs []any
 	if annotations {
-		hl = `highlight(search, 2, char(2), char(3))`
+		ann = `rowid IN (SELECT rowid FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ?)`
+		annArgs = []any{onColumns("annotations", expr), lo, hi}
 	}
-	qs, args, err := sqlx.In(`SELECT rowid, -bm25(search, `+bm25Weights(w)+`), `+hl+` FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (?)`, expr, lo, hi, ids)
+	qs, args, err := sqlx.In(`SELECT rowid, -bm25(search, `+bm25Weights(w)+`), `+ann+` FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (?)`,
+		append(annArgs, expr, lo, hi, ids)...)
 	if err != nil {
 		return err
 	}
@@ -70,11 +79,11 @@ func scoreRowids(ctx context.Context, conn *sqlx.Conn, expr string, ids []int64,
 	for r.Next() {
 		var id int64
 		var rel float64
-		var marked string
-		if err := r.Scan(&id, &rel, &marked); err != nil {
+		var annHit bool
+		if err := r.Scan(&id, &rel, &annHit); err != nil {
 			return err
 		}
-		fn(id, rel, strings.IndexByte(marked, 2) >= 0)
+		fn(id, rel, annHit)
 	}
 	return r.Err()
 }
@@ -178,10 +187,6 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 			seqs = append(seqs, -id)
 		}
 	}
-	type pair struct {
-		K int64  `db:"k"`
-		V string `db:"v"`
-	}
 	load := func(sqlText string, ids []int64, sign int64) error {
 		if len(ids) == 0 {
 			return nil
@@ -190,14 +195,15 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 		if err != nil {
 			return err
 		}
-		var ps []pair
-		if err := conn.SelectContext(ctx, &ps, qs, args...); err != nil {
-			return err
-		}
-		for _, p := range ps {
-			owner[sign*p.K] = p.V
-		}
-		return nil
+		return queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+			var k int64
+			var v string
+			if err := scan(&k, &v); err != nil {
+				return err
+			}
+			owner[sign*k] = v
+			return nil
+		})
 	}
 	if err := load(`SELECT id AS k, item_id AS v FROM content_chunks WHERE id IN (?)`, chunkIDs, 1); err != nil {
 		return nil, err
@@ -293,10 +299,8 @@ func (s *Store) adjust(ctx context.Context, conn *sqlx.Conn, items []*scoredItem
 		ids[i] = it.id
 	}
 	type annStat struct {
-		ItemID string `db:"item_id"`
-		Pinned int    `db:"pinned"`
-		Low    int    `db:"low"`
-		Total  int    `db:"total"`
+		ItemID             string
+		Pinned, Low, Total int
 	}
 	stats := map[string]annStat{}
 	for start := 0; start < len(ids); start += 500 {
@@ -308,12 +312,16 @@ func (s *Store) adjust(ctx context.Context, conn *sqlx.Conn, items []*scoredItem
 		if err != nil {
 			return err
 		}
-		var st []annStat
-		if err := conn.SelectContext(ctx, &st, qs, args...); err != nil {
-			return err
-		}
-		for _, a := range st {
+		err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+			var a annStat
+			if err := scan(&a.ItemID, &a.Pinned, &a.Low, &a.Total); err != nil {
+				return err
+			}
 			stats[a.ItemID] = a
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	for _, it := range items {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/record"
@@ -99,10 +100,37 @@ func (s *Store) ResetSetting(ctx context.Context, key string) (bool, error) {
 	return n > 0, nil
 }
 
+// openedSetting is the decay setting read at open (Options.ReadPolicies):
+// row is nil when none was stored.
+type openedSetting struct {
+	mu    sync.Mutex
+	taken bool
+	row   *StoredSetting
+}
+
+// take returns the setting read at open, once; false when there is none
+// to take (not read at open, or taken already).
+func (o *openedSetting) take() (*StoredSetting, bool) {
+	if o == nil {
+		return nil, false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.taken {
+		return nil, false
+	}
+	o.taken = true
+	return o.row, true
+}
+
 // StoredDecay returns the stored decay policy and its row, or a nil row
 // when none is stored (the caller's default applies).
 func (s *Store) StoredDecay(ctx context.Context) (DecayPolicy, *StoredSetting, error) {
-	st, err := s.Setting(ctx, SettingDecay)
+	st, ok := s.opened.take()
+	var err error
+	if !ok {
+		st, err = s.Setting(ctx, SettingDecay)
+	}
 	if err != nil || st == nil {
 		return DecayPolicy{}, nil, err
 	}

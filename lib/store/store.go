@@ -11,6 +11,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
@@ -62,6 +63,11 @@ type Options struct {
 	// memory (useMemorySubjournal). The last two are the process's and
 	// only the first Open of a process sets them.
 	Bulk bool
+	// ReadPolicies reads the stored decay policy in open's one check
+	// statement, for a process that resolves it right after opening
+	// (ll-find, ll-brief): the first StoredDecay then runs no statement
+	// of its own; later ones read the table again.
+	ReadPolicies bool
 }
 
 // BulkCacheKiB is a bulk writer's page cache (Options.Bulk): 64 MiB holds
@@ -73,6 +79,9 @@ type Store struct {
 	db   *sqlx.DB
 	now  func() time.Time
 	path string
+	// opened holds the decay setting read at open (Options.ReadPolicies)
+	// until the first StoredDecay takes it.
+	opened *openedSetting
 }
 
 // ErrNoFTS5 says the binary was built without the sqlite_fts5 build tag.
@@ -197,11 +206,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // one keeps its mode), so the umask never makes a store readable by
 // others. SQLite would create it with 0644 less the umask.
 func createFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
+	if err := createRaw(path, 0o600); err != nil {
 		return fmt.Errorf("create database: %w", err)
 	}
-	return f.Close()
+	return nil
 }
 
 // readerFallback returns the next, more read-only way for a reader to
@@ -246,7 +254,7 @@ func open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.now = time.Now
 	}
 	// one statement: not worth a goroutine watching ctx (see bounded)
-	cur, err := s.checkSettings(context.WithoutCancel(ctx), opts.ReadOnly)
+	cur, err := s.checkSettings(context.WithoutCancel(ctx), opts.ReadOnly, opts.ReadPolicies)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -261,19 +269,44 @@ func open(ctx context.Context, path string, opts Options) (*Store, error) {
 // checkSettings verifies the DSN settings took effect on a connection and
 // returns the schema version (PRAGMA user_version), all in one statement:
 // a process that opens a current database runs no other before its own
-// queries. A read-only connection keeps the file's journal mode.
-func (s *Store) checkSettings(ctx context.Context, readOnly bool) (int, error) {
+// queries. A read-only connection keeps the file's journal mode. With
+// policies it also reads the stored decay setting (kept in s.opened), or
+// notes there is none; a database older than the settings table (it is
+// about to be migrated) gets the check alone.
+func (s *Store) checkSettings(ctx context.Context, readOnly, policies bool) (int, error) {
 	var st struct {
-		FK      int    `db:"foreign_keys"`
-		Version int    `db:"user_version"`
-		Journal string `db:"journal_mode"`
+		FK, Version   int
+		Journal       string
+		Value, At, By sql.NullString
 	}
-	q := `SELECT foreign_keys, user_version, '' AS journal_mode FROM pragma_foreign_keys, pragma_user_version`
+	// scanned by hand: sqlx's mapping of a struct costs its reflection
+	get := func(q string) error {
+		return s.db.QueryRowContext(ctx, q).Scan(&st.FK, &st.Version, &st.Journal, &st.Value, &st.At, &st.By)
+	}
+	from := `pragma_foreign_keys, pragma_user_version`
+	journal := `'' AS journal_mode`
 	if !readOnly {
-		q = `SELECT foreign_keys, user_version, journal_mode FROM pragma_foreign_keys, pragma_user_version, pragma_journal_mode`
+		from += `, pragma_journal_mode`
+		journal = `journal_mode`
 	}
-	if err := s.db.GetContext(ctx, &st, q); err != nil {
-		return 0, fmt.Errorf("open database: %w", err)
+	q := `SELECT foreign_keys, user_version, ` + journal + `, NULL AS value, NULL AS updated_at, NULL AS updated_by FROM ` + from
+	if policies {
+		pq := `SELECT foreign_keys, user_version, ` + journal + `, s.value, s.updated_at, s.updated_by FROM ` + from +
+			` LEFT JOIN settings s ON s.key = '` + SettingDecay + `'`
+		if err := get(pq); err == nil {
+			s.opened = &openedSetting{}
+			if st.Value.Valid {
+				s.opened.row = &StoredSetting{Key: SettingDecay, Value: st.Value.String, UpdatedAt: st.At.String, UpdatedBy: st.By.String}
+			}
+			q = ""
+		} else if !strings.Contains(err.Error(), "no such table") {
+			return 0, fmt.Errorf("open database: %w", err)
+		}
+	}
+	if q != "" {
+		if err := get(q); err != nil {
+			return 0, fmt.Errorf("open database: %w", err)
+		}
 	}
 	if st.FK != 1 {
 		return 0, errors.New("open database: foreign keys are off")

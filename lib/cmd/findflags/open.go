@@ -13,14 +13,16 @@ import (
 // OpenStore opens the database for ll-find and ll-brief: a short busy
 // timeout, since their only write (the revalidation mark) may be skipped,
 // and a preallocated page cache (store.Options.PagePool), since a query
-// reads hundreds of pages into a fresh process. A missing database is an
-// error (exit 1), never created: a reader writes no file.
+// reads hundreds of pages into a fresh process. The stored decay policy
+// is read with open's check (store.Options.ReadPolicies): both commands
+// resolve it once, right after opening. A missing database is an error
+// (exit 1), never created: a reader writes no file.
 func OpenStore(ctx context.Context, c *ucli.Command, env cli.Env) (*store.Store, error) {
 	loc, err := cli.LocateDB(cli.Flags(c).String("db"), env)
 	if err != nil {
 		return nil, err
 	}
-	return cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots})
+	return cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond, PagePool: PagePoolSlots, ReadPolicies: true})
 }
 
 // PagePoolSlots is the page-cache pool of ll-find and ll-brief: 480 pages,
