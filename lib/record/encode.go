@@ -161,25 +161,16 @@ func (e *objWriter) str(k, v string, omitEmpty bool) {
 }
 
 func (e *objWriter) strs(k string, v []string, omitEmpty bool) {
-	if omitEmpty && len(v) == 0 {
-		return
-	}
-	e.key(k)
-	if v == nil {
-		e.b = append(e.b, "null"...)
-		return
-	}
-	e.b = append(e.b, '[')
-	for i, s := range v {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.b = appendString(e.b, s)
-	}
-	e.b = append(e.b, ']')
+	writeList(e, k, v, omitEmpty, appendString)
 }
 
 func (e *objWriter) ints(k string, v []int64, omitEmpty bool) {
+	writeList(e, k, v, omitEmpty, func(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) })
+}
+
+// writeList writes a JSON array of v under k as encoding/json does: null
+// for a nil slice, nothing when omitEmpty and empty.
+func writeList[T any](e *objWriter, k string, v []T, omitEmpty bool, one func([]byte, T) []byte) {
 	if omitEmpty && len(v) == 0 {
 		return
 	}
@@ -189,11 +180,11 @@ func (e *objWriter) ints(k string, v []int64, omitEmpty bool) {
 		return
 	}
 	e.b = append(e.b, '[')
-	for i, n := range v {
+	for i, x := range v {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.b = strconv.AppendInt(e.b, n, 10)
+		e.b = one(e.b, x)
 	}
 	e.b = append(e.b, ']')
 }
