@@ -83,11 +83,7 @@ EXAMPLES:
 			if !store.ValidActor(actor) {
 				return cli.Usage("--actor %q: want human or agent:<name>", actor)
 			}
-			out, err := cli.OutputOn(c, env)
-			if err != nil {
-				return err
-			}
-			st, _, err := openItems(ctx, c, env, n > 0)
+			out, st, _, err := openOutput(ctx, c, env, n > 0)
 			if err != nil {
 				return err
 			}

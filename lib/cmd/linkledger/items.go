@@ -262,16 +262,27 @@ func itemErr(err error) error {
 	return err
 }
 
+// openOutput decides the output form, then opens the ledger (for writing
+// when write): a bad --format is reported before the file is touched. The
+// caller closes the store; path is the database file.
+func openOutput(ctx context.Context, c *ucli.Command, env cli.Env, write bool) (*cli.Output, *store.Store, string, error) {
+	out, err := cli.OutputOn(c, env)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	st, path, err := openItems(ctx, c, env, write)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return out, st, path, nil
+}
+
 // readLedger opens the ledger for reading and writes every record list
 // gives: the verbs that list from the whole ledger (tags, orphans,
 // config).
 func readLedger(ctx context.Context, c *ucli.Command, env cli.Env,
 	list func(context.Context, *store.Store) ([]*record.Record, error)) error {
-	out, err := cli.OutputOn(c, env)
-	if err != nil {
-		return err
-	}
-	st, _, err := openItems(ctx, c, env, false)
+	out, st, _, err := openOutput(ctx, c, env, false)
 	if err != nil {
 		return err
 	}
@@ -300,11 +311,7 @@ func eachItem(ctx context.Context, c *ucli.Command, env cli.Env,
 	if err != nil {
 		return err
 	}
-	out, err := cli.OutputOn(c, env)
-	if err != nil {
-		return err
-	}
-	st, _, err := openItems(ctx, c, env, false)
+	out, st, _, err := openOutput(ctx, c, env, false)
 	if err != nil {
 		return err
 	}

@@ -258,11 +258,7 @@ EXAMPLES:
 			if o.Limit = c.Int("limit"); o.Limit < 1 {
 				return cli.Usage("--limit %d: want 1 or more", o.Limit)
 			}
-			out, err := cli.OutputOn(c, env)
-			if err != nil {
-				return err
-			}
-			st, _, err := openItems(ctx, c, env, false)
+			out, st, _, err := openOutput(ctx, c, env, false)
 			if err != nil {
 				return err
 			}
@@ -348,11 +344,7 @@ func packWrite(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*store
 	if !store.ValidActor(actor) {
 		return cli.Usage("--actor %q: want human or agent:<name>", actor)
 	}
-	out, err := cli.OutputOn(c, env)
-	if err != nil {
-		return err
-	}
-	st, path, err := openItems(ctx, c, env, true)
+	out, st, path, err := openOutput(ctx, c, env, true)
 	if err != nil {
 		return err
 	}
@@ -369,11 +361,7 @@ func packWrite(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*store
 
 // packRead runs pack show or list.
 func packRead(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*store.Store) ([]record.PackInfo, error)) error {
-	out, err := cli.OutputOn(c, env)
-	if err != nil {
-		return err
-	}
-	st, _, err := openItems(ctx, c, env, false)
+	out, st, _, err := openOutput(ctx, c, env, false)
 	if err != nil {
 		return err
 	}

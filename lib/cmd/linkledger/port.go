@@ -194,11 +194,7 @@ EXAMPLES:
 			case c.Bool("text") && (vaultDir != "" || bookmarks):
 				return cli.Usage("--text: only the NDJSON export carries the text")
 			}
-			out, err := cli.OutputOn(c, env)
-			if err != nil {
-				return err
-			}
-			st, _, err := openItems(ctx, c, env, false)
+			out, st, _, err := openOutput(ctx, c, env, false)
 			if err != nil {
 				return err
 			}
@@ -302,11 +298,7 @@ EXAMPLES:
 				return cli.Usage("want one FILE to write the copy to: linkledger backup FILE")
 			}
 			dest := c.Args().First()
-			out, err := cli.OutputOn(c, env)
-			if err != nil {
-				return err
-			}
-			st, path, err := openItems(ctx, c, env, false)
+			out, st, path, err := openOutput(ctx, c, env, false)
 			if err != nil {
 				return err
 			}
@@ -358,11 +350,7 @@ EXAMPLES:
 			if c.Args().Len() > 0 {
 				return cli.Usage("check takes no arguments (got %q)", c.Args().First())
 			}
-			out, err := cli.OutputOn(c, env)
-			if err != nil {
-				return err
-			}
-			st, _, err := openItems(ctx, c, env, c.Bool("repair"))
+			out, st, _, err := openOutput(ctx, c, env, c.Bool("repair"))
 			if err != nil {
 				return err
 			}

@@ -96,11 +96,7 @@ EXAMPLES:
 			if len(decisions) > 0 && c.Bool("decayed") {
 				return cli.Usage("--decayed lists; it does not go with decisions")
 			}
-			out, err := cli.OutputOn(c, env)
-			if err != nil {
-				return err
-			}
-			st, path, err := openItems(ctx, c, env, len(decisions) > 0)
+			out, st, path, err := openOutput(ctx, c, env, len(decisions) > 0)
 			if err != nil {
 				return err
 			}
