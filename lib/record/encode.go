@@ -41,20 +41,18 @@ func appendRecord(b []byte, r *Record) ([]byte, bool) {
 	e.ints("pin", r.Pin, true)
 	e.ints("unpin", r.Unpin, true)
 	if r.Artifact != nil {
-		e.key("artifact")
 		e.artifact(r.Artifact)
 	}
 	if s := r.Save; s != nil {
-		e.key("save")
-		o := objWriter{b: append(e.b, '{')}
-		o.boolean("existing", s.Existing, false)
-		o.strs("tags_added", s.TagsAdded, true)
-		o.strs("tags_removed", s.TagsRemoved, true)
-		o.ints("annotation_ids", s.AnnotationIDs, true)
-		o.ints("displaced", s.Displaced, true)
-		o.ints("merged", s.Merged, true)
-		o.boolean("note_added", s.NoteAdded, true)
-		e.b = append(o.b, '}')
+		e.object("save", func(o *objWriter) {
+			o.boolean("existing", s.Existing, false)
+			o.strs("tags_added", s.TagsAdded, true)
+			o.strs("tags_removed", s.TagsRemoved, true)
+			o.ints("annotation_ids", s.AnnotationIDs, true)
+			o.ints("displaced", s.Displaced, true)
+			o.ints("merged", s.Merged, true)
+			o.boolean("note_added", s.NoteAdded, true)
+		})
 	}
 	e.str("status", r.Status, true)
 	if r.New != nil {
@@ -62,11 +60,10 @@ func appendRecord(b []byte, r *Record) ([]byte, bool) {
 		e.b = strconv.AppendBool(e.b, *r.New)
 	}
 	if v := r.Revalidate; v != nil {
-		e.key("revalidate")
-		o := objWriter{b: append(e.b, '{')}
-		o.boolean("due", v.Due, false)
-		o.str("fetched_at", v.FetchedAt, true)
-		e.b = append(o.b, '}')
+		e.object("revalidate", func(o *objWriter) {
+			o.boolean("due", v.Due, false)
+			o.str("fetched_at", v.FetchedAt, true)
+		})
 	}
 	e.str("saved_at", r.SavedAt, true)
 	e.str("via", r.Via, true)
@@ -87,30 +84,20 @@ func appendRecord(b []byte, r *Record) ([]byte, bool) {
 		e.chunks("chunks", r.Chunks)
 	}
 	if h := r.Hit; h != nil {
-		e.key("hit")
 		e.hit(h)
 	}
 	if len(r.Copies) > 0 {
-		e.key("copies")
-		e.b = append(e.b, '[')
-		for i, c := range r.Copies {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			o := objWriter{b: append(e.b, '{')}
+		objects(&e, "copies", r.Copies, func(o *objWriter, c *Copy) {
 			o.str("id", c.ID, false)
 			o.str("url", c.URL, false)
-			e.b = append(o.b, '}')
-		}
-		e.b = append(e.b, ']')
+		})
 	}
 	if s := r.Stored; s != nil {
-		e.key("stored")
-		o := objWriter{b: append(e.b, '{')}
-		o.str("checksum", s.Checksum, true)
-		o.int("chunks", int64(s.Chunks), false)
-		o.int("chunks_omitted", int64(s.ChunksOmitted), true)
-		e.b = append(o.b, '}')
+		e.object("stored", func(o *objWriter) {
+			o.str("checksum", s.Checksum, true)
+			o.int("chunks", int64(s.Chunks), false)
+			o.int("chunks_omitted", int64(s.ChunksOmitted), true)
+		})
 	}
 	e.str("archived_at", r.ArchivedAt, true)
 	if e.bad {
@@ -235,14 +222,7 @@ func appendFloat(b []byte, f float64, bad bool) ([]byte, bool) {
 }
 
 func (e *objWriter) annotations(k string, as []Annotation) {
-	e.key(k)
-	e.b = append(e.b, '[')
-	for i := range as {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		a := &as[i]
-		o := objWriter{b: append(e.b, '{'), bad: e.bad}
+	objects(e, k, as, func(o *objWriter, a *Annotation) {
 		o.int("id", a.ID, true)
 		o.str("type", a.Type, false)
 		o.str("text", a.Text, false)
@@ -262,57 +242,40 @@ func (e *objWriter) annotations(k string, as []Annotation) {
 		o.str("review", a.Review, true)
 		o.boolean("decayed", a.Decayed, true)
 		o.str("orphaned_at", a.OrphanedAt, true)
-		e.b, e.bad = append(o.b, '}'), o.bad
-	}
-	e.b = append(e.b, ']')
+	})
 }
 
+// artifact writes member "artifact".
 func (e *objWriter) artifact(a *Artifact) {
-	o := objWriter{b: append(e.b, '{'), bad: e.bad}
-	o.str("summary", a.Summary, true)
-	o.strs("key_claims", a.KeyClaims, true)
-	o.str("created_by", a.CreatedBy, true)
-	o.str("created_at", a.CreatedAt, true)
-	if len(a.Claims) > 0 {
-		o.key("claims")
-		o.b = append(o.b, '[')
-		for i, c := range a.Claims {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			co := objWriter{b: append(o.b, '{'), bad: o.bad}
-			co.str("text", c.Text, false)
-			co.int("chunk_index", int64(c.ChunkIndex), false)
-			co.float("confidence", c.Confidence, false)
-			co.boolean("unsupported", c.Unsupported, true)
-			o.b, o.bad = append(co.b, '}'), co.bad
+	e.object("artifact", func(o *objWriter) {
+		o.str("summary", a.Summary, true)
+		o.strs("key_claims", a.KeyClaims, true)
+		o.str("created_by", a.CreatedBy, true)
+		o.str("created_at", a.CreatedAt, true)
+		if len(a.Claims) > 0 {
+			objects(o, "claims", a.Claims, func(co *objWriter, c *Claim) {
+				co.str("text", c.Text, false)
+				co.int("chunk_index", int64(c.ChunkIndex), false)
+				co.float("confidence", c.Confidence, false)
+				co.boolean("unsupported", c.Unsupported, true)
+			})
 		}
-		o.b = append(o.b, ']')
-	}
-	o.str("method", a.Method, true)
-	o.str("model", a.Model, true)
-	o.str("endpoint_host", a.EndpointHost, true)
-	if t := a.Tokens; t != nil {
-		o.key("tokens")
-		to := objWriter{b: append(o.b, '{')}
-		to.int("prompt", int64(t.Prompt), false)
-		to.int("completion", int64(t.Completion), false)
-		o.b = append(to.b, '}')
-	}
-	o.str("summary_by", a.SummaryBy, true)
-	o.strs("tags", a.Tags, true)
-	e.b, e.bad = append(o.b, '}'), o.bad
+		o.str("method", a.Method, true)
+		o.str("model", a.Model, true)
+		o.str("endpoint_host", a.EndpointHost, true)
+		if t := a.Tokens; t != nil {
+			o.object("tokens", func(to *objWriter) {
+				to.int("prompt", int64(t.Prompt), false)
+				to.int("completion", int64(t.Completion), false)
+			})
+		}
+		o.str("summary_by", a.SummaryBy, true)
+		o.strs("tags", a.Tags, true)
+	})
 }
 
 func (e *objWriter) chunks(k string, cs []Chunk) {
-	e.key(k)
-	e.b = append(e.b, '[')
-	for i := range cs {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		c := &cs[i]
-		o := objWriter{b: append(e.b, '{'), bad: e.bad}
+	objects(e, k, cs, func(o *objWriter, c *Chunk) {
 		o.int("id", c.ID, true)
 		o.int("index", int64(c.Index), false)
 		o.str("text", c.Text, false)
@@ -321,74 +284,85 @@ func (e *objWriter) chunks(k string, cs []Chunk) {
 			o.float("start_s", *c.StartS, false)
 		}
 		o.int("page", int64(c.Page), true)
+	})
+}
+
+// hit writes member "hit".
+func (e *objWriter) hit(h *Hit) {
+	e.object("hit", func(o *objWriter) {
+		o.int("rank", int64(h.Rank), false)
+		o.float("score", h.Score, false)
+		if w := h.WhyRanked; w != nil {
+			o.object("why_ranked", func(wo *objWriter) {
+				wo.float("bm25", w.BM25, false)
+				wo.float("pinned_boost", w.PinnedBoost, false)
+				wo.float("low_confidence_penalty", w.LowConfidencePenalty, false)
+				wo.float("ranking_score", w.RankingScore, false)
+				wo.strs("matched_fields", w.MatchedFields, true)
+				wo.strs("matched_terms", w.MatchedTerms, true)
+			})
+		}
+		if len(h.Highlights) > 0 {
+			o.annotations("highlights", h.Highlights)
+		}
+		if len(h.Lowlights) > 0 {
+			o.annotations("lowlights", h.Lowlights)
+		}
+		if len(h.Notes) > 0 {
+			o.annotations("notes", h.Notes)
+		}
+		if len(h.Snippets) > 0 {
+			objects(o, "snippets", h.Snippets, func(so *objWriter, s *Snippet) {
+				so.int("chunk_index", int64(s.ChunkIndex), false)
+				so.str("text", s.Text, false)
+				if s.StartS != nil {
+					so.float("start_s", *s.StartS, false)
+				}
+				so.int("page", int64(s.Page), true)
+				so.str("url", s.URL, true)
+			})
+		}
+		if len(h.Chunks) > 0 {
+			o.chunks("chunks", h.Chunks)
+		}
+		if h.Artifact != nil {
+			o.artifact(h.Artifact)
+		}
+		o.str("fetched_at", h.FetchedAt, true)
+		o.str("saved_at", h.SavedAt, true)
+		o.str("ingest_status", h.IngestState, true)
+		if rw := h.Related; rw != nil {
+			o.object("related", func(ro *objWriter) {
+				ro.str("to", rw.To, false)
+				ro.strs("shared_tags", rw.SharedTags, true)
+				ro.strs("terms", rw.Terms, true)
+			})
+		}
+	})
+}
+
+// object writes member k as a JSON object whose members fill writes.
+func (e *objWriter) object(k string, fill func(o *objWriter)) {
+	e.key(k)
+	o := objWriter{b: append(e.b, '{'), bad: e.bad}
+	fill(&o)
+	e.b, e.bad = append(o.b, '}'), o.bad
+}
+
+// objects writes member k as a JSON array of one object per element of
+// xs, whose members fill writes.
+func objects[T any](e *objWriter, k string, xs []T, fill func(o *objWriter, x *T)) {
+	e.key(k)
+	e.b = append(e.b, '[')
+	for i := range xs {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		o := objWriter{b: append(e.b, '{'), bad: e.bad}
+		fill(&o, &xs[i])
 		e.b, e.bad = append(o.b, '}'), o.bad
 	}
 	e.b = append(e.b, ']')
-}
-
-func (e *objWriter) hit(h *Hit) {
-	o := objWriter{b: append(e.b, '{'), bad: e.bad}
-	o.int("rank", int64(h.Rank), false)
-	o.float("score", h.Score, false)
-	if w := h.WhyRanked; w != nil {
-		o.key("why_ranked")
-		wo := objWriter{b: append(o.b, '{'), bad: o.bad}
-		wo.float("bm25", w.BM25, false)
-		wo.float("pinned_boost", w.PinnedBoost, false)
-		wo.float("low_confidence_penalty", w.LowConfidencePenalty, false)
-		wo.float("ranking_score", w.RankingScore, false)
-		wo.strs("matched_fields", w.MatchedFields, true)
-		wo.strs("matched_terms", w.MatchedTerms, true)
-		o.b, o.bad = append(wo.b, '}'), wo.bad
-	}
-	if len(h.Highlights) > 0 {
-		o.annotations("highlights", h.Highlights)
-	}
-	if len(h.Lowlights) > 0 {
-		o.annotations("lowlights", h.Lowlights)
-	}
-	if len(h.Notes) > 0 {
-		o.annotations("notes", h.Notes)
-	}
-	if len(h.Snippets) > 0 {
-		o.key("snippets")
-		o.b = append(o.b, '[')
-		for i := range h.Snippets {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			s := &h.Snippets[i]
-			so := objWriter{b: append(o.b, '{'), bad: o.bad}
-			so.int("chunk_index", int64(s.ChunkIndex), false)
-			so.str("text", s.Text, false)
-			if s.StartS != nil {
-				so.float("start_s", *s.StartS, false)
-			}
-			so.int("page", int64(s.Page), true)
-			so.str("url", s.URL, true)
-			o.b, o.bad = append(so.b, '}'), so.bad
-		}
-		o.b = append(o.b, ']')
-	}
-	if len(h.Chunks) > 0 {
-		o.chunks("chunks", h.Chunks)
-	}
-	if h.Artifact != nil {
-		o.key("artifact")
-		o.artifact(h.Artifact)
-	}
-	o.str("fetched_at", h.FetchedAt, true)
-	o.str("saved_at", h.SavedAt, true)
-	o.str("ingest_status", h.IngestState, true)
-	if rw := h.Related; rw != nil {
-		o.key("related")
-		ro := objWriter{b: append(o.b, '{')}
-		ro.str("to", rw.To, false)
-		ro.strs("shared_tags", rw.SharedTags, true)
-		ro.strs("terms", rw.Terms, true)
-		o.b = append(ro.b, '}')
-	}
-	e.b, e.bad = append(o.b, '}'), o.bad
 }
 
 const hexDigits = "0123456789abcdef"
