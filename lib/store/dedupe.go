@@ -22,21 +22,36 @@ const (
 // (a when they are the same), or the two joined over their overlap (in
 // a's and b's own spelling) when they overlap.
 func quoteOverlap(a, b string) (union string, ok bool) {
-	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
-	na, nb := normalize(a), normalize(b)
-	if na.s == "" || nb.s == "" {
+	return overlapOf(newQuoteNorm(a), newQuoteNorm(b))
+}
+
+// quoteNorm is a quote (trimmed) with its folded form, computed once per
+// quote when many pairs are compared.
+type quoteNorm struct {
+	text string
+	norm normText
+}
+
+func newQuoteNorm(q string) quoteNorm {
+	q = strings.TrimSpace(q)
+	return quoteNorm{q, normalize(q)}
+}
+
+// overlapOf is quoteOverlap of two quotes already folded.
+func overlapOf(a, b quoteNorm) (union string, ok bool) {
+	if a.norm.s == "" || b.norm.s == "" {
 		return "", false
 	}
 	switch {
-	case strings.Contains(na.s, nb.s):
-		return a, true
-	case strings.Contains(nb.s, na.s):
-		return b, true
+	case strings.Contains(a.norm.s, b.norm.s):
+		return a.text, true
+	case strings.Contains(b.norm.s, a.norm.s):
+		return b.text, true
 	}
-	if u, ok := joinOverlap(a, na, b, nb); ok {
+	if u, ok := joinOverlap(a.text, a.norm, b.text, b.norm); ok {
 		return u, true
 	}
-	return joinOverlap(b, nb, a, na)
+	return joinOverlap(b.text, b.norm, a.text, a.norm)
 }
 
 // joinOverlap is a followed by b when the end of a is the start of b

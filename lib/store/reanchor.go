@@ -252,6 +252,11 @@ func samePlace(c *itemChunks, a, b anchorRow, union string) (string, bool) {
 	return span, true // the text's own
 }
 
+// mergeMaxQuotes bounds the highlights and lowlights of one item that
+// mergeNearDuplicates compares (the strongest first): about half a million
+// pairs at most.
+const mergeMaxQuotes = 1000
+
 // mergeNearDuplicates merges the item's highlights that quote the same
 // text, and its lowlights likewise (quoteOverlap, samePlace): the
 // strongest (stronger) stays, with the quote both cover and pinned if
@@ -270,6 +275,15 @@ func (s *Store) mergeNearDuplicates(ctx context.Context, tx dbtx, itemID, actor 
 		return nil, nil
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return stronger(rows[i], rows[j]) })
+	// pairs grow with the square of the quotes: an item with very many
+	// (an import of a hostile record) is merged among its strongest only
+	if len(rows) > mergeMaxQuotes {
+		rows = rows[:mergeMaxQuotes]
+	}
+	norms := make([]quoteNorm, len(rows))
+	for i := range rows {
+		norms[i] = newQuoteNorm(rows[i].Text)
+	}
 	var chunks *itemChunks
 	var merged []int64
 	gone := make([]bool, len(rows))
@@ -284,7 +298,7 @@ func (s *Store) mergeNearDuplicates(ctx context.Context, tx dbtx, itemID, actor 
 				if gone[j] || a.Type != b.Type {
 					continue
 				}
-				union, ok := quoteOverlap(a.Text, b.Text)
+				union, ok := overlapOf(norms[i], norms[j])
 				if !ok {
 					continue
 				}
@@ -300,6 +314,7 @@ func (s *Store) mergeNearDuplicates(ctx context.Context, tx dbtx, itemID, actor 
 				if err := s.mergeInto(ctx, tx, itemID, actor, chunks, a, b, union); err != nil {
 					return nil, err
 				}
+				norms[i] = newQuoteNorm(a.Text) // a may hold the union now
 				gone[j], changed = true, true
 				merged = append(merged, b.ID)
 			}

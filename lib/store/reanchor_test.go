@@ -475,3 +475,31 @@ func TestImportAgainAfterMerge(t *testing.T) {
 		t.Errorf("%d merged events, want 1", n)
 	}
 }
+
+// TestMergeBounded: an item with more highlights than mergeMaxQuotes is
+// merged among its strongest only, so a record with very many stays cheap;
+// a near-duplicate pair among the strongest still merges.
+func TestMergeBounded(t *testing.T) {
+	s := openTest(t)
+	r := item("https://t.test/many")
+	conf := func(c float64) *float64 { return &c }
+	for i := 0; i < mergeMaxQuotes; i++ {
+		r.Annotations = append(r.Annotations, record.Annotation{Type: "highlight", Actor: "human", Confidence: conf(0.9),
+			Text: fmt.Sprintf("distinct sentence number %d about tide pools and crabs", i)})
+	}
+	strong, weak := "the strongest pair of quotes about anemones", "the weakest pair of quotes about barnacles"
+	r.Annotations = append(r.Annotations,
+		record.Annotation{Type: "highlight", Actor: "human", Confidence: conf(0.95), Text: strong},
+		record.Annotation{Type: "highlight", Actor: "human", Confidence: conf(0.95), Text: strong + " and"},
+		record.Annotation{Type: "highlight", Actor: "human", Confidence: conf(0.1), Text: weak},
+		record.Annotation{Type: "highlight", Actor: "human", Confidence: conf(0.1), Text: weak + " and"},
+	)
+	out := mustSave(t, s, r)
+	if out.Save == nil || len(out.Save.Merged) != 1 {
+		t.Fatalf("merged %v; want the strong pair only (the weak pair is past the %d strongest)", out.Save, mergeMaxQuotes)
+	}
+	var n int
+	if err := s.DB().Get(&n, `SELECT count(*) FROM annotations WHERE text LIKE 'the weakest pair%'`); err != nil || n != 2 {
+		t.Errorf("weak pair: %d rows, %v; want both kept", n, err)
+	}
+}
