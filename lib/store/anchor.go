@@ -32,6 +32,9 @@ const (
 	fuzzyMinRunes = 16
 	fuzzyMaxRunes = 1000
 	fuzzyMaxCells = 16 << 20
+	// fuzzyMaxTextCells bounds all the fuzzy searches in one text (one
+	// item's re-anchoring): 16 searches at their own bound
+	fuzzyMaxTextCells = 256 << 20
 )
 
 // fuzzyMaxEdits is the most edits (inserted, deleted or changed
@@ -124,6 +127,10 @@ func normQuote(q string) string { return strings.TrimSpace(normalize(q).s) }
 type anchorText struct {
 	raw   []string
 	norms []normText
+	// fuzzyCells is what the fuzzy searches in this text have filled so
+	// far: past fuzzyMaxTextCells no more are tried (an item with very
+	// many changed quotes orphans the rest rather than take minutes)
+	fuzzyCells int
 }
 
 func newAnchorText(chunks []string) *anchorText { return &anchorText{raw: chunks} }
@@ -322,9 +329,11 @@ func (t *anchorText) fuzzy(nq string) []anchorMatch {
 		}
 		text := []rune(n.s)
 		for _, w := range merged {
-			if cells += (w[1] - w[0]) * m; cells > fuzzyMaxCells {
+			cost := (w[1] - w[0]) * m
+			if cells += cost; cells > fuzzyMaxCells || t.fuzzyCells+cost > fuzzyMaxTextCells {
 				return nil
 			}
+			t.fuzzyCells += cost
 			approxMatches(p, text, w[0], w[1], k, func(start, end, d int) {
 				if d > bestEdits {
 					return

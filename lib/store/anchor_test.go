@@ -234,3 +234,23 @@ func TestHeldBy(t *testing.T) {
 		}
 	}
 }
+
+// TestFuzzyTextBudget: once one text's fuzzy searches have filled
+// fuzzyMaxTextCells, an edited quote is no longer looked for fuzzily (it
+// is orphaned), so re-anchoring very many changed quotes stays bounded.
+func TestFuzzyTextBudget(t *testing.T) {
+	chunks := []string{"The lighthouse keeper logged every passing ship in a leather book for forty years."}
+	q := quoteAnchor{Quote: "logged every pasing ship in a lether book", Hint: -1}
+	fresh := newAnchorText(chunks)
+	if m, ok := fresh.find(q); !ok || m.Method != anchorFuzzy {
+		t.Fatalf("fresh text: %+v, %v; want a fuzzy match", m, ok)
+	}
+	if fresh.fuzzyCells == 0 {
+		t.Errorf("a fuzzy search filled no cells")
+	}
+	spent := newAnchorText(chunks)
+	spent.fuzzyCells = fuzzyMaxTextCells
+	if m, ok := spent.find(q); ok {
+		t.Errorf("spent budget: %+v; want no match", m)
+	}
+}
