@@ -133,7 +133,7 @@ EXAMPLES:
 			if c.Args().Len() > 0 {
 				return cli.Usage("unknown setting %q: want decay", c.Args().First())
 			}
-			return readLedger(ctx, c, env, func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
+			return readLedger(ctx, c, env, "", func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
 				rec, err := ledger.DecaySetting(ctx, st)
 				return []*record.Record{rec}, err
 			})

@@ -111,7 +111,7 @@ EXAMPLES:
 				if c.Args().Len() > 0 {
 					return cli.Usage("tags takes no arguments (got %q)", c.Args().First())
 				}
-				return readLedger(ctx, c, env, ledger.Tags)
+				return readLedger(ctx, c, env, "no tags yet (linkledger tag ID --add TAG)", ledger.Tags)
 			},
 		},
 		{
@@ -278,9 +278,9 @@ func openOutput(ctx context.Context, c *ucli.Command, env cli.Env, write bool) (
 }
 
 // readLedger opens the ledger for reading and writes every record list
-// gives: the verbs that list from the whole ledger (tags, orphans,
-// config).
-func readLedger(ctx context.Context, c *ucli.Command, env cli.Env,
+// gives (empty at a terminal when none): the verbs that list from the
+// whole ledger (tags, orphans, config).
+func readLedger(ctx context.Context, c *ucli.Command, env cli.Env, empty string,
 	list func(context.Context, *store.Store) ([]*record.Record, error)) error {
 	out, st, _, err := openOutput(ctx, c, env, false)
 	if err != nil {
@@ -291,12 +291,25 @@ func readLedger(ctx context.Context, c *ucli.Command, env cli.Env,
 	if err != nil {
 		return err
 	}
+	return emitAll(c, env, out, recs, empty)
+}
+
+// emitAll writes recs; at a terminal, when there were none, it says
+// empty on stderr (a pipe gets nothing, as ever).
+func emitAll(c *ucli.Command, env cli.Env, out *cli.Output, recs []*record.Record, empty string) error {
 	for _, r := range recs {
 		if err := out.Emit(r); err != nil {
 			return err
 		}
 	}
-	return out.Finish()
+	if err := out.Finish(); err != nil {
+		return err
+	}
+	if out.IsHuman() && out.Written() == 0 && empty != "" {
+		d := cli.Diag{Prog: "linkledger " + c.Name, W: env.Stderr}
+		d.Printf("%s", empty)
+	}
+	return nil
 }
 
 // eachItem runs fn for every item argument of a reader verb and writes the

@@ -47,7 +47,7 @@ EXAMPLES:
 			if c.Int("limit") < 0 {
 				return cli.Usage("--limit %d: want 0 or more", c.Int("limit"))
 			}
-			return readLedger(ctx, c, env, func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
+			return readLedger(ctx, c, env, "no orphaned highlights or lowlights: every quote was found in its item's text", func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
 				return ledger.Orphans(ctx, st, int(c.Int("limit")))
 			})
 		},

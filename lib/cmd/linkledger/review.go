@@ -106,12 +106,11 @@ EXAMPLES:
 				if err != nil {
 					return err
 				}
-				for _, r := range recs {
-					if err := out.Emit(r); err != nil {
-						return err
-					}
+				empty := "nothing to review: no agent annotation or tag waits for a decision"
+				if c.Bool("decayed") {
+					empty = "no decayed agent annotations"
 				}
-				return out.Finish()
+				return emitAll(c, env, out, recs, empty)
 			}
 			wo := ledger.WriteOptions{Actor: actor}
 			for i, d := range decisions {
