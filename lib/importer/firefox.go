@@ -2,12 +2,15 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/linkledger/linkledger/lib/localfile"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -35,8 +38,20 @@ func readFirefox(path string, data []byte, s *Sink) error {
 		return err
 	}
 	if path != "" {
-		if wal, err := os.ReadFile(path + "-wal"); err == nil {
+		// the -wal only when it is a regular file, under the cap: a FIFO
+		// there hung the import, a link to /dev/zero filled memory
+		wal, err := localfile.ReadFile(path+"-wal", s.maxBytes())
+		switch {
+		case err == nil:
 			if err := os.WriteFile(copyPath+"-wal", wal, 0o600); err != nil {
+				return err
+			}
+		case !errors.Is(err, fs.ErrNotExist):
+			msg := fmt.Sprintf("%v; read without it (bookmarks Firefox has not yet written into the database are missing)", err)
+			if errors.Is(err, ErrTooLarge) {
+				msg = fmt.Sprintf("%v (raise it with --max-bytes); read without it (bookmarks Firefox has not yet written into the database are missing)", err)
+			}
+			if err := s.Bad(0, msg); err != nil {
 				return err
 			}
 		}

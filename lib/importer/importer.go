@@ -12,6 +12,7 @@
 package importer
 
 import (
+	"archive/zip"
 	"bytes"
 	"errors"
 	"fmt"
@@ -61,6 +62,13 @@ type Sink struct {
 	// Record is called for a record passed on whole (a linkledger export,
 	// which ll-save restores as it is).
 	Record func(*record.Record) error
+	// MaxBytes caps what a reader unpacks from one file (the sum of the
+	// zip members it reads); 0 is DefaultMaxBytes. The caller caps the
+	// file itself (ReadFile).
+	MaxBytes int64
+
+	unzipped int64                // bytes of zip members read so far
+	members  map[*zip.File][]byte // the members read, each read once
 }
 
 // Format is one export format.

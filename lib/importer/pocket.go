@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"path"
 	"sort"
 	"strings"
@@ -69,7 +68,7 @@ func detectZip(data []byte) (*Format, error) {
 			return pocketCSV, nil
 		}
 		if strings.HasSuffix(base, ".csv") {
-			b, err := readZipFile(f)
+			b, err := memberHead(f, 4096)
 			if err == nil {
 				if fm := detectCSV(b); fm != nil {
 					return fm, nil
@@ -88,15 +87,6 @@ func detectZip(data []byte) (*Format, error) {
 // zipDetectors are the other zip exports (Omnivore).
 var zipDetectors []func(*zip.Reader) *Format
 
-func readZipFile(f *zip.File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(io.LimitReader(rc, 1<<30))
-}
-
 // readPocketZip reads the CSV parts of Pocket's zip in order, with the
 // highlights of its annotations files attached to their links.
 func readPocketZip(data []byte, s *Sink) error {
@@ -114,9 +104,9 @@ func readPocketZip(data []byte, s *Sink) error {
 		case strings.HasSuffix(base, ".csv"):
 			parts = append(parts, f)
 		case strings.HasSuffix(base, ".json") && strings.Contains(f.Name, "annotations"):
-			b, err := readZipFile(f)
+			b, err := s.readMember(f)
 			if err != nil {
-				if err := s.Bad(0, fmt.Sprintf("%s: %v", f.Name, err)); err != nil {
+				if err := s.Bad(0, err.Error()); err != nil {
 					return err
 				}
 				continue
@@ -145,9 +135,9 @@ func readPocketZip(data []byte, s *Sink) error {
 		return fmt.Errorf("no CSV file in the zip")
 	}
 	for _, f := range parts {
-		b, err := readZipFile(f)
+		b, err := s.readMember(f)
 		if err != nil {
-			if err := s.Bad(0, fmt.Sprintf("%s: %v", f.Name, err)); err != nil {
+			if err := s.Bad(0, err.Error()); err != nil {
 				return err
 			}
 			continue

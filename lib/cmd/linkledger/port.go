@@ -76,6 +76,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "the files' format `F` (ll-import --help); default: recognised from the content"},
 			&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"t"}, Usage: "add tags to every imported link (comma-separated)"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON), as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+			&ucli.StringFlag{Name: "max-bytes", Value: "512MiB", Usage: "read at most `SIZE` for one file, as ll-import's --max-bytes"},
 		},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			files := c.Args().Slice()
@@ -89,6 +90,7 @@ EXAMPLES:
 			if c.String("format") == "" {
 				impArgs = impArgs[:1]
 			}
+			impArgs = append(impArgs, "--max-bytes", c.String("max-bytes"))
 			// a transaction per 5,000 links: an import commits 10 times for
 			// 50,000 links, not 50,000 times (docs/import-export.md, Speed)
 			saveArgs := []string{"ll-save", "--batch", strconv.Itoa(importBatch), "--busy-timeout", c.Duration("busy-timeout").String()}
