@@ -56,7 +56,7 @@ func readFirefox(path string, data []byte, s *Sink) error {
 			}
 		}
 	}
-	marks, err := store.ReadPlaces(context.Background(), copyPath)
+	marks, err := store.ReadPlaces(context.Background(), copyPath, store.PlacesLimits{})
 	if err != nil {
 		return err
 	}
