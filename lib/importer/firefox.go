@@ -47,10 +47,11 @@ func readFirefox(path string, data []byte, s *Sink) error {
 				return err
 			}
 		case !errors.Is(err, fs.ErrNotExist):
-			msg := fmt.Sprintf("%v; read without it (bookmarks Firefox has not yet written into the database are missing)", err)
+			msg := fmt.Sprintf("%s-wal %v", filepath.Base(path), err)
 			if errors.Is(err, ErrTooLarge) {
-				msg = fmt.Sprintf("%v (raise it with --max-bytes); read without it (bookmarks Firefox has not yet written into the database are missing)", err)
+				msg += " (raise it with --max-bytes)"
 			}
+			msg += "; read without it (bookmarks Firefox had not yet written into the database are missing)"
 			if err := s.Bad(0, msg); err != nil {
 				return err
 			}

@@ -15,7 +15,7 @@ const (
 	// DefaultMaxBytes caps what is read for one file: the file itself
 	// (and a places.sqlite's -wal), and, for a zip, the sum of the
 	// uncompressed members read (each member once).
-	DefaultMaxBytes = 512 << 20
+	DefaultMaxBytes = 256 << 20
 	// maxLineBytes caps one line of a line-based format (URL lists,
 	// Markdown, Omnivore highlights): a longer line is a bad row, and the
 	// lines after it are read.

@@ -21,7 +21,10 @@ var ErrTooLarge = errors.New("over the size cap")
 var ErrNotRegular = errors.New("not a regular file")
 
 // Open opens path for reading when it is a regular file (a symlink is
-// followed, and what it points to must be one). O_NONBLOCK: opening a FIFO
+// followed, and what it points to must be one). Its errors, and
+// ReadFile's, other than the system's own, do not name the path: the
+// caller says it as the user gave it ("is a named pipe (FIFO), not a
+// regular file"). O_NONBLOCK: opening a FIFO
 // with no writer must not block; O_NOCTTY: opening a terminal must not
 // make it ours.
 func Open(path string) (*os.File, fs.FileInfo, error) {
@@ -36,7 +39,7 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !st.Mode().IsRegular() {
 		fh.Close()
-		return nil, nil, fmt.Errorf("%s is %s, %w", path, Kind(st.Mode()), ErrNotRegular)
+		return nil, nil, fmt.Errorf("is %s, %w", Kind(st.Mode()), ErrNotRegular)
 	}
 	return fh, st, nil
 }
@@ -51,49 +54,58 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	}
 	defer fh.Close()
 	if st.Size() > max {
-		return nil, fmt.Errorf("%s is %s, %w of %s", path, Size(st.Size()), ErrTooLarge, Size(max))
+		return nil, fmt.Errorf("is %s, %w of %s", Size(st.Size()), ErrTooLarge, Size(max))
 	}
 	b, err := ReadCapped(fh, max, st.Size())
 	if errors.Is(err, ErrTooLarge) {
-		return nil, fmt.Errorf("%s grew while read: %w", path, err)
+		return nil, fmt.Errorf("grew while read: %w", err)
 	}
 	return b, err
 }
 
 // ReadCapped reads r to its end, at most max bytes; past max it stops
 // with an error wrapping ErrTooLarge. hint is the expected size (0 when
-// unknown): the buffer starts there, not at max.
+// unknown): a correct hint reads into one buffer of that size. Otherwise r
+// is read in chunks of 1 MiB joined at its end, so an endless stream
+// (stdin from /dev/zero) holds at most max bytes before it is refused,
+// not the buffers of growing by doubling and their garbage.
 func ReadCapped(r io.Reader, max, hint int64) ([]byte, error) {
-	size := int64(32 << 10)
-	if hint > 0 && hint < max {
-		size = hint + 1 // +1 so a correct size reads EOF without growing
+	const chunk = 1 << 20
+	size := int64(chunk)
+	if hint > 0 {
+		size = hint + 1 // +1 so a correct size reads EOF without a second chunk
 	}
-	if size > max+1 {
-		size = max + 1
-	}
-	buf := make([]byte, 0, size)
+	var chunks [][]byte
+	var total int64
 	for {
-		if len(buf) == cap(buf) {
-			n := int64(cap(buf)) * 2
-			if n > max+1 {
-				n = max + 1
-			}
-			nb := make([]byte, len(buf), n)
-			copy(nb, buf)
-			buf = nb
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > max {
+		c := make([]byte, min(size, max+1-total))
+		n, err := io.ReadFull(r, c)
+		total += int64(n)
+		if total > max {
 			return nil, fmt.Errorf("more than %s: %w", Size(max), ErrTooLarge)
 		}
-		if err == io.EOF {
-			return buf, nil
+		if n > 0 {
+			chunks = append(chunks, c[:n])
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
 		}
 		if err != nil {
 			return nil, err
 		}
+		size = chunk
 	}
+	switch len(chunks) {
+	case 0:
+		return []byte{}, nil
+	case 1:
+		return chunks[0], nil
+	}
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out, nil
 }
 
 // Kind names a file mode that is not a regular file's, for messages.

@@ -76,7 +76,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "the files' format `F` (ll-import --help); default: recognised from the content"},
 			&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"t"}, Usage: "add tags to every imported link (comma-separated)"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON), as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
-			&ucli.StringFlag{Name: "max-bytes", Value: "512MiB", Usage: "read at most `SIZE` for one file, as ll-import's --max-bytes"},
+			&ucli.StringFlag{Name: "max-bytes", Value: fmt.Sprintf("%dMiB", importer.DefaultMaxBytes>>20), Usage: "read at most `SIZE` for one file, as ll-import's --max-bytes"},
 		},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			files := c.Args().Slice()

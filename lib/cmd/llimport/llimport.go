@@ -138,7 +138,7 @@ func importFile(ctx context.Context, name, cwd string, forced *importer.Format, 
 	if name == "-" {
 		data, err = localfile.ReadCapped(env.Stdin, max, 0)
 		if err != nil {
-			err = fmt.Errorf("stdin: %w", err)
+			err = fmt.Errorf("stdin is %w", err)
 		}
 	} else {
 		if !strings.HasPrefix(path, "/") && cwd != "" {
@@ -196,7 +196,7 @@ func importFile(ctx context.Context, name, cwd string, forced *importer.Format, 
 // MaxBytesFlag is --max-bytes, the cap on what is read for one import
 // file (ll-import's and linkledger import's).
 func MaxBytesFlag() ucli.Flag {
-	return &ucli.StringFlag{Name: "max-bytes", Value: "512MiB", Usage: "read at most `SIZE` for one file: the file (stdin, a -wal) and what its zip unpacks (bytes, or with k, KiB, MB, MiB, GB, GiB)"}
+	return &ucli.StringFlag{Name: "max-bytes", Value: fmt.Sprintf("%dMiB", importer.DefaultMaxBytes>>20), Usage: "read at most `SIZE` for one file: the file (stdin, a -wal) and what its zip unpacks (bytes, or with k, KiB, MB, MiB, GB, GiB)"}
 }
 
 // outputError marks an error of the sink (writing output, the run
