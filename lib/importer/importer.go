@@ -12,7 +12,6 @@
 package importer
 
 import (
-	"archive/zip"
 	"bytes"
 	"errors"
 	"fmt"
@@ -67,8 +66,7 @@ type Sink struct {
 	// file itself (ReadFile).
 	MaxBytes int64
 
-	unzipped int64                // bytes of zip members read so far
-	members  map[*zip.File][]byte // the members read, each read once
+	unzipped int64 // bytes of zip members read so far
 }
 
 // Format is one export format.
@@ -297,6 +295,9 @@ func checkURL(u string) string {
 func emit(s *Sink, l *Link) error {
 	if why := checkURL(l.URL); why != "" {
 		return s.Bad(l.Line, why)
+	}
+	if err := dropLongHighlights(s, l, ""); err != nil {
+		return err
 	}
 	return s.Link(l)
 }

@@ -244,6 +244,9 @@ func readOmnivore(data []byte, s *Sink) error {
 				}
 				continue
 			}
+			if err := dropLongHighlights(s, l, fmt.Sprintf("%s item %d", mf.Name, i+1)); err != nil {
+				return err
+			}
 			if err := s.Link(l); err != nil {
 				return err
 			}
@@ -276,8 +279,10 @@ func omnivoreHighlights(md []byte, saved time.Time, s *Sink, name string) ([]Hig
 		case strings.HasPrefix(t, ">"):
 			q := strings.TrimSpace(strings.TrimPrefix(t, ">"))
 			if inQuote && open {
-				text.WriteString("\n")
-				text.WriteString(q)
+				if text.Len() <= maxHighlightBytes { // past it, the highlight is left out whole
+					text.WriteString("\n")
+					text.WriteString(q)
+				}
 			} else {
 				finish()
 				open = true
@@ -290,7 +295,7 @@ func omnivoreHighlights(md []byte, saved time.Time, s *Sink, name string) ([]Hig
 			inQuote = false // a heading, not a note
 		default:
 			inQuote = false
-			if open {
+			if open && note.Len() <= maxHighlightBytes {
 				if note.Len() > 0 {
 					note.WriteString("\n")
 				}

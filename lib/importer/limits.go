@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/linkledger/linkledger/lib/localfile"
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // Limits of what one import file may make ll-import read or hold: an
@@ -40,12 +42,9 @@ func (s *Sink) maxBytes() int64 {
 var ErrTooLarge = localfile.ErrTooLarge
 
 // readMember reads a zip member under the sink's cap on the sum of the
-// members read from one file. A member is read once: reading it again
-// returns the bytes already read, without counting them twice.
+// members read from one file. The bytes are not kept: a reader reads a
+// member once.
 func (s *Sink) readMember(f *zip.File) ([]byte, error) {
-	if b, ok := s.members[f]; ok {
-		return b, nil
-	}
 	max := s.maxBytes()
 	left := max - s.unzipped
 	if f.UncompressedSize64 > uint64(left) {
@@ -67,11 +66,35 @@ func (s *Sink) readMember(f *zip.File) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v", f.Name, err)
 	}
 	s.unzipped += int64(len(b))
-	if s.members == nil {
-		s.members = map[*zip.File][]byte{}
-	}
-	s.members[f] = b
 	return b, nil
+}
+
+// maxHighlightBytes is ll-save's cap on an annotation's text: a longer
+// highlight (or note on one) would make ll-save refuse the whole link, so
+// it is left out with a bad row and the link is imported (a note quotes
+// its highlight's first 200 characters: 1 KiB is kept for that).
+const maxHighlightBytes = 64 << 10
+
+// dropLongHighlights leaves out the highlights of l whose text or note is
+// over maxHighlightBytes, each with a bad row (where names the link when
+// the format has no lines).
+func dropLongHighlights(s *Sink, l *Link, where string) error {
+	kept := l.Highlights[:0]
+	for i, h := range l.Highlights {
+		if len(h.Text) <= maxHighlightBytes && len(h.Note) <= maxHighlightBytes-1024 {
+			kept = append(kept, h)
+			continue
+		}
+		msg := fmt.Sprintf("highlight %d of %s is over the %s a highlight (or its note) may have; left out, the link is imported", i+1, record.Quote(strings.TrimSpace(l.URL)), localfile.Size(maxHighlightBytes))
+		if where != "" {
+			msg = where + ": " + msg
+		}
+		if err := s.Bad(l.Line, msg); err != nil {
+			return err
+		}
+	}
+	l.Highlights = kept
+	return nil
 }
 
 // memberHead returns at most the first n bytes of a zip member (to
