@@ -120,16 +120,9 @@ func chromeRoots(data []byte) (map[string]*chromeNode, error) {
 			if err != nil {
 				return nil, err
 			}
-			t, err := dec.Token()
-			if err != nil {
+			if ok, err := openValue(dec, '{'); err != nil {
 				return nil, err
-			}
-			if t != json.Delim('{') {
-				if d, ok := t.(json.Delim); ok {
-					if err := skipOpen(dec, d); err != nil {
-						return nil, err
-					}
-				}
+			} else if !ok {
 				continue // "sync_transaction_version" and the like
 			}
 			nd, err := chromeTree(dec)
@@ -167,16 +160,9 @@ func chromeTree(dec *json.Decoder) (*chromeNode, error) {
 				inChildren[i] = false
 				continue
 			}
-			t, err := dec.Token()
-			if err != nil {
+			if ok, err := openValue(dec, '{'); err != nil {
 				return nil, err
-			}
-			if t != json.Delim('{') {
-				if d, ok := t.(json.Delim); ok {
-					if err := skipOpen(dec, d); err != nil {
-						return nil, err
-					}
-				}
+			} else if !ok {
 				continue // not a node
 			}
 			child := &chromeNode{}
@@ -207,16 +193,8 @@ func chromeTree(dec *json.Decoder) (*chromeNode, error) {
 		case "date_added":
 			dst = &nd.DateAdded
 		case "children":
-			t, err := dec.Token()
-			if err != nil {
+			if inChildren[i], err = openValue(dec, '['); err != nil {
 				return nil, err
-			}
-			if t == json.Delim('[') {
-				inChildren[i] = true
-			} else if d, ok := t.(json.Delim); ok {
-				if err := skipOpen(dec, d); err != nil {
-					return nil, err
-				}
 			}
 			continue
 		default:
@@ -262,6 +240,22 @@ func objectKey(dec *json.Decoder) (string, error) {
 		return "", fmt.Errorf("want an object key, found %v", t)
 	}
 	return k, nil
+}
+
+// openValue reads the next value's first token: true when it opens
+// want; any other value is skipped whole, and openValue returns false.
+func openValue(dec *json.Decoder, want json.Delim) (bool, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return false, err
+	}
+	if t == want {
+		return true, nil
+	}
+	if d, ok := t.(json.Delim); ok {
+		return false, skipOpen(dec, d)
+	}
+	return false, nil
 }
 
 // skipValue reads one value and drops it, however deep.

@@ -121,10 +121,8 @@ func Kind(m fs.FileMode) string {
 		return "a character device"
 	case m&fs.ModeDevice != 0:
 		return "a device"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
 	}
-	return "not a regular file"
+	return "a special file"
 }
 
 // Size writes a byte count for a person: 512 MiB, 2.0 GiB, 300 KiB, 12 bytes.

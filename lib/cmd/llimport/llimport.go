@@ -2,7 +2,8 @@
 // other link tools and writes one ll-save record per saved link.
 //
 // Reads: the files named as arguments ("-" is stdin), each in the format
-// given by --format or recognised from its content. Writes: one record per
+// given by --format or recognised from its content; only regular files,
+// and at most --max-bytes of each (and of what its zip unpacks). Writes: one record per
 // link ({"url", "title", "tags", "note", "annotations", "saved_at", "via"})
 // for ll-save, in file order; an error record (stage import, code
 // bad_input, with the file and line in its message and the line in
@@ -34,7 +35,9 @@ in the item's history). Pipe it into ll-save, which applies all its rules
 (canonical URL, dedupe); importing the same file again adds nothing.
 
 A row that cannot be read is an error record with its file and line; the
-rest is imported and the exit code is 3.
+rest is imported and the exit code is 3. Only regular files are read (not
+a FIFO or a device), at most --max-bytes of each, and of what a zip
+unpacks; a longer file is an error record (docs/import-export.md, Limits).
 
 FORMATS (--format; recognised from the content when not given):
 %s
