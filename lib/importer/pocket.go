@@ -62,12 +62,14 @@ func detectZip(data []byte) (*Format, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unreadable zip: %v", err)
 	}
+	heads := 0 // CSV members whose head was read: at most 64
 	for _, f := range zr.File {
 		base := path.Base(f.Name)
 		if strings.HasPrefix(base, "part_") && strings.HasSuffix(base, ".csv") {
 			return pocketCSV, nil
 		}
-		if strings.HasSuffix(base, ".csv") {
+		if strings.HasSuffix(base, ".csv") && heads < 64 {
+			heads++
 			b, err := memberHead(f, 4096)
 			if err == nil {
 				if fm := detectCSV(b); fm != nil {
