@@ -86,6 +86,9 @@ EXAMPLES:
 			if f := c.String("format"); f != "" && importer.Formats[f] == nil {
 				return inVerb(c, cli.Usage("--format %q: want one of %s", f, strings.Join(importer.Names(), ", ")))
 			}
+			if _, err := cli.ParseSize(c.String("max-bytes")); err != nil {
+				return inVerb(c, cli.Usage("--max-bytes %q: %v", c.String("max-bytes"), err))
+			}
 			impArgs := []string{"ll-import", "--format", c.String("format")}
 			if c.String("format") == "" {
 				impArgs = impArgs[:1]
