@@ -27,7 +27,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"llcheck": llcheck, "llevents": llevents, "pty": ptyCmd, "mkfifo": mkfifo, "mkzip": mkzip, "llsql": llsql, "sqlexec": sqlexec},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"llcheck": llcheck, "llevents": llevents, "pty": ptyCmd, "mkfifo": mkfifo, "mkzip": mkzip, "mkzipfill": mkzipfill, "mksparse": mksparse, "llsql": llsql, "sqlexec": sqlexec},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("LINKLEDGER_DB", env.WorkDir+"/ll.db")
 			env.Setenv("HOME", env.WorkDir)

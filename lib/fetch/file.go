@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/linkledger/linkledger/lib/localfile"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -93,7 +93,7 @@ func (f *Fetcher) readFile(ctx context.Context, fileURL string) *result {
 		return res
 	}
 	if !st.Mode().IsRegular() {
-		res.err = fail(record.CodeFileRead, false, "%s is %s, not a regular file", path, fileKind(st.Mode()))
+		res.err = fail(record.CodeFileRead, false, "%s is %s, not a regular file", path, localfile.Kind(st.Mode()))
 		return res
 	}
 	// The path may have changed between the check and the open (a symlink
@@ -123,23 +123,6 @@ func (f *Fetcher) readFile(ctx context.Context, fileURL string) *result {
 	res.contentType = typeByExt(path)
 	res.lastModified = st.ModTime().UTC().Format(http.TimeFormat)
 	return res
-}
-
-// fileKind names a non-regular file mode for messages.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }
 
 // openedPath is the path of the file fh really is, from /proc on Linux;

@@ -2,12 +2,15 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/linkledger/linkledger/lib/localfile"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -35,13 +38,26 @@ func readFirefox(path string, data []byte, s *Sink) error {
 		return err
 	}
 	if path != "" {
-		if wal, err := os.ReadFile(path + "-wal"); err == nil {
+		// the -wal only when it is a regular file, under the cap: a FIFO
+		// there hung the import, a link to /dev/zero filled memory
+		wal, err := localfile.ReadFile(path+"-wal", s.maxBytes())
+		switch {
+		case err == nil:
 			if err := os.WriteFile(copyPath+"-wal", wal, 0o600); err != nil {
+				return err
+			}
+		case !errors.Is(err, fs.ErrNotExist):
+			msg := fmt.Sprintf("%s-wal %v", filepath.Base(path), err)
+			if errors.Is(err, ErrTooLarge) {
+				msg += " (raise it with --max-bytes)"
+			}
+			msg += "; read without it (bookmarks Firefox had not yet written into the database are missing)"
+			if err := s.Bad(0, msg); err != nil {
 				return err
 			}
 		}
 	}
-	marks, err := store.ReadPlaces(context.Background(), copyPath)
+	marks, err := store.ReadPlaces(context.Background(), copyPath, store.PlacesLimits{})
 	if err != nil {
 		return err
 	}

@@ -61,6 +61,12 @@ type Sink struct {
 	// Record is called for a record passed on whole (a linkledger export,
 	// which ll-save restores as it is).
 	Record func(*record.Record) error
+	// MaxBytes caps what a reader unpacks from one file (the sum of the
+	// zip members it reads); 0 is DefaultMaxBytes. The caller caps the
+	// file itself (ReadFile).
+	MaxBytes int64
+
+	unzipped int64 // bytes of zip members read so far
 }
 
 // Format is one export format.
@@ -289,6 +295,9 @@ func checkURL(u string) string {
 func emit(s *Sink, l *Link) error {
 	if why := checkURL(l.URL); why != "" {
 		return s.Bad(l.Line, why)
+	}
+	if err := dropLongHighlights(s, l, ""); err != nil {
+		return err
 	}
 	return s.Link(l)
 }

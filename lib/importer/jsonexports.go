@@ -2,7 +2,6 @@ package importer
 
 import (
 	"archive/zip"
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // Karakeep's (formerly Hoarder) JSON export: {"bookmarks": [{"createdAt"
@@ -179,10 +180,14 @@ func readOmnivore(data []byte, s *Sink) error {
 	if len(metas) == 0 {
 		return fmt.Errorf("no metadata_*.json in the zip")
 	}
+	usedBy := map[string]string{} // slug -> the item its highlights went to
 	for _, mf := range metas {
-		b, err := readZipFile(mf)
+		b, err := s.readMember(mf)
 		if err != nil {
-			return fmt.Errorf("%s: %v", mf.Name, err)
+			if err := s.Bad(0, err.Error()); err != nil {
+				return err
+			}
+			continue
 		}
 		var items []struct {
 			Slug        string            `json:"slug"`
@@ -215,10 +220,22 @@ func readOmnivore(data []byte, s *Sink) error {
 			if strings.EqualFold(it.State, "archived") {
 				l.Tags = append(l.Tags, TagRead)
 			}
-			if hf, ok := highlights[it.Slug]; ok && it.Slug != "" {
-				md, err := readZipFile(hf)
-				if err == nil {
-					l.Highlights = omnivoreHighlights(md, l.Saved)
+			if first, ok := usedBy[it.Slug]; ok && it.Slug != "" {
+				// a highlights file is one item's (slugs are unique): given
+				// to every item naming it, one file would be read and
+				// written out again for each
+				if err := s.Bad(0, fmt.Sprintf("%s item %d: its highlights (slug %s) went to %s; not attached again", mf.Name, i+1, record.Quote(it.Slug), first)); err != nil {
+					return err
+				}
+			} else if hf, ok := highlights[it.Slug]; ok && it.Slug != "" {
+				usedBy[it.Slug] = fmt.Sprintf("%s item %d", mf.Name, i+1)
+				md, err := s.readMember(hf)
+				if err != nil {
+					if err := s.Bad(0, fmt.Sprintf("%s item %d: highlights not read: %v", mf.Name, i+1, err)); err != nil {
+						return err
+					}
+				} else if l.Highlights, err = omnivoreHighlights(md, l.Saved, s, hf.Name); err != nil {
+					return err
 				}
 			}
 			if why := checkURL(l.URL); why != "" {
@@ -226,6 +243,9 @@ func readOmnivore(data []byte, s *Sink) error {
 					return err
 				}
 				continue
+			}
+			if err := dropLongHighlights(s, l, fmt.Sprintf("%s item %d", mf.Name, i+1)); err != nil {
+				return err
 			}
 			if err := s.Link(l); err != nil {
 				return err
@@ -236,22 +256,37 @@ func readOmnivore(data []byte, s *Sink) error {
 }
 
 // omnivoreHighlights reads a highlights Markdown file: a "> " block is a
-// highlight, the text after it (up to the next block) the note on it.
-func omnivoreHighlights(md []byte, saved time.Time) []Highlight {
+// highlight, the text after it (up to the next block) the note on it. The
+// text of each is built in one buffer (grown with += it took 67 s for a
+// block of 200,000 lines). A line over the line cap is a bad row.
+func omnivoreHighlights(md []byte, saved time.Time, s *Sink, name string) ([]Highlight, error) {
 	var out []Highlight
+	var text, note strings.Builder
+	open := false // out has a highlight whose text and note are in the builders
+	finish := func() {
+		if open {
+			out = append(out, Highlight{Text: text.String(), Note: note.String(), Created: saved})
+			text.Reset()
+			note.Reset()
+			open = false
+		}
+	}
 	inQuote := false
-	sc := bufio.NewScanner(bytes.NewReader(md))
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		t := strings.TrimSpace(line)
+	sub := &Sink{Bad: func(line int, msg string) error { return s.Bad(0, fmt.Sprintf("%s line %d: %s", name, line, msg)) }}
+	err := eachLine(md, sub, func(_ int, b []byte) error {
+		t := strings.TrimSpace(string(b))
 		switch {
 		case strings.HasPrefix(t, ">"):
 			q := strings.TrimSpace(strings.TrimPrefix(t, ">"))
-			if inQuote && len(out) > 0 {
-				out[len(out)-1].Text += "\n" + q
+			if inQuote && open {
+				if text.Len() <= maxHighlightBytes { // past it, the highlight is left out whole
+					text.WriteString("\n")
+					text.WriteString(q)
+				}
 			} else {
-				out = append(out, Highlight{Text: q, Created: saved})
+				finish()
+				open = true
+				text.WriteString(q)
 			}
 			inQuote = true
 		case t == "":
@@ -260,14 +295,15 @@ func omnivoreHighlights(md []byte, saved time.Time) []Highlight {
 			inQuote = false // a heading, not a note
 		default:
 			inQuote = false
-			if len(out) > 0 {
-				h := &out[len(out)-1]
-				if h.Note != "" {
-					h.Note += "\n"
+			if open && note.Len() <= maxHighlightBytes {
+				if note.Len() > 0 {
+					note.WriteString("\n")
 				}
-				h.Note += t
+				note.WriteString(t)
 			}
 		}
-	}
-	return out
+		return nil
+	})
+	finish()
+	return out, err
 }

@@ -39,6 +39,7 @@ func readBookmarkHTML(data []byte, s *Sink, flavour string) error {
 	line := 1
 	var (
 		folders   []string // the open <DL>s' folder names ("" for none)
+		named     []string // the names in folders that are not ""
 		nextDL    string   // the folder of the next <DL>
 		cur       *Link    // the last link, until its <DD> is read
 		inA, inH  bool
@@ -89,11 +90,7 @@ func readBookmarkHTML(data []byte, s *Sink, flavour string) error {
 				if cur.Saved.IsZero() {
 					cur.Saved = unixTime(attrs["time_added"])
 				}
-				for _, f := range folders {
-					if f != "" {
-						cur.Tags = append(cur.Tags, f)
-					}
-				}
+				cur.Tags = append(cur.Tags, innermost(named)...)
 				cur.Tags = append(cur.Tags, strings.Split(attrs["tags"], ",")...)
 				if attrs["toread"] == "1" {
 					cur.Tags = append(cur.Tags, "toread")
@@ -121,6 +118,9 @@ func readBookmarkHTML(data []byte, s *Sink, flavour string) error {
 					return err
 				}
 				folders = append(folders, nextDL)
+				if nextDL != "" {
+					named = append(named, nextDL)
+				}
 				nextDL = ""
 			case "dd":
 				if cur != nil {
@@ -162,6 +162,9 @@ func readBookmarkHTML(data []byte, s *Sink, flavour string) error {
 					return err
 				}
 				if len(folders) > 0 {
+					if folders[len(folders)-1] != "" {
+						named = named[:len(named)-1]
+					}
 					folders = folders[:len(folders)-1]
 				}
 			}
@@ -175,4 +178,13 @@ func readBookmarkHTML(data []byte, s *Sink, flavour string) error {
 			}
 		}
 	}
+}
+
+// innermost returns the last maxFolderTags of folders (the ones nearest a
+// link): the tags a link takes from the folders it is in.
+func innermost(folders []string) []string {
+	if len(folders) > maxFolderTags {
+		return folders[len(folders)-maxFolderTags:]
+	}
+	return folders
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"path"
 	"sort"
 	"strings"
@@ -63,13 +62,15 @@ func detectZip(data []byte) (*Format, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unreadable zip: %v", err)
 	}
+	heads := 0 // CSV members whose head was read: at most 64
 	for _, f := range zr.File {
 		base := path.Base(f.Name)
 		if strings.HasPrefix(base, "part_") && strings.HasSuffix(base, ".csv") {
 			return pocketCSV, nil
 		}
-		if strings.HasSuffix(base, ".csv") {
-			b, err := readZipFile(f)
+		if strings.HasSuffix(base, ".csv") && heads < 64 {
+			heads++
+			b, err := memberHead(f, 4096)
 			if err == nil {
 				if fm := detectCSV(b); fm != nil {
 					return fm, nil
@@ -88,15 +89,6 @@ func detectZip(data []byte) (*Format, error) {
 // zipDetectors are the other zip exports (Omnivore).
 var zipDetectors []func(*zip.Reader) *Format
 
-func readZipFile(f *zip.File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(io.LimitReader(rc, 1<<30))
-}
-
 // readPocketZip reads the CSV parts of Pocket's zip in order, with the
 // highlights of its annotations files attached to their links.
 func readPocketZip(data []byte, s *Sink) error {
@@ -114,9 +106,9 @@ func readPocketZip(data []byte, s *Sink) error {
 		case strings.HasSuffix(base, ".csv"):
 			parts = append(parts, f)
 		case strings.HasSuffix(base, ".json") && strings.Contains(f.Name, "annotations"):
-			b, err := readZipFile(f)
+			b, err := s.readMember(f)
 			if err != nil {
-				if err := s.Bad(0, fmt.Sprintf("%s: %v", f.Name, err)); err != nil {
+				if err := s.Bad(0, err.Error()); err != nil {
 					return err
 				}
 				continue
@@ -145,9 +137,9 @@ func readPocketZip(data []byte, s *Sink) error {
 		return fmt.Errorf("no CSV file in the zip")
 	}
 	for _, f := range parts {
-		b, err := readZipFile(f)
+		b, err := s.readMember(f)
 		if err != nil {
-			if err := s.Bad(0, fmt.Sprintf("%s: %v", f.Name, err)); err != nil {
+			if err := s.Bad(0, err.Error()); err != nil {
 				return err
 			}
 			continue

@@ -1,8 +1,6 @@
 package importer
 
 import (
-	"bufio"
-	"bytes"
 	"regexp"
 	"strings"
 )
@@ -13,20 +11,13 @@ var urlList = register(&Format{
 	Name: "urls", Tool: "urls",
 	Doc: "a plain list of URLs, one per line (# starts a comment)",
 	Read: func(data []byte, s *Sink) error {
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		line := 0
-		for sc.Scan() {
-			line++
-			t := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\ufeff"))
+		return eachLine(data, s, func(line int, b []byte) error {
+			t := strings.TrimSpace(strings.TrimPrefix(string(b), "\ufeff"))
 			if t == "" || strings.HasPrefix(t, "#") {
-				continue
+				return nil
 			}
-			if err := emit(s, &Link{URL: t, Line: line}); err != nil {
-				return err
-			}
-		}
-		return sc.Err()
+			return emit(s, &Link{URL: t, Line: line})
+		})
 	},
 })
 
@@ -60,19 +51,15 @@ var (
 
 func readMarkdown(data []byte, s *Sink) error {
 	seen := map[string]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	line := 0
 	inFence := false
-	for sc.Scan() {
-		line++
-		t := sc.Text()
+	return eachLine(data, s, func(line int, b []byte) error {
+		t := string(b)
 		if strings.HasPrefix(strings.TrimSpace(t), "```") {
 			inFence = !inFence
-			continue
+			return nil
 		}
 		if inFence {
-			continue
+			return nil
 		}
 		var found []*Link
 		add := func(u, text string) {
@@ -109,8 +96,8 @@ func readMarkdown(data []byte, s *Sink) error {
 				return err
 			}
 		}
-	}
-	return sc.Err()
+		return nil
+	})
 }
 
 var mdEmph = strings.NewReplacer("**", "", "__", "", "`", "")

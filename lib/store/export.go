@@ -289,8 +289,14 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 			if d == "" || d == "null" {
 				d = "{}"
 			}
+			action := e.Action
+			if action == fileAllowedEventName {
+				// a grant is the user's word on this machine, never a
+				// record's: kept inert, under another name (grants.go)
+				action, d = fileGrantDroppedEventName, droppedGrantDetail(e.Detail)
+			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO events(item_id, entity, entity_id, action, actor, at, detail_json) VALUES (?,?,?,?,?,?,?)`,
-				id, e.Entity, e.EntityID, e.Action, e.Actor, e.At, d); err != nil {
+				id, e.Entity, e.EntityID, action, e.Actor, e.At, d); err != nil {
 				return err
 			}
 		}

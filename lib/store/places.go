@@ -2,8 +2,12 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
+	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -23,17 +27,61 @@ var placesRoots = map[string]bool{
 	"unfiled_____": true, "mobile______": true, "tags________": true,
 }
 
+// PlacesLimits bound the read of a places.sqlite, which may be hostile
+// (a recursive view named moz_bookmarks hung the import and wrote 13.9 GB
+// of temp in 30 s).
+type PlacesLimits struct {
+	// Timeout ends the read (the query is interrupted); 0 is 60 s.
+	Timeout time.Duration
+	// MaxRows caps the rows of moz_bookmarks read; 0 is 2,000,000. A
+	// database with more is refused, not read in part.
+	MaxRows int
+}
+
+// ErrPlacesLimit is wrapped by the error of a read that hit a limit.
+var ErrPlacesLimit = errors.New("places.sqlite over a limit")
+
 // ReadPlaces reads the bookmarks of a Firefox places.sqlite at path. path
 // must be a private copy (with its -wal beside it, when the browser had
 // one): the browser holds a lock on its own file and may be writing it.
-// The copy is only read, but opening it may fold its -wal in.
-func ReadPlaces(ctx context.Context, path string) ([]PlacesBookmark, error) {
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_query_only=1"
+// The copy is opened read-only; moz_bookmarks and moz_places must be
+// tables (a view, a virtual table or anything else is refused), and the
+// read is bounded by lim.
+func ReadPlaces(ctx context.Context, path string, lim PlacesLimits) ([]PlacesBookmark, error) {
+	if lim.Timeout <= 0 {
+		lim.Timeout = 60 * time.Second
+	}
+	if lim.MaxRows <= 0 {
+		lim.MaxRows = 2_000_000
+	}
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&_query_only=1"
 	db, err := sqlx.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, t := range []string{"moz_bookmarks", "moz_places"} {
+		var kind []struct {
+			Type string         `db:"type"`
+			SQL  sql.NullString `db:"sql"`
+		}
+		if err := db.SelectContext(ctx, &kind, `SELECT type, sql FROM sqlite_master WHERE name = ? COLLATE NOCASE`, t); err != nil {
+			return nil, placesErr(ctx, lim, err)
+		}
+		switch {
+		case len(kind) == 0:
+			return nil, fmt.Errorf("not a Firefox places database: no table %s", t)
+		case kind[0].Type != "table" || strings.HasPrefix(strings.ToUpper(strings.TrimSpace(kind[0].SQL.String)), "CREATE VIRTUAL"):
+			what := "a " + kind[0].Type
+			if kind[0].Type == "table" {
+				what = "a virtual table"
+			}
+			return nil, fmt.Errorf("not a Firefox places database: %s is %s, not a table (refused: a view can run any query)", t, what)
+		}
+	}
 	type row struct {
 		ID     int64   `db:"id"`
 		Parent int64   `db:"parent"`
@@ -46,9 +94,15 @@ func ReadPlaces(ctx context.Context, path string) ([]PlacesBookmark, error) {
 	}
 	var rows []row
 	err = db.SelectContext(ctx, &rows, `SELECT b.id, b.parent, b.type, b.title, b.dateAdded AS added, b.guid, b.fk, p.url
-		FROM moz_bookmarks b LEFT JOIN moz_places p ON p.id = b.fk ORDER BY b.parent, b.position, b.id`)
+		FROM moz_bookmarks b LEFT JOIN moz_places p ON p.id = b.fk ORDER BY b.parent, b.position, b.id LIMIT ?`, lim.MaxRows+1)
 	if err != nil {
+		if e := placesErr(ctx, lim, err); e != err {
+			return nil, e
+		}
 		return nil, fmt.Errorf("not a Firefox places database: %w", err)
+	}
+	if len(rows) > lim.MaxRows {
+		return nil, fmt.Errorf("more than %d bookmarks in moz_bookmarks: refused (%w)", lim.MaxRows, ErrPlacesLimit)
 	}
 	byID := map[int64]row{}
 	tagsRoot := int64(-1)
@@ -108,4 +162,13 @@ func ReadPlaces(ctx context.Context, path string) ([]PlacesBookmark, error) {
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// placesErr says that a read ran out of time, in the user's terms, or
+// returns err as it is.
+func placesErr(ctx context.Context, lim PlacesLimits, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("reading it took over %s: refused (%w)", lim.Timeout, ErrPlacesLimit)
+	}
+	return err
 }

@@ -118,3 +118,39 @@ func TestRecordChecks(t *testing.T) {
 }
 
 func trustStr(s string) *string { return &s }
+
+// TestRestoreDropsGrants: a file_allowed event in a restored history (an
+// export record from anyone) is written inert as file_grant_dropped, so
+// AllowedFiles does not list the file; naming the file grants it.
+func TestRestoreDropsGrants(t *testing.T) {
+	src, dst := openTest(t), openTest(t)
+	ctx := context.Background()
+	const u = "file:///home/u/secret.txt"
+	if _, err := src.Save(ctx, item(u), SaveOptions{NamedByUser: true}); err != nil {
+		t.Fatal(err)
+	}
+	exp, err := src.Export(ctx, record.ItemID(u), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, created, err := dst.Restore(ctx, exp); err != nil || !created {
+		t.Fatalf("Restore = %v, %v", created, err)
+	}
+	if got, err := dst.AllowedFiles(ctx); err != nil || len(got) != 0 {
+		t.Errorf("AllowedFiles after a restore = %v, %v; want none", got, err)
+	}
+	var detail string
+	if err := dst.db.Get(&detail, `SELECT detail_json FROM events WHERE action = 'file_grant_dropped'`); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"reason":"` + droppedGrantReason + `","url":"` + u + `"}`
+	if detail != want {
+		t.Errorf("file_grant_dropped detail = %s, want %s", detail, want)
+	}
+	if _, err := dst.Save(ctx, item(u), SaveOptions{NamedByUser: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := dst.AllowedFiles(ctx); err != nil || !cmp.Equal(got, []string{"/home/u/secret.txt"}) {
+		t.Errorf("AllowedFiles after naming the file = %v, %v", got, err)
+	}
+}

@@ -76,6 +76,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "the files' format `F` (ll-import --help); default: recognised from the content"},
 			&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"t"}, Usage: "add tags to every imported link (comma-separated)"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON), as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+			&ucli.StringFlag{Name: "max-bytes", Value: fmt.Sprintf("%dMiB", importer.DefaultMaxBytes>>20), Usage: "read at most `SIZE` for one file, as ll-import's --max-bytes"},
 		},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			files := c.Args().Slice()
@@ -85,10 +86,14 @@ EXAMPLES:
 			if f := c.String("format"); f != "" && importer.Formats[f] == nil {
 				return inVerb(c, cli.Usage("--format %q: want one of %s", f, strings.Join(importer.Names(), ", ")))
 			}
+			if _, err := cli.ParseSize(c.String("max-bytes")); err != nil {
+				return inVerb(c, cli.Usage("--max-bytes %q: %v", c.String("max-bytes"), err))
+			}
 			impArgs := []string{"ll-import", "--format", c.String("format")}
 			if c.String("format") == "" {
 				impArgs = impArgs[:1]
 			}
+			impArgs = append(impArgs, "--max-bytes", c.String("max-bytes"))
 			// a transaction per 5,000 links: an import commits 10 times for
 			// 50,000 links, not 50,000 times (docs/import-export.md, Speed)
 			saveArgs := []string{"ll-save", "--batch", strconv.Itoa(importBatch), "--busy-timeout", c.Duration("busy-timeout").String()}

@@ -22,7 +22,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -195,7 +194,7 @@ func options(c *ucli.Command, env cli.Env) (fetch.Options, error) {
 		return o, cli.Usage("--base-backoff-ms %d: must be at least 1", ms)
 	}
 	o.BaseBackoff = time.Duration(ms) * time.Millisecond
-	if o.MaxBytes, err = parseSize(c.String("max-bytes")); err != nil {
+	if o.MaxBytes, err = cli.ParseSize(c.String("max-bytes")); err != nil {
 		return o, cli.Usage("--max-bytes %q: %v", c.String("max-bytes"), err)
 	}
 	o.UserAgent = c.String("user-agent")
@@ -312,29 +311,6 @@ func publicOnly(c *ucli.Command, env cli.Env) (bool, error) {
 	default:
 		return false, cli.Usage("LINKLEDGER_PUBLIC_ONLY=%q: want 1 or 0", v)
 	}
-}
-
-// parseSize parses a byte count with an optional unit: k/KB/MB/GB are
-// powers of 1000, KiB/MiB/GiB powers of 1024.
-func parseSize(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	i := len(s)
-	for i > 0 && (s[i-1] < '0' || s[i-1] > '9') {
-		i--
-	}
-	num, unit := s[:i], strings.ToLower(strings.TrimSpace(s[i:]))
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 1 {
-		return 0, errors.New("want a positive size such as 1048576, 500k or 25MiB")
-	}
-	mult := map[string]int64{"": 1, "b": 1, "k": 1e3, "kb": 1e3, "kib": 1 << 10, "m": 1e6, "mb": 1e6, "mib": 1 << 20, "g": 1e9, "gb": 1e9, "gib": 1 << 30}[unit]
-	if mult == 0 {
-		return 0, fmt.Errorf("unknown unit %q", unit)
-	}
-	if n > (1<<62)/mult {
-		return 0, errors.New("too big")
-	}
-	return n * mult, nil
 }
 
 func run(ctx context.Context, c *ucli.Command, env cli.Env) error {

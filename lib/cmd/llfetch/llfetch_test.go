@@ -27,27 +27,6 @@ func testEnv(t *testing.T, dir string) (cli.Env, *bytes.Buffer, *bytes.Buffer) {
 	}, &stdout, &stderr
 }
 
-func TestParseSize(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want int64
-	}{
-		{"1", 1}, {"1048576", 1 << 20}, {"500k", 500000}, {"25MiB", 25 << 20}, {"25mib", 25 << 20},
-		{"2 GB", 2e9}, {"1GiB", 1 << 30}, {"0", -1}, {"-5", -1}, {"lots", -1}, {"3x", -1}, {"", -1},
-	} {
-		got, err := parseSize(tt.in)
-		if tt.want < 0 {
-			if err == nil {
-				t.Errorf("parseSize(%q) = %d, want an error", tt.in, got)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("parseSize(%q) = %d, %v, want %d", tt.in, got, err, tt.want)
-		}
-	}
-}
-
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{

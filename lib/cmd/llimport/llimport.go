@@ -2,7 +2,8 @@
 // other link tools and writes one ll-save record per saved link.
 //
 // Reads: the files named as arguments ("-" is stdin), each in the format
-// given by --format or recognised from its content. Writes: one record per
+// given by --format or recognised from its content; only regular files,
+// and at most --max-bytes of each (and of what its zip unpacks). Writes: one record per
 // link ({"url", "title", "tags", "note", "annotations", "saved_at", "via"})
 // for ll-save, in file order; an error record (stage import, code
 // bad_input, with the file and line in its message and the line in
@@ -14,7 +15,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -22,6 +22,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/importer"
+	"github.com/linkledger/linkledger/lib/localfile"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -34,7 +35,9 @@ in the item's history). Pipe it into ll-save, which applies all its rules
 (canonical URL, dedupe); importing the same file again adds nothing.
 
 A row that cannot be read is an error record with its file and line; the
-rest is imported and the exit code is 3.
+rest is imported and the exit code is 3. Only regular files are read (not
+a FIFO or a device), at most --max-bytes of each, and of what a zip
+unpacks; a longer file is an error record (docs/import-export.md, Limits).
 
 FORMATS (--format; recognised from the content when not given):
 %s
@@ -57,6 +60,7 @@ func Command(env cli.Env) *ucli.Command {
 		Description: fmt.Sprintf(description, list.String()),
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "the files' format `F` (see FORMATS); default: recognised from the content"},
+			MaxBytesFlag(),
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -97,6 +101,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if len(files) == 0 {
 		return cli.Usage("no file given: name the export file(s) to read (- for stdin)")
 	}
+	max, err := cli.ParseSize(c.String("max-bytes"))
+	if err != nil {
+		return cli.Usage("--max-bytes %q: %v", c.String("max-bytes"), err)
+	}
 	out, err := cli.OutputAuto(c, env)
 	if err != nil {
 		return err
@@ -107,7 +115,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := importFile(ctx, name, cwd, forced, env, out, diag); err != nil {
+		if err := importFile(ctx, name, cwd, forced, max, env, out, diag); err != nil {
 			return err
 		}
 	}
@@ -116,7 +124,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 
 // importFile reads one file. It returns an error only when output failed
 // or the run was stopped; a file it cannot read is an error record.
-func importFile(ctx context.Context, name, cwd string, forced *importer.Format, env cli.Env, out *cli.Output, diag cli.Diag) error {
+func importFile(ctx context.Context, name, cwd string, forced *importer.Format, max int64, env cli.Env, out *cli.Output, diag cli.Diag) error {
 	bad := func(line int, msg string) error {
 		where := name
 		if line > 0 {
@@ -128,17 +136,26 @@ func importFile(ctx context.Context, name, cwd string, forced *importer.Format, 
 	var data []byte
 	var err error
 	path := name
+	// only a regular file, and never more than --max-bytes of it (or of
+	// stdin): /dev/zero, a FIFO or a 5 GB file is an error record
 	if name == "-" {
-		data, err = io.ReadAll(env.Stdin)
+		data, err = localfile.ReadCapped(env.Stdin, max, 0)
+		if err != nil {
+			err = fmt.Errorf("stdin is %w", err)
+		}
 	} else {
 		if !strings.HasPrefix(path, "/") && cwd != "" {
 			path = cwd + "/" + path
 		}
-		data, err = os.ReadFile(path)
+		data, err = localfile.ReadFile(path, max)
 	}
 	if err != nil {
-		diag.Printf("%s: %v", name, errors.Unwrap(err))
-		return out.Emit(&record.Record{Error: &record.Error{Stage: record.StageImport, Code: record.CodeFileRead, Message: fmt.Sprintf("%s: %v", name, err)}})
+		code, msg := record.CodeFileRead, err.Error()
+		if errors.Is(err, localfile.ErrTooLarge) {
+			code, msg = record.CodeTooLarge, msg+" (an import file is read whole: raise the cap with --max-bytes)"
+		}
+		diag.Printf("%s: %s", name, msg)
+		return out.Emit(&record.Record{Error: &record.Error{Stage: record.StageImport, Code: code, Message: fmt.Sprintf("%s: %s", name, msg)}})
 	}
 	f := forced
 	if f == nil {
@@ -158,8 +175,9 @@ func importFile(ctx context.Context, name, cwd string, forced *importer.Format, 
 			}
 			return wrapOut(out.Emit(l.Record(f.Tool)))
 		},
-		Bad:    func(line int, msg string) error { return wrapOut(bad(line, msg)) },
-		Record: func(rec *record.Record) error { return wrapOut(out.Emit(rec)) },
+		Bad:      func(line int, msg string) error { return wrapOut(bad(line, msg)) },
+		Record:   func(rec *record.Record) error { return wrapOut(out.Emit(rec)) },
+		MaxBytes: max,
 	}
 	read := f.Read
 	if f.ReadPath != nil && name != "-" {
@@ -176,6 +194,12 @@ func importFile(ctx context.Context, name, cwd string, forced *importer.Format, 
 		return bad(0, fmt.Sprintf("not readable as %s: %v", f.Name, err))
 	}
 	return nil
+}
+
+// MaxBytesFlag is --max-bytes, the cap on what is read for one import
+// file (ll-import's and linkledger import's).
+func MaxBytesFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "max-bytes", Value: fmt.Sprintf("%dMiB", importer.DefaultMaxBytes>>20), Usage: "read at most `SIZE` for one file: the file (stdin, a -wal) and what its zip unpacks (bytes, or with k, KiB, MB, MiB, GB, GiB)"}
 }
 
 // outputError marks an error of the sink (writing output, the run
