@@ -94,10 +94,12 @@ func createLockedTemp(dir, pattern string, perm fs.FileMode) (*os.File, error) {
 }
 
 // removeStaleBackups removes the temporary files killed backups to dest
-// left beside it: only names of Backup's own pattern (.DEST.DIGITS.tmp),
+// left beside it: only names of Backup's own pattern (.DEST.DIGITS.tmp,
+// and the rollback journal SQLite keeps beside it, .DEST.DIGITS.tmp-journal),
 // only regular files (never a link or a folder), and only when no running
 // backup holds the file's lock (it is taken, and the name checked to be
-// still that file, before the file is removed).
+// still that file, before the file is removed). A journal goes when its
+// temporary file is gone.
 func removeStaleBackups(dest string, res *BackupResult) error {
 	dir, base := filepath.Dir(dest), filepath.Base(dest)
 	ents, err := os.ReadDir(dir)
@@ -105,54 +107,70 @@ func removeStaleBackups(dest string, res *BackupResult) error {
 		return err
 	}
 	prefix := "." + base + "."
+	var journals []string
 	for _, e := range ents {
 		name := e.Name()
 		mid, ok := strings.CutPrefix(name, prefix)
-		if !ok {
+		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		digits, ok := strings.CutSuffix(mid, ".tmp")
-		if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" || !e.Type().IsRegular() {
+		digits, journal := strings.CutSuffix(mid, ".tmp-journal")
+		if !journal {
+			if digits, ok = strings.CutSuffix(mid, ".tmp"); !ok {
+				continue
+			}
+		}
+		if digits == "" || strings.Trim(digits, "0123456789") != "" {
 			continue
 		}
-		n, err := removeIfStale(filepath.Join(dir, name))
-		if err != nil {
+		path := filepath.Join(dir, name)
+		if journal {
+			journals = append(journals, path)
+			continue
+		}
+		if err := removeIfStale(path, res, true); err != nil {
 			return fmt.Errorf("removing %s, left by a killed backup: %w", name, err)
 		}
-		if n >= 0 {
-			res.Removed = append(res.Removed, filepath.Join(dir, name))
-			res.RemovedBytes += n
+	}
+	for _, path := range journals {
+		if _, err := os.Lstat(strings.TrimSuffix(path, "-journal")); !errors.Is(err, fs.ErrNotExist) {
+			continue // its backup may be running
+		}
+		if err := removeIfStale(path, res, false); err != nil {
+			return fmt.Errorf("removing %s, left by a killed backup: %w", filepath.Base(path), err)
 		}
 	}
 	return nil
 }
 
-// removeIfStale removes the regular file at path when no backup holds it
-// and returns its size (-1: left alone).
-func removeIfStale(path string) (int64, error) {
+// removeIfStale removes the regular file at path, when lock is set only
+// if no backup holds it, and adds it to res.
+func removeIfStale(path string, res *BackupResult, lock bool) error {
 	li, err := os.Lstat(path)
 	if err != nil || !li.Mode().IsRegular() {
-		return -1, nil // gone, or not a file of ours
+		return nil // gone, or not a file of ours
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
-		return -1, nil
+		return nil
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !os.SameFile(li, fi) {
-		return -1, nil // replaced since the Lstat
+		return nil // replaced since the Lstat
 	}
-	if !staleBackup(f) {
-		return -1, nil // a running backup's
+	if lock && !staleBackup(f) {
+		return nil // a running backup's
 	}
-	// locked: check the name is still the file we hold
+	// the name must still be the file we hold
 	if li2, err := os.Lstat(path); err != nil || !os.SameFile(li, li2) {
-		return -1, nil
+		return nil
 	}
 	if err := os.Remove(path); err != nil {
-		return -1, err
+		return err
 	}
-	return li.Size(), nil
+	res.Removed = append(res.Removed, path)
+	res.RemovedBytes += li.Size()
+	return nil
 }
 
 // Problem is one thing Check found wrong.
