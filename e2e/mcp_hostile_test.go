@@ -2,13 +2,17 @@ package e2e
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/linkledger/linkledger/lib/mcp"
 )
@@ -138,5 +142,56 @@ func TestMCPFraming(t *testing.T) {
 	}
 	if err := m.cmd.Wait(); err != nil {
 		t.Errorf("linkledger mcp after stdin closed: %v, want exit 0", err)
+	}
+}
+
+// TestMCPSaveLocal: save refuses every form of a local file with one
+// answer, whether the file exists or not (it said "not_found: no such
+// file" for a missing one: an oracle of which files exist), and saves
+// nothing; web links are still saved.
+func TestMCPSaveLocal(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{".ssh/id_rsa", "secret.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("private\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := startMCP(t, dir)
+	for _, pair := range [][2]string{
+		{"~/.ssh/id_rsa", "~/.ssh/id_nope"},
+		{filepath.Join(dir, "secret.txt"), filepath.Join(dir, "nope.txt")},
+		{"file://" + filepath.Join(dir, "secret.txt"), "file://" + filepath.Join(dir, "nope.txt")},
+		{"./secret.txt", "./nope.txt"},
+		{"secret.txt", "nope.txt"},
+	} {
+		var msgs [2]string
+		for i, u := range pair {
+			msg := callErr(t, cs, "save", map[string]any{"url": u})
+			if !strings.HasPrefix(msg, "file_not_allowed: ") || !strings.Contains(msg, "local files are not allowed from MCP") {
+				t.Errorf("save %q: %q, want file_not_allowed: local files are not allowed from MCP", u, msg)
+			}
+			msgs[i] = strings.ReplaceAll(msg, u, "URL")
+		}
+		if msgs[0] != msgs[1] {
+			t.Errorf("save of an existing and a missing file answered differently:\n%s\n%s", msgs[0], msgs[1])
+		}
+	}
+	var out struct {
+		Items int `json:"items"`
+	}
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "status", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("status: %v %v", err, res)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &out); err != nil || out.Items != 0 {
+		t.Errorf("after the refused saves: %s, want no items", raw)
+	}
+	res, err = cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "save", Arguments: map[string]any{"url": "example.com/page"}})
+	if err != nil || res.IsError {
+		t.Fatalf("save of a web link: %v %s", err, text(res))
 	}
 }
