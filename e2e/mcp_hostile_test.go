@@ -195,3 +195,34 @@ func TestMCPSaveLocal(t *testing.T) {
 		t.Fatalf("save of a web link: %v %s", err, text(res))
 	}
 }
+
+// TestMCPUnsupportedClaims: a claim marked unsupported (its quote is not
+// in the item) is not served in key_claims by find or brief, also when
+// the stored artifact still lists it there.
+func TestMCPUnsupportedClaims(t *testing.T) {
+	dir := t.TempDir()
+	rec := `{"url":"https://lighthouse.example/","title":"Keeping a lighthouse","text":"A claim the page makes. More text about the lighthouse.",` +
+		`"artifact":{"summary":"About a lighthouse.","key_claims":["A claim the page makes.","The lighthouse is on the moon."],` +
+		`"claims":[{"text":"A claim the page makes.","chunk_index":0,"confidence":0.7},{"text":"The lighthouse is on the moon.","chunk_index":-1,"confidence":0.2,"unsupported":true}],` +
+		`"created_by":"agent:linkledger","method":"llm"}}`
+	cmd := exec.Command("ll-index")
+	cmd.Env, cmd.Dir, cmd.Stdin = mcpEnv(dir), dir, strings.NewReader(rec+"\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("ll-index: %v\n%s", err, out)
+	}
+	cs := startMCP(t, dir)
+	for _, tool := range []string{"find", "brief"} {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: map[string]any{"query": "lighthouse"}})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %s", tool, err, text(res))
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		all := string(raw) + text(res)
+		if !strings.Contains(all, "A claim the page makes.") {
+			t.Errorf("%s: the supported claim is missing: %s", tool, raw)
+		}
+		if strings.Contains(all, "on the moon") {
+			t.Errorf("%s serves the unsupported claim: %s", tool, raw)
+		}
+	}
+}
