@@ -94,7 +94,7 @@ func (f *Framing) read(p []byte) (int, error) {
 		if len(msg) == 0 {
 			continue
 		}
-		if id, code, why := Check(msg); why != "" {
+		if id, code, why := checkMessage(msg); why != "" {
 			f.refuse(id, code, fmt.Sprintf("line %d: %s", f.n, why))
 			continue
 		}
@@ -160,14 +160,14 @@ func (f *Framing) refuse(id json.RawMessage, code int, why string) {
 	}
 }
 
-// Check says whether msg (one line, trimmed) is a JSON-RPC 2.0 message the
-// SDK can take: an object (not a batch) nested at most MaxDepth deep, with
+// checkMessage says whether msg (one line, trimmed) is a JSON-RPC 2.0
+// message the SDK can take: an object (not a batch) nested at most MaxDepth deep, with
 // "jsonrpc": "2.0", an id that is absent, null, a string or an integer,
 // and either a string method (a request or notification) or, with an id,
 // a result or an error object (a response). Otherwise why says what is
 // wrong, code is the JSON-RPC error code, and id is the message's id when
 // it could be read (nil: unknown).
-func Check(msg []byte) (id json.RawMessage, code int, why string) {
+func checkMessage(msg []byte) (id json.RawMessage, code int, why string) {
 	if depth(msg) > MaxDepth {
 		var m struct{ ID json.RawMessage }
 		if msg[0] == '{' && json.Unmarshal(msg, &m) == nil && m.ID != nil && validID(m.ID) && string(m.ID) != "null" {
