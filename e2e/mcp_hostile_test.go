@@ -112,6 +112,7 @@ func TestMCPFraming(t *testing.T) {
 		{`{"jsonrpc":"1.0","id":51,"method":"ping"}`, "51"},
 		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, "null"},
 		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, "null"},
+		{`{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"}`, "null"},
 		{`{"jsonrpc":"2.0","id":52,"method":5}`, "52"},
 		{`{"jsonrpc":"2.0","id":53,"method":"tools/call","params":{"name":"find","arguments":{"query":` + deep + `}}}`, "53"},
 		{`{"jsonrpc":"2.0","id":54,"method":"tools/call","params":{"name":"find","arguments":{"query":"` + strings.Repeat("x", 17<<20) + `"}}}`, "null"},

@@ -231,8 +231,9 @@ func checkMessage(msg []byte) (id json.RawMessage, code int, why string) {
 }
 
 // validID reports whether raw is an id the SDK keeps as given: null, a
-// string, or an integer (the SDK truncates a fraction, so 1.5 would be
-// answered as 1).
+// string, or an integer of at most 2^53 in magnitude (the SDK reads a
+// number as a float64: it truncates a fraction, so 1.5 would be answered
+// as 1, and rounds a bigger integer, so 2^63-1 came back negative).
 func validID(raw json.RawMessage) bool {
 	switch {
 	case string(raw) == "null":
@@ -241,8 +242,8 @@ func validID(raw json.RawMessage) bool {
 		var s string
 		return json.Unmarshal(raw, &s) == nil
 	default:
-		_, err := strconv.ParseInt(string(raw), 10, 64)
-		return err == nil
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		return err == nil && n >= -1<<53 && n <= 1<<53
 	}
 }
 

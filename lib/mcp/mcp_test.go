@@ -73,6 +73,7 @@ func TestFraming(t *testing.T) {
 		`{"jsonrpc":"1.0","id":2,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":3,"method":5}`,
 		`{"JSONRPC":"2.0","id":4,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":5}`,
@@ -93,7 +94,7 @@ func TestFraming(t *testing.T) {
 	if d := cmp.Diff(want, string(got)); d != "" {
 		t.Errorf("lines passed (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]int{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, bad); d != "" {
+	if d := cmp.Diff([]int{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}, bad); d != "" {
 		t.Errorf("lines refused (-want +got):\n%s", d)
 	}
 	var ids []string
@@ -111,7 +112,7 @@ func TestFraming(t *testing.T) {
 		}
 		ids = append(ids, string(r.ID))
 	}
-	wantIDs := []string{"null", "null", "null", "null", "null", "2", "null", "null", "3", "4", "5", "6", "7", "null"}
+	wantIDs := []string{"null", "null", "null", "null", "null", "2", "null", "null", "null", "3", "4", "5", "6", "7", "null"}
 	if d := cmp.Diff(wantIDs, ids); d != "" {
 		t.Errorf("ids answered (-want +got):\n%s", d)
 	}
