@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -60,6 +61,11 @@ func (s *Store) Backup(ctx context.Context, dest string) (*BackupResult, error) 
 	return res, nil
 }
 
+// freshBackup is how long an empty temporary file is taken for a backup
+// that is starting: between creating its file and locking it, a running
+// backup's file is empty and unlocked.
+const freshBackup = time.Minute
+
 // errBackupLocked says another process holds a backup's temporary file.
 var errBackupLocked = errors.New("held by another backup")
 
@@ -98,7 +104,8 @@ func createLockedTemp(dir, pattern string, perm fs.FileMode) (*os.File, error) {
 // and the rollback journal SQLite keeps beside it, .DEST.DIGITS.tmp-journal),
 // only regular files (never a link or a folder), and only when no running
 // backup holds the file's lock (it is taken, and the name checked to be
-// still that file, before the file is removed). A journal goes when its
+// still that file, before the file is removed) and it is not an empty
+// file of the last minute (a backup starting). A journal goes when its
 // temporary file is gone.
 func removeStaleBackups(dest string, res *BackupResult) error {
 	dir, base := filepath.Dir(dest), filepath.Base(dest)
@@ -149,6 +156,10 @@ func removeIfStale(path string, res *BackupResult, lock bool) error {
 	li, err := os.Lstat(path)
 	if err != nil || !li.Mode().IsRegular() {
 		return nil // gone, or not a file of ours
+	}
+	if lock && li.Size() == 0 && time.Since(li.ModTime()) < freshBackup {
+		// a backup that has just created its file and not yet locked it
+		return nil
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
