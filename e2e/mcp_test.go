@@ -356,7 +356,7 @@ func TestMCP(t *testing.T) {
 		{"show", map[string]any{"item": srv.URL + "/missing"}, `not_found: no item "` + srv.URL + `/missing" in ` + db},
 		{"annotate", map[string]any{"item": id, "text": "x", "confidence": 2}, "usage: confidence 2: want a number from 0 to 1"},
 		{"annotate", map[string]any{"item": id, "text": "x", "actor": "robot"}, `usage: actor "robot": want human or agent:<name>`},
-		{"save", map[string]any{"url": "not a url at all"}, "bad_input: not a URL, an existing path or a JSON record"},
+		{"save", map[string]any{"url": "not a url at all"}, `bad_input: url "not a url at all": not a URL; save takes an http or https URL`},
 		{"save", map[string]any{"url": "ftp://example.com/x"}, "unsupported_scheme:"},
 		{"pin", map[string]any{"item": id, "annotation_id": 9999}, "not_found:"},
 		{"brief", map[string]any{"query": "quokka", "max_tokens": 5}, "budget:"},

@@ -173,7 +173,7 @@ func FromRecord(r *record.Record) Item {
 		it.Notes = evidence(h.Notes)
 		it.Snippets = h.Snippets
 		if a := h.Artifact; a != nil {
-			it.Summary, it.KeyClaims = a.Summary, a.KeyClaims
+			it.Summary, it.KeyClaims = a.Summary, a.SupportedClaims()
 		}
 	}
 	return it

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/linkledger/linkledger/lib/termsafe"
 )
 
 // Markdown renders the pack as Markdown ready to paste into a prompt.
@@ -23,7 +25,7 @@ func Markdown(p *Pack) string {
 			title = it.URL
 		}
 		fmt.Fprintf(&b, "\n## %d. %s\n", it.Rank, oneLine(title))
-		meta := []string{it.URL}
+		meta := []string{oneLine(it.URL)}
 		if it.SourceType != "" {
 			meta = append(meta, it.SourceType)
 		}
@@ -40,7 +42,7 @@ func Markdown(p *Pack) string {
 			meta = append(meta, "saved "+day(it.SavedAt))
 		}
 		if len(it.Tags) > 0 {
-			meta = append(meta, "tags: "+strings.Join(it.Tags, ", "))
+			meta = append(meta, "tags: "+oneLine(strings.Join(it.Tags, ", ")))
 		}
 		b.WriteString(strings.Join(meta, " · ") + "\n")
 		if w := it.WhyRanked; w != nil {
@@ -49,7 +51,7 @@ func Markdown(p *Pack) string {
 				fmt.Fprintf(&b, "; fields: %s", strings.Join(w.MatchedFields, ", "))
 			}
 			if len(w.MatchedTerms) > 0 {
-				fmt.Fprintf(&b, "; terms: %s", strings.Join(w.MatchedTerms, ", "))
+				fmt.Fprintf(&b, "; terms: %s", oneLine(strings.Join(w.MatchedTerms, ", ")))
 			}
 			b.WriteString("\n")
 		}
@@ -75,7 +77,7 @@ func Markdown(p *Pack) string {
 					where = append(where, "p. "+strconv.Itoa(s.Page))
 				}
 				if s.URL != "" {
-					where = append(where, s.URL)
+					where = append(where, oneLine(s.URL))
 				}
 				if len(where) > 0 {
 					line += " (" + strings.Join(where, ", ") + ")"
@@ -87,9 +89,9 @@ func Markdown(p *Pack) string {
 	if len(p.Pointers) > 0 {
 		b.WriteString("\n## More candidates\n")
 		for _, pt := range p.Pointers {
-			line := fmt.Sprintf("- %d. %s", pt.Rank, pt.URL)
+			line := fmt.Sprintf("- %d. %s", pt.Rank, oneLine(pt.URL))
 			if pt.Title != "" {
-				line = fmt.Sprintf("- %d. %s · %s", pt.Rank, oneLine(pt.Title), pt.URL)
+				line = fmt.Sprintf("- %d. %s · %s", pt.Rank, oneLine(pt.Title), oneLine(pt.URL))
 			}
 			if pt.Sentence != "" {
 				line += ": \"" + oneLine(pt.Sentence) + "\""
@@ -137,7 +139,10 @@ func list(b *strings.Builder, head string, fill func(add func(string))) {
 	})
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine is record text for a person (termsafe.Line): one line, without
+// control characters, so a title or a summary cannot drive the terminal
+// the Markdown is shown on.
+func oneLine(s string) string { return termsafe.Line(s) }
 
 func day(t string) string {
 	if len(t) >= 10 {

@@ -596,3 +596,44 @@ func TestDefaultRulesFile(t *testing.T) {
 		t.Errorf("tables differ (-json +go):\n%s", diff)
 	}
 }
+
+// TestWebInput: web links are taken, every form of a local file is
+// refused the same way, and nothing depends on the file system (the
+// working directory here holds files of the names tried).
+func TestWebInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"secret.txt", "notes", "example.com"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	for _, tc := range []struct {
+		in, want string
+		err      error
+	}{
+		{"https://example.com/a?b", "https://example.com/a?b", nil},
+		{" http://localhost:8080/x ", "http://localhost:8080/x", nil},
+		{"example.com/page", "https://example.com/page", nil},
+		{"example.com", "https://example.com", nil},
+		{"~/.ssh/id_rsa", "", ErrLocalFile},
+		{"~", "", ErrLocalFile},
+		{"/etc/passwd", "", ErrLocalFile},
+		{"./secret.txt", "", ErrLocalFile},
+		{"../x", "", ErrLocalFile},
+		{"file:///etc/passwd", "", ErrLocalFile},
+		{"FILE:/etc/passwd", "", ErrLocalFile},
+		{"secret.txt", "", ErrLocalFile},
+		{"notes/today", "", ErrLocalFile},
+		{"notes", "", ErrNotInput},
+		{"a page title", "", ErrNotInput},
+		{"https://a.example/ Title", "", ErrNotInput},
+		{"ftp://x.example/", "", ErrUnsupportedScheme},
+		{"", "", ErrBadURL},
+	} {
+		got, err := WebInput(tc.in)
+		if got != tc.want || !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+			t.Errorf("WebInput(%q) = %q, %v; want %q, %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}

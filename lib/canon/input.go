@@ -144,7 +144,52 @@ var (
 	// ErrNotInput means the input is neither a URL, a host name (with a
 	// path), nor a local path: a line of some other file, a title, prose.
 	ErrNotInput = errors.New("not a URL or a path")
+	// ErrLocalFile means the input names a local file (a path or a file:
+	// URL) where only web links are taken (WebInput).
+	ErrLocalFile = errors.New("local files are not allowed")
 )
+
+// WebInput is SaveInput for a caller that may not name local files (an
+// agent over MCP). It never looks at the file system, so its answer says
+// nothing about which files exist: an http or https URL without spaces,
+// or a host name with an optional path ("example.com/page"), is taken as
+// SaveInput takes it (the latter made https://...); a file: URL, a path
+// form (/, ./, ../, ~), a name with a file extension or a relative path
+// gives ErrLocalFile; another scheme ErrUnsupportedScheme; anything else
+// ErrNotInput.
+func WebInput(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", fmt.Errorf("%w: empty", ErrBadURL)
+	}
+	if s == "~" || strings.HasPrefix(s, "~/") || filepath.IsAbs(s) || strings.HasPrefix(s, "/") ||
+		s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") {
+		return "", ErrLocalFile
+	}
+	spaced := strings.ContainsFunc(s, unicode.IsSpace)
+	if scheme, ok := schemeOf(s); ok {
+		switch {
+		case scheme == "file":
+			return "", ErrLocalFile
+		case (scheme == "http" || scheme == "https") && !spaced:
+			return s, nil
+		case scheme == "http" || scheme == "https" || spaced:
+			return "", ErrNotInput
+		}
+		return "", fmt.Errorf("%w: %s", ErrUnsupportedScheme, scheme)
+	}
+	first, _, hasSlash := strings.Cut(s, "/")
+	fileLike := !hasSlash && fileExtension(s)
+	switch {
+	case !fileLike && looksLikeHost(first) && !spaced:
+		return "https://" + s, nil
+	case spaced || notPathLike(s):
+		return "", ErrNotInput
+	case hasSlash || fileLike:
+		return "", ErrLocalFile
+	}
+	return "", ErrNotInput
+}
 
 // SaveInput is FromInput for what a user asks to save (ll-save): it saves
 // nothing by guess, so a line of some other file never becomes an item.

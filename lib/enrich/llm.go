@@ -155,6 +155,11 @@ func (l *LLM) Enrich(ctx context.Context, rec *record.Record, opts Options) *rec
 		return &record.Error{Stage: record.StageEnrich, Code: record.CodeBadContent, Message: "model answer is not the JSON object asked for: " + err.Error()}
 	}
 	a := Ground(ans, chunks, opts)
+	if a.Summary == "" && len(a.KeyClaims) == 0 {
+		// nothing that is evidence: no artifact (the store refuses an
+		// empty one)
+		return &record.Error{Stage: record.StageEnrich, Code: record.CodeBadContent, Message: "model answer has no summary and no claim found in the text"}
+	}
 	a.Model, a.EndpointHost, a.Tokens = l.Model, l.host(), usage
 	rec.Artifact = a.Artifact
 	anns := rec.Annotations[:0:0]
@@ -175,8 +180,9 @@ type Grounded struct {
 
 // Ground checks each quote of ans against chunks (whitespace runs count as
 // one space on both sides). A claim found is kept with its chunk and
-// confidence ConfidenceClaim; a claim not found is kept with unsupported
-// true, chunk_index -1 and confidence ConfidenceUnsupported; a highlight
+// confidence ConfidenceClaim; a claim not found is kept in claims only
+// (not in key_claims: it is not evidence) with unsupported true,
+// chunk_index -1 and confidence ConfidenceUnsupported; a highlight
 // not found is dropped. Quotes are written as the item has them.
 func Ground(ans Answer, chunks []record.Chunk, opts Options) Grounded {
 	norm := make([]normText, len(chunks))
@@ -213,8 +219,9 @@ func Ground(ans Answer, chunks []record.Chunk, opts Options) Grounded {
 			g.KeyClaims = append(g.KeyClaims, s)
 			g.Claims = append(g.Claims, record.Claim{Text: s, ChunkIndex: ci, Confidence: ConfidenceClaim})
 		} else {
+			// kept in claims, marked, for the audit; key_claims holds
+			// evidence only
 			s := normalize(c.Text).s
-			g.KeyClaims = append(g.KeyClaims, s)
 			g.Claims = append(g.Claims, record.Claim{Text: s, ChunkIndex: -1, Confidence: ConfidenceUnsupported, Unsupported: true})
 		}
 	}

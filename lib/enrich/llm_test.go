@@ -75,7 +75,7 @@ func TestLLMGoodAnswerIsGrounded(t *testing.T) {
 	}
 	want := &record.Artifact{
 		Summary:   "Rust is safe.",
-		KeyClaims: []string{"The borrow checker   rejects\ndata races at compile time.", "Rust is the fastest language ever."},
+		KeyClaims: []string{"The borrow checker   rejects\ndata races at compile time."},
 		CreatedBy: Actor, Method: "llm", Model: "fake-1", EndpointHost: "127.0.0.1", SummaryBy: "model",
 		Tokens: &record.TokenUsage{Prompt: 120, Completion: 45}, Tags: []string{"rust"},
 		Claims: []record.Claim{

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -45,7 +47,11 @@ func OpenVault(dir string) (*Vault, error) {
 }
 
 // Item writes one item's file and returns its path and whether it was
-// written (false: the file was already current).
+// written (false: the file was already current). The file is written to
+// a new temporary file in the vault (created exclusively, so a link
+// planted under its name is never followed) and renamed over the old one;
+// the old one is read for the comparison only when it is a regular file,
+// and no further than the new content's length.
 func (v *Vault) Item(rec *record.Record) (string, bool, error) {
 	name, ok := v.byID[rec.ID]
 	if !ok {
@@ -54,30 +60,77 @@ func (v *Vault) Item(rec *record.Record) (string, bool, error) {
 	}
 	path := filepath.Join(v.dir, name)
 	body := Markdown(rec)
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, body) {
+	if same(path, body) {
 		return path, false, nil
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, body, 0o644); err != nil {
+	tmp, err := os.CreateTemp(v.dir, "."+rec.ID+".*.tmp")
+	if err != nil {
 		return path, false, err
 	}
-	return path, true, os.Rename(tmp, path)
+	_, err = tmp.Write(body)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return path, false, err
+	}
+	return path, true, nil
 }
 
+// same reports whether the regular file at path (not a link, a device or
+// a FIFO) holds exactly body.
+func same(path string, body []byte) bool {
+	li, err := os.Lstat(path)
+	if err != nil || !li.Mode().IsRegular() || li.Size() != int64(len(body)) {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !os.SameFile(li, fi) {
+		return false // replaced since the Lstat
+	}
+	old, err := io.ReadAll(io.LimitReader(f, int64(len(body))+1))
+	return err == nil && bytes.Equal(old, body)
+}
+
+// maxTitleBytes bounds the title part of a file name: with " ll_" and the
+// id and ".md" (23 bytes) a name stays far under the 255 bytes most file
+// systems allow, whatever the script (a CJK character takes 3 bytes).
+const maxTitleBytes = 200
+
 // fileName is a file name from a title: characters file systems or
-// Obsidian links refuse made spaces, at most 80 characters, then the id.
+// Obsidian links refuse made spaces, at most 80 characters and
+// maxTitleBytes bytes (cut on a character boundary), then the id.
 func fileName(title, id string) string {
 	clean := strings.Map(func(r rune) rune {
 		if strings.ContainsRune(`/\:*?"<>|#^[]`, r) || unicode.IsControl(r) {
 			return ' '
 		}
 		return r
-	}, title)
+	}, strings.ToValidUTF8(title, " "))
 	clean = strings.Join(strings.Fields(clean), " ")
 	clean = strings.TrimLeft(clean, ".")
 	if r := []rune(clean); len(r) > 80 {
-		clean = strings.TrimSpace(string(r[:80]))
+		clean = string(r[:80])
 	}
+	if len(clean) > maxTitleBytes {
+		cut := maxTitleBytes
+		for cut > 0 && !utf8.RuneStart(clean[cut]) {
+			cut--
+		}
+		clean = clean[:cut]
+	}
+	clean = strings.TrimSpace(clean)
 	if clean == "" {
 		return id + ".md"
 	}

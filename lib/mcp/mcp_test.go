@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
@@ -61,23 +62,61 @@ func TestFindOutputCap(t *testing.T) {
 	}
 }
 
-func TestValidLines(t *testing.T) {
-	in := "{\"a\":1}\n\nnot json\n  {\"b\": [2]}  \n{broken\n" + `{"c":"` + strings.Repeat("x", 100<<10) + "\"}\n[1]"
+// TestFraming: good lines reach the SDK as they are; every bad line is
+// answered with a JSON-RPC error (its id when it has a readable one) and
+// reported, and the lines after it still pass.
+func TestFraming(t *testing.T) {
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	deep := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}}`
+	in := strings.Join([]string{
+		ping, "", "not json", "{}", "[]", "42", "null",
+		`{"jsonrpc":"1.0","id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":3,"method":5}`,
+		`{"JSONRPC":"2.0","id":4,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":5}`,
+		`{"jsonrpc":"2.0","id":6,"error":5}`,
+		deep,
+		`{"jsonrpc":"2.0","id":"x","method":"p","params":{"s":"` + strings.Repeat("y", MaxLineBytes) + `"}}`,
+		`{"jsonrpc":"2.0","id":8,"result":{}}`,
+		`  {"jsonrpc":"2.0","method":"notifications/initialized"}  `,
+	}, "\n")
+	var out bytes.Buffer
 	var bad []int
-	got, err := io.ReadAll(ValidLines(strings.NewReader(in), func(line int) { bad = append(bad, line) }))
+	fr := NewFraming(strings.NewReader(in), &out, func(line int, why string) { bad = append(bad, line) })
+	got, err := io.ReadAll(fr.In())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "{\"a\":1}\n{\"b\": [2]}\n" + `{"c":"` + strings.Repeat("x", 100<<10) + "\"}\n[1]\n"
-	if string(got) != want {
-		t.Errorf("ValidLines passed %q..., want %q...", trunc(string(got)), trunc(want))
+	want := ping + "\n" + `{"jsonrpc":"2.0","id":8,"result":{}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+	if d := cmp.Diff(want, string(got)); d != "" {
+		t.Errorf("lines passed (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]int{3, 5}, bad); d != "" {
-		t.Errorf("lines reported (-want +got):\n%s", d)
+	if d := cmp.Diff([]int{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}, bad); d != "" {
+		t.Errorf("lines refused (-want +got):\n%s", d)
+	}
+	var ids []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var r struct {
+			JSONRPC string
+			ID      json.RawMessage
+			Error   struct {
+				Code    int
+				Message string
+			}
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.JSONRPC != "2.0" || r.Error.Code >= 0 || r.Error.Message == "" {
+			t.Errorf("answer %q: not a JSON-RPC error (%v)", l, err)
+		}
+		ids = append(ids, string(r.ID))
+	}
+	wantIDs := []string{"null", "null", "null", "null", "null", "2", "null", "null", "null", "3", "4", "5", "6", "7", "null"}
+	if d := cmp.Diff(wantIDs, ids); d != "" {
+		t.Errorf("ids answered (-want +got):\n%s", d)
 	}
 }
-
-func trunc(s string) string { return s[:min(len(s), 60)] }
 
 func TestPackResultCap(t *testing.T) {
 	bp := brief.Pack{Query: "q", MaxTokens: 20000}

@@ -3,14 +3,17 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/chunk"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
@@ -73,7 +76,7 @@ type BriefInput struct {
 
 // SaveInput is the save tool's input.
 type SaveInput struct {
-	URL   string   `json:"url" jsonschema:"the URL to save (http or https; a host with a path is read as https)"`
+	URL   string   `json:"url" jsonschema:"the URL to save (http or https; a host with a path is read as https; local paths and file: URLs are refused)"`
 	Note  string   `json:"note,omitempty" jsonschema:"why it is worth keeping, in a sentence"`
 	Tags  []string `json:"tags,omitempty" jsonschema:"tags to add (lower-case words)"`
 	Actor string   `json:"actor,omitempty" jsonschema:"who saves it: human or agent:NAME (default agent:CLIENT, the MCP client's name)"`
@@ -346,8 +349,31 @@ func (s *Server) save(ctx context.Context, req *sdk.CallToolRequest, in SaveInpu
 	if ledger.IsItemID(strings.TrimSpace(in.URL)) {
 		return SaveOutput{}, "", usage("url %q: an item id; save takes a URL (annotate and tag take an id)", in.URL)
 	}
-	rec, err := ledger.Save(ctx, s.st, &record.Record{URL: in.URL, Note: in.Note, Tags: in.Tags}, opt)
+	// an agent saves web links only, and the answer must not depend on
+	// which local files exist: WebInput never looks at the file system
+	u, err := canon.WebInput(in.URL)
+	switch {
+	case errors.Is(err, canon.ErrLocalFile):
+		return SaveOutput{}, "", &ToolError{Code: record.CodeFileNotAllowed,
+			Message: fmt.Sprintf("url %s: local files are not allowed from MCP (nothing was looked at); save takes an http or https URL", shortQuote(in.URL)),
+			Hint:    "a person can save a local file with: ll-save PATH"}
+	case errors.Is(err, canon.ErrUnsupportedScheme):
+		return SaveOutput{}, "", &ToolError{Code: record.CodeUnsupported, Message: fmt.Sprintf("url %s: %v; save takes an http or https URL", shortQuote(in.URL), err)}
+	case errors.Is(err, canon.ErrNotInput):
+		return SaveOutput{}, "", &ToolError{Code: record.CodeBadInput, Message: fmt.Sprintf("url %s: not a URL; save takes an http or https URL", shortQuote(in.URL))}
+	case err != nil:
+		return SaveOutput{}, "", &ToolError{Code: record.CodeBadURL, Message: fmt.Sprintf("url %s: not an http or https URL", shortQuote(in.URL))}
+	}
+	rec, err := ledger.Save(ctx, s.st, &record.Record{URL: u, Note: in.Note, Tags: in.Tags}, opt)
 	return saveResult(rec, err)
+}
+
+// shortQuote quotes at most 200 bytes of an argument for a message.
+func shortQuote(s string) string {
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[:200], "") + "…"
+	}
+	return strconv.Quote(s)
 }
 
 func (s *Server) annotate(ctx context.Context, req *sdk.CallToolRequest, in AnnotateInput) (SaveOutput, string, error) {

@@ -219,6 +219,35 @@ type Artifact struct {
 	Tags         []string    `json:"tags,omitempty"`
 }
 
+// SupportedClaims is KeyClaims without the claims marked unsupported in
+// Claims (a model's claim whose quote is not in the item): only supported
+// claims are evidence, so every view that serves key claims (find, brief,
+// MCP) serves these. An artifact stored before unsupported claims were
+// kept out of key_claims still has them there; they go here.
+func (a *Artifact) SupportedClaims() []string {
+	bad := map[string]bool{}
+	for _, c := range a.Claims {
+		if c.Unsupported {
+			bad[c.Text] = true
+		}
+	}
+	for _, c := range a.Claims {
+		if !c.Unsupported {
+			delete(bad, c.Text)
+		}
+	}
+	if len(bad) == 0 {
+		return a.KeyClaims
+	}
+	var out []string
+	for _, k := range a.KeyClaims {
+		if !bad[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // TokenUsage is a model server's token count for one request.
 type TokenUsage struct {
 	Prompt     int `json:"prompt"`

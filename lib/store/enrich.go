@@ -99,7 +99,7 @@ func (s *Store) storeEnrichment(ctx context.Context, tx *sqlx.Tx, itemID, state 
 			return "", err
 		}
 	}
-	claims := a.KeyClaims
+	claims := a.SupportedClaims() // evidence only
 	if claims == nil {
 		claims = []string{}
 	}

@@ -97,6 +97,7 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 			return nil, fmt.Errorf("item %s: artifact key claims: %w", id, err)
 		}
 		applyDetail(&art, a.Detail)
+		art.KeyClaims = art.SupportedClaims() // claims still lists the unsupported ones, marked
 		rec.Artifacts = append(rec.Artifacts, art)
 	}
 	if opts.Text {

@@ -7,35 +7,180 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 )
 
+// BackupResult is what Backup did besides writing the copy.
+type BackupResult struct {
+	// Removed are the temporary files of earlier backups to the same
+	// file that were killed, removed before this one; RemovedBytes their
+	// size.
+	Removed      []string
+	RemovedBytes int64
+}
+
 // Backup writes a consistent copy of the database to dest with VACUUM
 // INTO: one read transaction, so writers in other processes go on (WAL)
 // and the copy is the database as of one moment, compact and without a
-// -wal file. The copy is written next to dest and renamed over it, so dest
-// is never half written; dest's folder must exist.
-func (s *Store) Backup(ctx context.Context, dest string) error {
+// -wal file. The copy is written to a hidden temporary file next to dest
+// (.DEST.N.tmp, with the database file's permissions, locked while it is
+// written) and renamed over dest, so dest is never half written; dest's
+// folder must exist. The temporary files of earlier backups to dest that
+// were killed are removed first (see removeStaleBackups).
+func (s *Store) Backup(ctx context.Context, dest string) (*BackupResult, error) {
 	dir := filepath.Dir(dest)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("folder %s does not exist", dir)
+		return nil, fmt.Errorf("folder %s does not exist", dir)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".*.tmp")
+	res := &BackupResult{}
+	if err := removeStaleBackups(dest, res); err != nil {
+		return nil, err
+	}
+	perm := fs.FileMode(0o600)
+	if fi, err := os.Stat(s.path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	tmp, err := createLockedTemp(dir, "."+filepath.Base(dest)+".*.tmp", perm)
+	if err != nil {
+		return nil, err
+	}
+	name := tmp.Name()
+	defer tmp.Close() // the lock lasts until the copy is renamed
+	// VACUUM INTO writes into the empty file we hold
+	_, err = s.db.ExecContext(ctx, `VACUUM INTO ?`, name)
+	if err == nil {
+		err = os.Rename(name, dest)
+	}
+	if err != nil {
+		os.Remove(name)
+		return nil, err
+	}
+	return res, nil
+}
+
+// freshBackup is how long an empty temporary file is taken for a backup
+// that is starting: between creating its file and locking it, a running
+// backup's file is empty and unlocked.
+const freshBackup = time.Minute
+
+// errBackupLocked says another process holds a backup's temporary file.
+var errBackupLocked = errors.New("held by another backup")
+
+// createLockedTemp creates a new empty file in dir (os.CreateTemp's
+// pattern) with permissions perm and locks it. Another backup's cleanup
+// may take a file between its creation and its lock: then it is left to
+// that cleanup and another name is tried.
+func createLockedTemp(dir, pattern string, perm fs.FileMode) (*os.File, error) {
+	for try := 0; ; try++ {
+		f, err := os.CreateTemp(dir, pattern)
+		if err != nil {
+			return nil, err
+		}
+		if err := f.Chmod(perm); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, err
+		}
+		err = lockBackup(f)
+		if err == nil {
+			fi, err1 := f.Stat()
+			li, err2 := os.Lstat(f.Name())
+			if err1 == nil && err2 == nil && os.SameFile(fi, li) {
+				return f, nil
+			}
+		}
+		f.Close()
+		if try == 5 {
+			return nil, fmt.Errorf("cannot lock a temporary file in %s: %v", dir, err)
+		}
+	}
+}
+
+// removeStaleBackups removes the temporary files killed backups to dest
+// left beside it: only names of Backup's own pattern (.DEST.DIGITS.tmp,
+// and the rollback journal SQLite keeps beside it, .DEST.DIGITS.tmp-journal),
+// only regular files (never a link or a folder), and only when no running
+// backup holds the file's lock (it is taken, and the name checked to be
+// still that file, before the file is removed) and it is not an empty
+// file of the last minute (a backup starting). A journal goes when its
+// temporary file is gone.
+func removeStaleBackups(dest string, res *BackupResult) error {
+	dir, base := filepath.Dir(dest), filepath.Base(dest)
+	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	tmp.Close()
-	os.Remove(name) // VACUUM INTO wants to create the file itself
-	if _, err := s.db.ExecContext(ctx, `VACUUM INTO ?`, name); err != nil {
-		os.Remove(name)
+	prefix := "." + base + "."
+	var journals []string
+	for _, e := range ents {
+		name := e.Name()
+		mid, ok := strings.CutPrefix(name, prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		digits, journal := strings.CutSuffix(mid, ".tmp-journal")
+		if !journal {
+			if digits, ok = strings.CutSuffix(mid, ".tmp"); !ok {
+				continue
+			}
+		}
+		if digits == "" || strings.Trim(digits, "0123456789") != "" {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		if journal {
+			journals = append(journals, path)
+			continue
+		}
+		if err := removeIfStale(path, res, true); err != nil {
+			return fmt.Errorf("removing %s, left by a killed backup: %w", name, err)
+		}
+	}
+	for _, path := range journals {
+		if _, err := os.Lstat(strings.TrimSuffix(path, "-journal")); !errors.Is(err, fs.ErrNotExist) {
+			continue // its backup may be running
+		}
+		if err := removeIfStale(path, res, false); err != nil {
+			return fmt.Errorf("removing %s, left by a killed backup: %w", filepath.Base(path), err)
+		}
+	}
+	return nil
+}
+
+// removeIfStale removes the regular file at path, when lock is set only
+// if no backup holds it, and adds it to res.
+func removeIfStale(path string, res *BackupResult, lock bool) error {
+	li, err := os.Lstat(path)
+	if err != nil || !li.Mode().IsRegular() {
+		return nil // gone, or not a file of ours
+	}
+	if lock && li.Size() == 0 && time.Since(li.ModTime()) < freshBackup {
+		// a backup that has just created its file and not yet locked it
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !os.SameFile(li, fi) {
+		return nil // replaced since the Lstat
+	}
+	if lock && !staleBackup(f) {
+		return nil // a running backup's
+	}
+	// the name must still be the file we hold
+	if li2, err := os.Lstat(path); err != nil || !os.SameFile(li, li2) {
+		return nil
+	}
+	if err := os.Remove(path); err != nil {
 		return err
 	}
-	if err := os.Rename(name, dest); err != nil {
-		os.Remove(name)
-		return err
-	}
+	res.Removed = append(res.Removed, path)
+	res.RemovedBytes += li.Size()
 	return nil
 }
 

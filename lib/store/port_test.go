@@ -35,7 +35,7 @@ func TestBackupWhileWriting(t *testing.T) {
 	}()
 	for n := 0; n < 5; n++ {
 		dest := filepath.Join(dir, fmt.Sprintf("b%d.db", n))
-		if err := s.Backup(ctx, dest); err != nil {
+		if _, err := s.Backup(ctx, dest); err != nil {
 			t.Fatal(err)
 		}
 		b, err := Open(ctx, dest, Options{MustExist: true})

@@ -875,7 +875,7 @@ func (s *Store) insertArtifact(ctx context.Context, tx dbtx, it *itemRow, a *rec
 	if by == "" {
 		by = actor
 	}
-	claims := a.KeyClaims
+	claims := a.SupportedClaims() // evidence only
 	if claims == nil {
 		claims = []string{}
 	}

@@ -255,21 +255,30 @@ func loadTags(ctx context.Context, conn *sqlx.Conn, ids []string) (map[string][]
 
 func loadArtifacts(ctx context.Context, conn *sqlx.Conn, ids []string) (map[string]*record.Artifact, error) {
 	out := map[string]*record.Artifact{}
-	qs, args, err := sqlx.In(`SELECT item_id, summary, key_claims_json, created_by, created_at FROM artifacts
+	qs, args, err := sqlx.In(`SELECT item_id, summary, key_claims_json, created_by, created_at, detail_json FROM artifacts
 		WHERE item_id IN (?) ORDER BY item_id, created_at DESC, id DESC`, ids)
 	if err != nil {
 		return nil, err
 	}
 	err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
 		var itemID, claims string
+		var detail sql.NullString
 		art := &record.Artifact{}
-		if err := scan(&itemID, &art.Summary, &claims, &art.CreatedBy, &art.CreatedAt); err != nil {
+		if err := scan(&itemID, &art.Summary, &claims, &art.CreatedBy, &art.CreatedAt, &detail); err != nil {
 			return err
 		}
 		if out[itemID] != nil {
 			return nil // newest only
 		}
 		_ = json.Unmarshal([]byte(claims), &art.KeyClaims) // a malformed list shows as none
+		// only supported claims are evidence: an artifact stored before
+		// unsupported claims were kept out of key_claims still has them
+		var d artifactDetail
+		if detail.Valid && json.Unmarshal([]byte(detail.String), &d) == nil {
+			art.Claims = d.Claims
+			art.KeyClaims = art.SupportedClaims()
+			art.Claims = nil // a hit carries the texts only, as before
+		}
 		out[itemID] = art
 		return nil
 	})

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/termsafe"
 )
 
 // ANSI styles; used only when the Renderer has colour on.
@@ -180,7 +181,7 @@ func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 		meta = append(meta, "query "+id)
 	}
 	if len(meta) > 0 {
-		fmt.Fprintf(b, "    %s\n", r.paint(dim, strings.Join(meta, " · ")))
+		fmt.Fprintf(b, "    %s\n", r.paint(dim, oneLine(strings.Join(meta, " · "))))
 	}
 	if u := url(rec); u != title(rec) {
 		fmt.Fprintf(b, "    %s\n", r.paint(cyan, u))
@@ -345,16 +346,16 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 		for _, t := range rec.Tagged {
 			review := ""
 			if t.Review != "" {
-				review = " [" + t.Review + "]"
+				review = " [" + oneLine(t.Review) + "]"
 			}
-			fmt.Fprintf(b, "%s  %s%s%s  %s\n", r.paint(bold, title(rec)), r.paint(green, "#"+t.Tag), r.paint(dim, " ("+t.Actor+")"), review,
-				r.paint(dim, rec.ID+":"+t.Tag))
+			fmt.Fprintf(b, "%s  %s%s%s  %s\n", r.paint(bold, title(rec)), r.paint(green, "#"+oneLine(t.Tag)), r.paint(dim, " ("+oneLine(t.Actor)+")"), review,
+				r.paint(dim, oneLine(rec.ID+":"+t.Tag)))
 		}
 		return
 	}
 	if len(rec.Annotations) == 0 && rec.Artifact == nil {
 		// one line per item
-		fmt.Fprintf(b, "%s  %s", r.paint(bold, title(rec)), r.paint(dim, strings.Join(meta, " · ")))
+		fmt.Fprintf(b, "%s  %s", r.paint(bold, title(rec)), r.paint(dim, oneLine(strings.Join(meta, " · "))))
 		if u := url(rec); u != title(rec) {
 			fmt.Fprintf(b, "  %s", r.paint(cyan, u))
 		}
@@ -364,7 +365,7 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 	r.block(b)
 	fmt.Fprintf(b, "%s\n", r.paint(bold, title(rec)))
 	if len(meta) > 0 {
-		fmt.Fprintf(b, "    %s\n", r.paint(dim, strings.Join(meta, " · ")))
+		fmt.Fprintf(b, "    %s\n", r.paint(dim, oneLine(strings.Join(meta, " · "))))
 	}
 	if u := url(rec); u != title(rec) {
 		fmt.Fprintf(b, "    %s\n", r.paint(cyan, u))
@@ -585,23 +586,15 @@ func title(rec *record.Record) string {
 
 func url(rec *record.Record) string {
 	if rec.CanonicalURL != "" {
-		return rec.CanonicalURL
+		return oneLine(rec.CanonicalURL)
 	}
-	return rec.URL
+	return oneLine(rec.URL)
 }
 
-// oneLine folds runs of white space (newlines included) into one space
-// and drops control characters, so record text cannot move the cursor or
+// oneLine is record text for the terminal (termsafe.Line): one line,
+// without control characters, so record text cannot move the cursor or
 // change colours.
-func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	return strings.Join(strings.Fields(s), " ")
-}
+func oneLine(s string) string { return termsafe.Line(s) }
 
 func day(t string) string {
 	if len(t) >= 10 {

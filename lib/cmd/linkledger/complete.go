@@ -10,6 +10,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/termsafe"
 )
 
 // completeCount bounds the item ids offered by shell completion.
@@ -80,7 +81,7 @@ func completeItems(env cli.Env) ucli.ShellCompleteFunc {
 			return
 		}
 		for _, it := range res.Hits {
-			title := strings.NewReplacer("\n", " ", ":", " ").Replace(it.Title)
+			title := termsafe.Line(strings.ReplaceAll(it.Title, ":", " "))
 			if title == "" {
 				title = it.CanonicalURL
 			}

@@ -42,6 +42,10 @@ client's name from the MCP handshake, unless a call gives an actor. The
 store stays open while the client is connected; writes by other processes
 (ll-save, the worker) are seen by the next call.
 
+Each message is one line of at most 4 MiB. A line that is not a JSON-RPC
+2.0 message (or is longer, or nests more than 64 levels) is answered with
+a JSON-RPC error and said on stderr; the session goes on.
+
 A client configuration (most clients take this shape):
    {"mcpServers": {"linkledger": {"command": "linkledger", "args": ["mcp"]}}}
 
@@ -86,8 +90,10 @@ EXAMPLES:
 		defer rd.Close()
 		srv := mcp.New(st, mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd})
 		diag := cli.Diag{Prog: "linkledger mcp", W: env.Stderr}
-		in := mcp.ValidLines(env.Stdin, func(line int) { diag.Printf("line %d: not a JSON-RPC message, skipped", line) })
-		t := &sdk.IOTransport{Reader: in, Writer: nopWriteCloser{env.Stdout}}
+		// every line is checked and capped before the SDK sees it: a bad
+		// one is answered with a JSON-RPC error and the session goes on
+		fr := mcp.NewFraming(env.Stdin, env.Stdout, func(_ int, why string) { diag.Printf("%s: answered with an error", why) })
+		t := &sdk.IOTransport{Reader: fr.In(), Writer: fr.Out(), MaxLineLength: mcp.MaxLineBytes + 64}
 		err = srv.Run(ctx, t)
 		if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
 			return nil // the client closed the connection, or we were stopped
@@ -97,8 +103,3 @@ EXAMPLES:
 	cli.Prepare(cmd, env)
 	return cmd
 }
-
-// nopWriteCloser leaves stdout open when the session ends.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

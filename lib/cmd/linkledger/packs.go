@@ -27,6 +27,7 @@ import (
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/termsafe"
 )
 
 // packVerbs returns the pack, cite and stats verbs.
@@ -411,7 +412,7 @@ func packText(p *record.PackInfo, markdown bool) string {
 		if title == "" {
 			title = m.URL
 		}
-		fmt.Fprintf(&b, "  %s %d. %s · %s (%s)\n", sign, m.Rank, strings.Join(strings.Fields(title), " "), m.URL, m.As)
+		fmt.Fprintf(&b, "  %s %d. %s · %s (%s)\n", sign, m.Rank, termsafe.Line(title), termsafe.Line(m.URL), m.As)
 	}
 	for _, m := range p.Entered {
 		member("+", m)
@@ -448,7 +449,7 @@ func statsText(u *record.UsageStats) string {
 			if title == "" {
 				title = s.URL
 			}
-			fmt.Fprintf(&b, "  %s tasks, %s citations  %s · %s\n", strconv.Itoa(s.Tasks), strconv.Itoa(s.Citations), strings.Join(strings.Fields(title), " "), s.URL)
+			fmt.Fprintf(&b, "  %s tasks, %s citations  %s · %s\n", strconv.Itoa(s.Tasks), strconv.Itoa(s.Citations), termsafe.Line(title), termsafe.Line(s.URL))
 		}
 	}
 	return b.String()

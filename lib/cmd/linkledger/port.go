@@ -289,8 +289,10 @@ func backupVerb(env cli.Env) *ucli.Command {
 go on reading and writing it: the copy is the database as of one moment
 (SQLite's VACUUM INTO), compact, and complete in one file (no -wal).
 FILE is replaced when it exists (it is written beside it and renamed, so it
-is never half written). Restore by copying it back while nothing runs, or
-use it as --db.
+is never half written) and gets the database file's permissions. Temporary
+files left beside FILE by killed backups (.FILE.N.tmp) are removed first,
+and said on stderr; a running backup's is left alone. Restore by copying
+it back while nothing runs, or use it as --db.
 
 It writes one record: {"backup": {"path", "bytes", "items", "at"}}.
 
@@ -312,8 +314,13 @@ EXAMPLES:
 				return cli.Usage("backup FILE %s is the database itself: name another file", dest)
 			}
 			at := st.Now()
-			if err := st.Backup(ctx, dest); err != nil {
+			res, err := st.Backup(ctx, dest)
+			if err != nil {
 				return fmt.Errorf("backup to %s: %w", dest, err)
+			}
+			if n := len(res.Removed); n > 0 {
+				d := cli.Diag{Prog: "linkledger backup", W: env.Stderr}
+				d.Printf("removed %d temporary file(s) left by killed backups (%d bytes): %s", n, res.RemovedBytes, strings.Join(res.Removed, ", "))
 			}
 			info, err := os.Stat(dest)
 			if err != nil {
@@ -323,7 +330,11 @@ EXAMPLES:
 			if err := st.DB().GetContext(ctx, &items, `SELECT count(*) FROM items`); err != nil {
 				return err
 			}
-			return emitValue(out, map[string]any{"backup": map[string]any{"path": dest, "bytes": info.Size(), "items": items, "at": record.FormatTime(at)}})
+			b := map[string]any{"path": dest, "bytes": info.Size(), "items": items, "at": record.FormatTime(at)}
+			if len(res.Removed) > 0 {
+				b["removed_temp_files"] = res.Removed
+			}
+			return emitValue(out, map[string]any{"backup": b})
 		},
 	}
 }
