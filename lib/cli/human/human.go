@@ -165,7 +165,7 @@ func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 	}
 	switch h.IngestState {
 	case record.StateSaved:
-		meta = append(meta, "not fetched yet")
+		meta = append(meta, "pending: not fetched yet")
 	case record.StateFailed:
 		meta = append(meta, "ingest failed")
 	}

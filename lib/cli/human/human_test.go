@@ -40,7 +40,7 @@ func TestRecord(t *testing.T) {
 				Highlights: []record.Annotation{{Type: "highlight", Text: "pinned one", Actor: "human", Pinned: true}},
 				Snippets:   []record.Snippet{{Text: "東京で機械学習を学ぶ。"}}}},
 			`12. 機械学習の本
-    saved 2026-11-22 · not fetched yet
+    saved 2026-11-22 · pending: not fetched yet
     https://jp.test/
     ★ pinned one
     *東京*で機械学習を学ぶ。

@@ -231,7 +231,7 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	// import, export, backup, check (port.go)
 	verbs = append(verbs, portVerbs(filters, env)...)
 	// the MCP server for agents (mcp.go)
-	verbs = append(verbs, mcpVerb(env))
+	verbs = append(verbs, mcpVerb(filters, env))
 	// the review queue of agent annotations (review.go)
 	verbs = append(verbs, reviewVerb(env))
 	// highlights and lowlights whose quote left the text (orphans.go)
