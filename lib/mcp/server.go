@@ -1,5 +1,5 @@
-// Package mcp is linkledger's MCP server: the tools an agent calls (find,
-// brief, save, annotate, tag, pin, show, status, related, cite, stats,
+// Package mcp is linkledger's MCP server: the tools an agent calls
+// (overview, find, brief, save, annotate, tag, pin, show, status, related, cite, stats,
 // pack_save, pack_show, pack_refresh, pack_list) over one open
 // store, each a thin handler over the service layer (lib/ledger) with a
 // JSON input and output schema, a structured result and a compact text

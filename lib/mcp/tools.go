@@ -186,6 +186,7 @@ func (s *Server) addTools() {
 	addTool(s, add("related", "Items related to an item", `Items related to a saved item by content (its most distinctive terms) and shared tags, best first, each with related.shared_tags and related.terms. Same item form and cap as find: at most 20 items and about 4000 tokens.`, ro),
 		safe(s, s.related))
 	s.addPackTools()
+	s.addOverviewTool()
 }
 
 // safe wraps a handler: a panic becomes a tool error instead of ending the

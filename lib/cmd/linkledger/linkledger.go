@@ -230,6 +230,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, packVerbs(env)...)
 	// import, export, backup, check (port.go)
 	verbs = append(verbs, portVerbs(filters, env)...)
+	// what the ledger holds (overview.go)
+	verbs = append(verbs, overviewVerb(env))
 	// the MCP server for agents (mcp.go)
 	verbs = append(verbs, mcpVerb(filters, env))
 	// the review queue of agent annotations (review.go)
