@@ -312,6 +312,9 @@ func TestMCP(t *testing.T) {
 	if len(pack.Items) == 0 || pack.Items[0].ID != id || pack.Tokens > 600 || pack.MaxTokens != 600 {
 		t.Fatalf("brief: %+v", pack)
 	}
+	if res := call(t, cs, schemas, "brief", map[string]any{"query": "quokkas fresh water", "max_tokens": 600}, &mcp.BriefOutput{}); !strings.Contains(text(res), "next: show {item: \""+id+"\", text: true}") {
+		t.Errorf("brief: no next step in\n%s", text(res))
+	}
 	if len(pack.Items[0].Highlights) == 0 || !pack.Items[0].Highlights[0].Pinned {
 		t.Errorf("brief: highlights %+v, want the pinned one", pack.Items[0].Highlights)
 	}

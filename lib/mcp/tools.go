@@ -78,6 +78,13 @@ type BriefInput struct {
 	Since     string   `json:"since,omitempty" jsonschema:"only items saved at or after this time (RFC 3339, YYYY-MM-DD, or 30d, 12h ago)"`
 }
 
+// BriefOutput is the brief tool's result: the evidence pack as ll-brief
+// writes it, and the next step.
+type BriefOutput struct {
+	*brief.Pack
+	Next string `json:"next,omitempty" jsonschema:"the obvious next step, in one line (docs/agents.md)"`
+}
+
 // SaveInput is the save tool's input.
 type SaveInput struct {
 	URL   string   `json:"url" jsonschema:"the URL to save (http or https; a host with a path is read as https)"`
@@ -327,7 +334,7 @@ func tokensOf(v any) int {
 	return chunk.CountTokens(string(b))
 }
 
-func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInput) (*brief.Pack, string, error) {
+func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInput) (*BriefOutput, string, error) {
 	q := strings.TrimSpace(in.Query)
 	if q == "" {
 		return nil, "", usage("query: give the topic or task to gather evidence for")
@@ -350,7 +357,15 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 	if res.Pack.Items == nil {
 		res.Pack.Items = []brief.Item{}
 	}
-	return res.Pack, briefText(res.Pack), nil
+	out := &BriefOutput{Pack: res.Pack}
+	switch {
+	case len(res.Pack.Items) > 0:
+		out.Next = fmt.Sprintf("show {item: %q, text: true} for the full text of an item", res.Pack.Items[0].ID)
+	default:
+		out.Next = "no evidence: try other or fewer words, or call overview for the tags, sites and words the ledger holds"
+	}
+	out.Next = joinNext(out.Next, s.pendingNext(ctx))
+	return out, briefText(res.Pack) + nextLine(out.Next), nil
 }
 
 func (s *Server) saveOptions(req *sdk.CallToolRequest, given string) (ledger.SaveOptions, error) {
