@@ -33,7 +33,7 @@ the same overview. Read it before a search to choose the words and tags.
 EXAMPLES:
    linkledger overview
    linkledger overview --max-tokens 300
-   linkledger overview --jq '.overview.tags[].name'`,
+   linkledger overview --jq '.overview.by_state'`,
 		Flags: []ucli.Flag{cli.DBFlag(),
 			&ucli.IntFlag{Name: "max-tokens", Value: ledger.DefaultOverviewTokens, Usage: "budget of the overview in `TOKENS` (100..4000)"}},
 		Action: func(ctx context.Context, c *ucli.Command) error {

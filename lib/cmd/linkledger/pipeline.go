@@ -187,8 +187,8 @@ func workerVerb(filters Filters, env cli.Env, verb string) *ucli.Command {
 retry with fewer than --max-attempts attempts. It runs
    ll-find --pending | ll-fetch | ll-parse | ll-index
 and writes ll-index's records. Each flag goes to the stages that own it.
-With --watch it keeps running: a pass whenever links wait (it looks every
---poll), until Ctrl-C or SIGTERM; the pass in flight stops between
+With --watch (linkledger worker --watch -q) it keeps running: a pass
+whenever links wait (it looks every --poll), until Ctrl-C or SIGTERM; the pass in flight stops between
 records and what it stored stays. -q: nothing per item on stderr, nor at
 a terminal on stdout (a pipe still gets every record).
 ll-fetch may read the local files that were saved by argument
@@ -198,8 +198,7 @@ EXAMPLES:
    linkledger save https://example.com/post
    linkledger worker -q
    linkledger worker --limit 20 --concurrency 4 --timeout 30s
-   linkledger worker --enrich
-   linkledger worker --watch -q`
+   linkledger worker --enrich`
 	} else {
 		view = "--stale"
 		sf = append(sf, stageFlag{&ucli.StringFlag{Name: "older-than", Value: "30d", Usage: "re-ingest items fetched longer ago than `DURATION` (30d, 12h)"}, toFind})
