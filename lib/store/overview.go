@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
@@ -13,7 +15,7 @@ import (
 // OverviewLimits bound what OverviewData reads, whatever the ledger's size.
 type OverviewLimits struct {
 	Groups     int // most used tags, and most saved sites, read
-	Sample     int // newest items of each group whose text is read
+	Sample     int // items of each group whose text is read: the first by id, a hash (a uniform, deterministic sample)
 	Background int // newest items of the whole ledger read as well (the words common to everything)
 	BodyBytes  int // bytes of an item's first chunk read
 	List       int // pinned, most cited and failed items read
@@ -39,7 +41,7 @@ type OverviewData struct {
 	Newest string // saved_at of the newest item
 }
 
-// GroupSample is a tag or site, its item count and its newest items' text.
+// GroupSample is a tag or site, its item count and a sample of its items' text.
 type GroupSample struct {
 	Name  string
 	Items int
@@ -66,9 +68,6 @@ type ItemRef struct {
 	Detail string `db:"detail" json:"detail,omitempty"`
 }
 
-// siteExpr is an item's site: the host (and port) of its canonical URL.
-const siteExpr = `CASE WHEN instr(rest, '/') > 0 THEN substr(rest, 1, instr(rest, '/') - 1) ELSE rest END`
-
 // OverviewData reads what lib/ledger's overview shows, bounded by lim,
 // in one read transaction.
 func (s *Store) OverviewData(ctx context.Context, lim OverviewLimits) (*OverviewData, error) {
@@ -78,75 +77,84 @@ func (s *Store) OverviewData(ctx context.Context, lim OverviewLimits) (*Overview
 	}
 	defer tx.Rollback()
 	d := &OverviewData{ByType: map[string]int{}, ByState: map[string]int{}}
-	var counts []struct {
-		Type     string `db:"source_type"`
-		State    string `db:"ingest_status"`
-		N        int    `db:"n"`
-		Archived int    `db:"archived"`
+	// each count on its own covering index, not a scan of the table
+	for _, c := range []struct {
+		q string
+		m map[string]int
+	}{
+		{`SELECT source_type AS k, count(*) AS n FROM items GROUP BY source_type`, d.ByType},
+		{`SELECT ingest_status AS k, count(*) AS n FROM items GROUP BY ingest_status`, d.ByState},
+	} {
+		var rows []struct {
+			K string `db:"k"`
+			N int    `db:"n"`
+		}
+		if err := tx.SelectContext(ctx, &rows, c.q); err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			c.m[r.K] = r.N
+		}
 	}
-	if err := tx.SelectContext(ctx, &counts, `SELECT source_type, ingest_status, count(*) AS n, count(archived_at) AS archived FROM items GROUP BY 1, 2`); err != nil {
-		return nil, err
-	}
-	for _, c := range counts {
-		d.Items += c.N
-		d.Archived += c.Archived
-		d.ByType[c.Type] += c.N
-		d.ByState[c.State] += c.N
+	for _, n := range d.ByType {
+		d.Items += n
 	}
 	if d.Items == 0 {
 		return d, nil
+	}
+	if err := tx.GetContext(ctx, &d.Archived, `SELECT count(*) FROM items WHERE archived_at IS NOT NULL`); err != nil {
+		return nil, err
 	}
 	var span struct {
 		Oldest string `db:"oldest"`
 		Newest string `db:"newest"`
 	}
-	if err := tx.GetContext(ctx, &span, `SELECT min(saved_at) AS oldest, max(saved_at) AS newest FROM items`); err != nil {
+	if err := tx.GetContext(ctx, &span, `SELECT (SELECT min(saved_at) FROM items) AS oldest, (SELECT max(saved_at) FROM items) AS newest`); err != nil {
 		return nil, err
 	}
 	d.Oldest, d.Newest = span.Oldest, span.Newest
 	if err := tx.GetContext(ctx, &d.Pending, `SELECT count(*) FROM items WHERE `+pendingCond, DefaultMaxAttempts, record.FormatTime(s.Now())); err != nil {
 		return nil, err
 	}
-	textCols := func(alias string) string {
-		return alias + `.seq, ` + alias + `.title,
-			coalesce((SELECT group_concat(text, ' ') FROM (SELECT text FROM annotations a WHERE a.item_id = ` + alias + `.id AND a.type = 'highlight' ORDER BY a.id LIMIT 5)), '') AS highlights,
-			coalesce((SELECT substr(text, 1, ?) FROM content_chunks c WHERE c.item_id = ` + alias + `.id AND c.chunk_index = 0), '') AS body`
+	// texts reads the text of the items that sample (a query of seqs)
+	// selects: picked first, so that a sort to pick them never reads the
+	// text of the items it leaves out
+	texts := func(dst *[]ItemText, sample string, args ...any) error {
+		return tx.SelectContext(ctx, dst, `SELECT i.seq, i.title,
+			coalesce((SELECT group_concat(text, ' ') FROM (SELECT text FROM annotations a WHERE a.item_id = i.id AND a.type = 'highlight' ORDER BY a.id LIMIT 5)), '') AS highlights,
+			coalesce((SELECT substr(text, 1, ?) FROM content_chunks c WHERE c.item_id = i.id AND c.chunk_index = 0), '') AS body
+			FROM items i WHERE i.seq IN (`+sample+`) ORDER BY i.id`, append([]any{lim.BodyBytes}, args...)...)
 	}
-	// tags: the most used, each with its newest items
-	var groups []struct {
-		Name string `db:"name"`
-		N    int    `db:"n"`
-	}
+	// tags: the most used, each with a sample of its items
+	var groups []groupCount
 	if err := tx.SelectContext(ctx, &groups, `SELECT tag AS name, count(*) AS n FROM tags GROUP BY tag ORDER BY n DESC, tag LIMIT ?`, lim.Groups); err != nil {
 		return nil, err
 	}
 	for _, g := range groups {
 		gs := GroupSample{Name: g.Name, Items: g.N}
-		if err := tx.SelectContext(ctx, &gs.Texts, `SELECT `+textCols("i")+` FROM tags t JOIN items i ON i.id = t.item_id
-			WHERE t.tag = ? ORDER BY i.seq DESC LIMIT ?`, lim.BodyBytes, g.Name, lim.Sample); err != nil {
+		if err := texts(&gs.Texts, `SELECT i.seq FROM tags t JOIN items i ON i.id = t.item_id
+			WHERE t.tag = ? ORDER BY t.item_id LIMIT ?`, g.Name, lim.Sample); err != nil {
 			return nil, err
 		}
 		d.Tags = append(d.Tags, gs)
 	}
-	// sites: the hosts with most items
-	groups = nil
-	if err := tx.SelectContext(ctx, &groups, `SELECT `+siteExpr+` AS name, count(*) AS n
-		FROM (SELECT substr(canonical_url, instr(canonical_url, '://') + 3) AS rest FROM items WHERE instr(canonical_url, '://') > 0)
-		GROUP BY name HAVING name != '' ORDER BY n DESC, name LIMIT ?`, lim.Groups); err != nil {
+	// sites: the hosts with most items, counted in a map over the
+	// canonical_url index (a GROUP BY on the host would sort them all)
+	if groups, err = topSites(ctx, tx, lim.Groups); err != nil {
 		return nil, err
 	}
 	for _, g := range groups {
 		gs := GroupSample{Name: g.Name, Items: g.N}
 		// a range of the canonical_url index per scheme, not a scan
-		if err := tx.SelectContext(ctx, &gs.Texts, `SELECT `+textCols("i")+` FROM items i
-			WHERE (i.canonical_url >= ? AND i.canonical_url < ?) OR (i.canonical_url >= ? AND i.canonical_url < ?)
-			ORDER BY i.seq DESC LIMIT ?`, lim.BodyBytes,
+		if err := texts(&gs.Texts, `SELECT seq FROM items
+			WHERE (canonical_url >= ? AND canonical_url < ?) OR (canonical_url >= ? AND canonical_url < ?)
+			ORDER BY id LIMIT ?`,
 			"https://"+g.Name+"/", "https://"+g.Name+"0", "http://"+g.Name+"/", "http://"+g.Name+"0", lim.Sample); err != nil {
 			return nil, err
 		}
 		d.Sites = append(d.Sites, gs)
 	}
-	if err := tx.SelectContext(ctx, &d.Recent, `SELECT `+textCols("i")+` FROM items i ORDER BY i.seq DESC LIMIT ?`, lim.BodyBytes, lim.Background); err != nil {
+	if err := texts(&d.Recent, `SELECT seq FROM items ORDER BY seq DESC LIMIT ?`, lim.Background); err != nil {
 		return nil, err
 	}
 	if d.Pinned, err = itemRefs(ctx, tx, `SELECT i.id, i.canonical_url, i.title, i.ingest_status, p.n, '' AS detail
@@ -165,6 +173,60 @@ func (s *Store) OverviewData(ctx context.Context, lim OverviewLimits) (*Overview
 		return nil, err
 	}
 	return d, nil
+}
+
+// topSites counts the items of each site (siteOf their canonical URL)
+// and returns the n with most, ties by name.
+func topSites(ctx context.Context, tx *sqlx.Tx, n int) ([]groupCount, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT canonical_url FROM items ORDER BY canonical_url`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	counts := map[string]int{}
+	var u []byte // sql.RawBytes would be reused; the map keeps only hosts
+	for rows.Next() {
+		if err := rows.Scan(&u); err != nil {
+			return nil, err
+		}
+		if site := siteOf(u); len(site) > 0 {
+			counts[string(site)]++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]groupCount, 0, len(counts))
+	for name, c := range counts {
+		out = append(out, groupCount{Name: name, N: c})
+	}
+	slices.SortFunc(out, func(a, b groupCount) int {
+		if a.N != b.N {
+			return b.N - a.N
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out[:min(n, len(out))], nil
+}
+
+// siteOf is the host (and port) of a canonical URL: what is between
+// "://" and the next "/"; nil for a URL without one.
+func siteOf(u []byte) []byte {
+	i := bytes.Index(u, []byte("://"))
+	if i < 0 {
+		return nil
+	}
+	rest := u[i+3:]
+	if j := bytes.IndexByte(rest, '/'); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+// groupCount is a tag or site and its number of items.
+type groupCount struct {
+	Name string `db:"name"`
+	N    int    `db:"n"`
 }
 
 func itemRefs(ctx context.Context, tx *sqlx.Tx, q string, args ...any) ([]ItemRef, error) {
