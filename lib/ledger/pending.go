@@ -6,9 +6,10 @@ import (
 	"github.com/linkledger/linkledger/lib/store"
 )
 
-// CountPending is how many saved items wait for the worker now (the
-// pending queue with the default retry limit): what the faces say when
-// they name the worker as the next step.
-func CountPending(ctx context.Context, st *store.Store) (int, error) {
-	return st.CountPending(ctx, 0)
+// CountPending is how many saved items wait for the worker now: the
+// pending queue, failed items retried below maxAttempts (0: the
+// default). The faces say it when they name the worker as the next step,
+// and the ingest loop polls it.
+func CountPending(ctx context.Context, st *store.Store, maxAttempts int) (int, error) {
+	return st.CountPending(ctx, maxAttempts)
 }

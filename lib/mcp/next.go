@@ -47,7 +47,7 @@ func plural(n int, word string) string {
 // to run. "" when none wait (or the count fails: a hint is never worth
 // an error).
 func (s *Server) pendingNext(ctx context.Context) string {
-	n, err := ledger.CountPending(ctx, s.rd)
+	n, err := ledger.CountPending(ctx, s.rd, 0)
 	if err != nil || n == 0 {
 		return ""
 	}

@@ -511,7 +511,7 @@ func (s *Server) status(ctx context.Context, _ *sdk.CallToolRequest, in StatusIn
 			return StatusOutput{}, "", err
 		}
 	}
-	if out.Pending, err = ledger.CountPending(ctx, s.rd); err != nil {
+	if out.Pending, err = ledger.CountPending(ctx, s.rd, 0); err != nil {
 		return StatusOutput{}, "", err
 	}
 	out.Next = s.pendingNext(ctx)

@@ -25,6 +25,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/mcp"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -146,7 +147,7 @@ func backgroundWorker(filters Filters, env cli.Env, path string, rd *store.Store
 			{"ll-index", db},
 		})
 	}
-	pending := func(ctx context.Context) (int, error) { return rd.CountPending(ctx, 0) }
+	pending := func(ctx context.Context) (int, error) { return ledger.CountPending(ctx, rd, 0) }
 	return newIngestLoop(pass, pending, cli.Diag{Prog: diag.Prog + ": worker", W: diag.W})
 }
 

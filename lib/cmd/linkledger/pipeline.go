@@ -13,6 +13,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -188,9 +189,10 @@ retry with fewer than --max-attempts attempts. It runs
    ll-find --pending | ll-fetch | ll-parse | ll-index
 and writes ll-index's records. Each flag goes to the stages that own it.
 With --watch (linkledger worker --watch -q) it keeps running: a pass
-whenever links wait (it looks every --poll), until Ctrl-C or SIGTERM; the pass in flight stops between
-records and what it stored stays. -q: nothing per item on stderr, nor at
-a terminal on stdout (a pipe still gets every record).
+whenever links wait (it looks every --poll), until Ctrl-C or SIGTERM;
+the pass in flight stops between records and what it stored stays.
+-q: nothing per item on stderr, nor at a terminal on stdout (a pipe
+still gets every record).
 ll-fetch may read the local files that were saved by argument
 (docs/security.md); --allow-files grants more.
 
@@ -252,6 +254,9 @@ EXAMPLES:
 			if verb == "worker" && c.Bool("watch") {
 				return inVerb(c, watch(ctx, c, env, pass))
 			}
+			if verb == "worker" && c.IsSet("poll") {
+				return inVerb(c, cli.Usage("--poll: only with --watch"))
+			}
 			return inVerb(c, pass(ctx))
 		},
 	}
@@ -272,7 +277,7 @@ func watch(ctx context.Context, c *ucli.Command, env cli.Env, pass func(context.
 	}
 	defer st.Close()
 	maxAttempts := int(c.Int("max-attempts"))
-	pending := func(ctx context.Context) (int, error) { return st.CountPending(ctx, maxAttempts) }
+	pending := func(ctx context.Context) (int, error) { return ledger.CountPending(ctx, st, maxAttempts) }
 	l := newIngestLoop(pass, pending, cli.Diag{Prog: cli.FullName(c), W: env.Stderr})
 	if c.IsSet("poll") {
 		if l.poll = c.Duration("poll"); l.poll < 100*time.Millisecond || l.poll > time.Hour {
