@@ -126,10 +126,12 @@ const (
 	backgroundConcurrency = 1
 )
 
-// backgroundWorker is the ingest loop of a face that serves (mcp): passes
-// of ll-find --pending | ll-fetch | ll-parse | ll-index over the database
-// at path, their records discarded, -q (their diagnostics are not per
-// item), the pending queue counted on rd.
+// backgroundWorker is the ingest loop of a face that serves (mcp, and
+// any other long-lived face): passes of ll-find --pending | ll-fetch |
+// ll-parse | ll-index over the database at path, their records
+// discarded, -q (no diagnostics per item), the pending queue counted on
+// rd; diagnostics to diag.W as "PROG: worker: STAGE: ...". The caller
+// Starts it with the server and Stops it before closing rd.
 func backgroundWorker(filters Filters, env cli.Env, path string, rd *store.Store, diag cli.Diag) *ingestLoop {
 	pass := func(ctx context.Context) error {
 		allow, done, err := allowedFilesArgs(ctx, env, path)
@@ -140,7 +142,7 @@ func backgroundWorker(filters Filters, env cli.Env, path string, rd *store.Store
 		e := env
 		e.Stdin, e.Stdout = nil, io.Discard // never the server's stdin and stdout
 		db := []string{"--db", path, "-q"}
-		return pipeline(ctx, filters, e, "linkledger mcp: worker", []stage{
+		return pipeline(ctx, filters, e, diag.Prog+": worker", []stage{
 			{"ll-find", append([]string{"--pending", "--limit", strconv.Itoa(backgroundLimit)}, db...)},
 			{"ll-fetch", append([]string{"-q", "--concurrency", strconv.Itoa(backgroundConcurrency)}, allow...)},
 			{"ll-parse", []string{"-q"}},
