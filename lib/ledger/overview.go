@@ -307,7 +307,11 @@ func surface(forms map[string]int) string {
 // OverviewText is the overview for a person or a model: a few lines.
 func OverviewText(o *Overview) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d items", o.Items)
+	if o.Items == 1 {
+		b.WriteString("1 item")
+	} else {
+		fmt.Fprintf(&b, "%d items", o.Items)
+	}
 	if o.Items > 0 {
 		fmt.Fprintf(&b, " (%s), saved %s to %s", counts(o.ByType), o.SavedFrom, o.SavedTo)
 	}
@@ -325,7 +329,11 @@ func OverviewText(o *Overview) string {
 		}
 		b.WriteString(head + " (items: distinguishing words):\n")
 		for _, g := range gs {
-			fmt.Fprintf(&b, "  %s %d: %s\n", g.Name, g.Items, strings.Join(g.Words, ", "))
+			fmt.Fprintf(&b, "  %s %d", g.Name, g.Items)
+			if len(g.Words) > 0 {
+				b.WriteString(": " + strings.Join(g.Words, ", "))
+			}
+			b.WriteString("\n")
 		}
 	}
 	groups("tags", o.Tags)

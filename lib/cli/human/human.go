@@ -262,6 +262,8 @@ func (r *Renderer) status(b *strings.Builder, rec *record.Record, in *ingest) {
 	fmt.Fprintf(b, "%s\n", r.paint(bold, title(rec)))
 	st := in.Status
 	switch st {
+	case record.StateSaved:
+		st = "pending: not fetched yet"
 	case record.StateFailed:
 		st = r.paint(red, st)
 	case record.StateParsed, record.StateEnriched:

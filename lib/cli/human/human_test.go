@@ -77,7 +77,7 @@ func TestRecord(t *testing.T) {
 		{"status without a title shows the URL once", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/",
 			Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`{"status":"saved","attempts":0}`)}},
 			`https://a.test/
-    ll_a · saved
+    ll_a · pending: not fetched yet
 `},
 		{"plain item", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", SourceType: "article", Status: "saved"},
 			"https://a.test/  ll_a · article · saved\n"},
