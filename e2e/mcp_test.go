@@ -642,6 +642,10 @@ func TestMCPNoWorker(t *testing.T) {
 	if !strings.Contains(found.Next, "1 item not fetched yet") || !strings.Contains(found.Next, "linkledger worker") {
 		t.Errorf("find next: %q", found.Next)
 	}
+	call(t, cs, schemas, "find", map[string]any{"query": "zebras unicorns"}, &found)
+	if len(found.Items) != 0 || !strings.HasPrefix(found.Next, "nothing matched") || !strings.Contains(found.Next, "overview") {
+		t.Errorf("find with no match: %+v", found)
+	}
 	var shown mcp.ShowOutput
 	res = call(t, cs, schemas, "show", map[string]any{"item": saved.Item.ID}, &shown)
 	if !strings.HasPrefix(shown.Next, "pending: not fetched yet") || !strings.Contains(text(res), saved.Item.ID+" pending: not fetched yet") {

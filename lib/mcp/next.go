@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -76,9 +77,14 @@ func (s *Server) findNext(ctx context.Context, q string, out FindOutput) string 
 }
 
 // weak says the best item of a query of several words matched fewer than
-// half of them.
+// half of them (stopwords, which are never searched, not counted).
 func weak(q string, best FindItem) bool {
-	words := len(strings.Fields(q))
+	words := 0
+	for _, w := range query.Words(q) {
+		if !query.IsStopword(w) {
+			words++
+		}
+	}
 	if words < 2 || best.WhyRanked == nil {
 		return false
 	}
