@@ -129,7 +129,7 @@ func TestWeak(t *testing.T) {
 		{"quokka island rangers", item("quokka", "island"), false},
 		{"quokka island rangers water", item("quokka"), true},
 		{"quokka island rangers water", item("quokka", "island"), false},
-		{"quokka island", FindItem{}, false}, // no why_ranked (newest items)
+		{"quokka island", FindItem{}, false},                 // no why_ranked (newest items)
 		{"the history of the quokka", item("quokka"), false}, // stopwords are not searched
 	} {
 		if got := weak(tc.q, tc.best); got != tc.want {
