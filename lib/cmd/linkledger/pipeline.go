@@ -191,8 +191,8 @@ and writes ll-index's records. Each flag goes to the stages that own it.
 With --watch (linkledger worker --watch -q) it keeps running: a pass
 whenever links wait (it looks every --poll), until Ctrl-C or SIGTERM;
 the pass in flight stops between records and what it stored stays.
--q: nothing per item on stderr, nor at a terminal on stdout (a pipe
-still gets every record).
+-q: nothing per item on stderr, nor at a terminal on stdout unless
+--jq, --json or --format asks for it (a pipe still gets every record).
 ll-fetch may read the local files that were saved by argument
 (docs/security.md); --allow-files grants more.
 
@@ -244,9 +244,10 @@ EXAMPLES:
 				}
 				stages = append(stages, stage{"ll-index", stageArgs(c, sf, toIndex)})
 				e := env
-				if c.Bool("quiet") && cli.IsTerminal(env.Stdout) {
-					// -q at a terminal: nothing per item (a pipe still
-					// gets every record)
+				if c.Bool("quiet") && cli.IsTerminal(env.Stdout) && !c.IsSet("jq") && !c.IsSet("json") && !c.IsSet("format") {
+					// -q at a terminal: nothing per item, unless the
+					// output was asked for (--jq, --json, --format); a
+					// pipe still gets every record
 					e.Stdout = io.Discard
 				}
 				return pipeline(ctx, filters, e, cli.FullName(c), stages)
