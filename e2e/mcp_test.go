@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,6 +123,34 @@ func callErr(t *testing.T, cs *sdk.ClientSession, name string, args map[string]a
 	return text(res)
 }
 
+// unionTypes lists the "type" values of a JSON schema that are arrays
+// (["null","number"]), with the path of each.
+func unionTypes(raw []byte) []string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return []string{"not JSON"}
+	}
+	var out []string
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, sub := range x {
+				if _, isArr := sub.([]any); k == "type" && isArr {
+					out = append(out, fmt.Sprintf("%s: %v", path, sub))
+				}
+				walk(path+"/"+k, sub)
+			}
+		case []any:
+			for i, sub := range x {
+				walk(fmt.Sprintf("%s/%d", path, i), sub)
+			}
+		}
+	}
+	walk("", v)
+	return out
+}
+
 func text(res *sdk.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range res.Content {
@@ -146,7 +175,7 @@ func TestMCP(t *testing.T) {
 	wantProps := map[string][]string{
 		"find":         {"archived", "limit", "offset", "query", "since", "tags", "type"},
 		"brief":        {"max_items", "max_tokens", "query", "since", "tags", "type"},
-		"save":         {"actor", "note", "tags", "url"},
+		"save":         {"actor", "note", "tags", "url", "wait"},
 		"annotate":     {"actor", "confidence", "item", "pinned", "text", "type"},
 		"tag":          {"actor", "add", "item", "remove"},
 		"pin":          {"actor", "annotation_id", "item", "unpin"},
@@ -159,6 +188,7 @@ func TestMCP(t *testing.T) {
 		"pack_show":    {"name", "version"},
 		"pack_refresh": {"actor", "name"},
 		"pack_list":    nil,
+		"overview":     {"max_tokens"},
 	}
 	wantRequired := map[string][]string{
 		"brief": {"query"}, "save": {"url"}, "annotate": {"item", "text"}, "tag": {"item"},
@@ -197,6 +227,14 @@ func TestMCP(t *testing.T) {
 		}
 		if in.Type != "object" || len(tool.Description) < 80 {
 			t.Errorf("%s: input type %q, description %q", tool.Name, in.Type, tool.Description)
+		}
+		// plain JSON types: a client that builds arguments from the
+		// schema (the MCP Inspector's CLI) cannot pass a union
+		for _, sch := range []any{tool.InputSchema, tool.OutputSchema} {
+			raw, _ := json.Marshal(sch)
+			if u := unionTypes(raw); len(u) > 0 {
+				t.Errorf("%s: union types in a schema: %v", tool.Name, u)
+			}
 		}
 		var out jsonschema.Schema
 		raw, _ = json.Marshal(tool.OutputSchema)
@@ -273,6 +311,9 @@ func TestMCP(t *testing.T) {
 	call(t, cs, schemas, "brief", map[string]any{"query": "quokkas fresh water", "max_tokens": 600}, &pack)
 	if len(pack.Items) == 0 || pack.Items[0].ID != id || pack.Tokens > 600 || pack.MaxTokens != 600 {
 		t.Fatalf("brief: %+v", pack)
+	}
+	if res := call(t, cs, schemas, "brief", map[string]any{"query": "quokkas fresh water", "max_tokens": 600}, &mcp.BriefOutput{}); !strings.Contains(text(res), "next: show {item: \""+id+"\", text: true}") {
+		t.Errorf("brief: no next step in\n%s", text(res))
 	}
 	if len(pack.Items[0].Highlights) == 0 || !pack.Items[0].Highlights[0].Pinned {
 		t.Errorf("brief: highlights %+v, want the pinned one", pack.Items[0].Highlights)
@@ -450,5 +491,175 @@ func TestMCPLocked(t *testing.T) {
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "find", Arguments: map[string]any{}})
 	if err != nil || res.IsError || !strings.Contains(text(res), "lock.test/a") {
 		t.Errorf("find under a lock: %v %v", err, res)
+	}
+}
+
+// outputSchemas resolves every tool's output schema, for call.
+func outputSchemas(t *testing.T, cs *sdk.ClientSession) map[string]*jsonschema.Resolved {
+	t.Helper()
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*jsonschema.Resolved{}
+	for _, tool := range lt.Tools {
+		var s jsonschema.Schema
+		raw, _ := json.Marshal(tool.OutputSchema)
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		if out[tool.Name], err = s.Resolve(nil); err != nil {
+			t.Fatalf("%s output schema: %v", tool.Name, err)
+		}
+	}
+	return out
+}
+
+// TestMCPBackgroundWorker: the server ingests what an agent saves while
+// it serves. Save with wait answers once the page is parsed, with its
+// title; find reads its text at once; a link saved without wait becomes
+// readable a few seconds later; overview says what the ledger holds.
+func TestMCPBackgroundWorker(t *testing.T) {
+	srv := newTestServer()
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ll.db")
+	cs := startMCP(t, dir, "--db", db)
+	schemas := outputSchemas(t, cs)
+
+	var saved mcp.SaveOutput
+	res := call(t, cs, schemas, "save", map[string]any{"url": srv.URL + "/quokka.html", "tags": []string{"animals"}, "wait": 20}, &saved)
+	id := saved.Item.ID
+	if saved.Item.Status != "parsed" || saved.Item.Title != "The quokka's island" {
+		t.Fatalf("save with wait: %+v\n%s", saved.Item, text(res))
+	}
+	if want := `show {item: "` + id + `", text: true}`; !strings.Contains(saved.Next, want) || !strings.Contains(text(res), "next: "+saved.Next) {
+		t.Errorf("save with wait: next %q, want %q (and in the text)", saved.Next, want)
+	}
+	var found mcp.FindOutput
+	res = call(t, cs, schemas, "find", map[string]any{"query": "quokkas island rangers"}, &found)
+	if len(found.Items) == 0 || found.Items[0].ID != id || len(found.Items[0].Snippets) == 0 || found.Items[0].Pending != "" {
+		t.Fatalf("find after save with wait: %+v", found)
+	}
+	if !strings.Contains(found.Next, `show {item: "`+id+`", text: true}`) || !strings.Contains(text(res), "next: show") {
+		t.Errorf("find: next %q\n%s", found.Next, text(res))
+	}
+
+	// no wait: the answer is at once, and the background worker ingests it
+	var light mcp.SaveOutput
+	call(t, cs, schemas, "save", map[string]any{"url": srv.URL + "/lighthouse.html", "tags": []string{"coast"}}, &light)
+	if light.Item.Status != "saved" || !strings.Contains(light.Next, "background worker") {
+		t.Errorf("save without wait: %+v, next %q", light.Item, light.Next)
+	}
+	var st mcp.StatusOutput
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		call(t, cs, schemas, "status", map[string]any{"item": light.Item.ID}, &st)
+		var ingest struct {
+			Status string `json:"status"`
+		}
+		json.Unmarshal(st.Item.Extra["ingest"], &ingest)
+		if ingest.Status == "parsed" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("lighthouse not ingested in the background after 30s: %s", st.Item.Extra["ingest"])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if st.Pending != 0 || !strings.Contains(st.Next, "show {item:") {
+		t.Errorf("status after ingest: pending %d, next %q", st.Pending, st.Next)
+	}
+
+	// the map of the memory
+	var ov mcp.OverviewOutput
+	res = call(t, cs, schemas, "overview", map[string]any{}, &ov)
+	o := ov.Overview
+	if o == nil || o.Items != 2 || o.ByState["parsed"] != 2 || o.Pending != 0 || o.Tokens > 500 || o.MaxTokens != 500 {
+		t.Fatalf("overview: %+v", o)
+	}
+	tags := map[string][]string{}
+	for _, g := range o.Tags {
+		tags[g.Name] = g.Words
+	}
+	if !slices.Contains(tags["animals"], "quokka") && !slices.Contains(tags["animals"], "quokkas") {
+		t.Errorf("overview: animals words %v, want quokka(s)", tags["animals"])
+	}
+	if !slices.Contains(tags["coast"], "lighthouse") {
+		t.Errorf("overview: coast words %v, want lighthouse", tags["coast"])
+	}
+	host := strings.TrimPrefix(srv.URL, "http://")
+	if len(o.Sites) != 1 || o.Sites[0].Name != host || o.Sites[0].Items != 2 {
+		t.Errorf("overview sites: %+v, want %s with 2 items", o.Sites, host)
+	}
+	if !strings.HasPrefix(text(res), "2 items (article 2)") || !strings.Contains(ov.Next, "find") {
+		t.Errorf("overview text:\n%s\nnext %q", text(res), ov.Next)
+	}
+	call(t, cs, schemas, "overview", map[string]any{"max_tokens": 100}, &ov)
+	if ov.Overview.Tokens > 100 || ov.Overview.Items != 2 {
+		t.Errorf("overview in 100 tokens: %+v", ov.Overview)
+	}
+
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"save", map[string]any{"url": srv.URL + "/field-notes.md", "wait": 99}, "usage: wait 99: want 0..30 seconds"},
+		{"save", map[string]any{"url": srv.URL + "/field-notes.md", "wait": -1}, "usage: wait -1"},
+		{"overview", map[string]any{"max_tokens": 50}, "usage: max_tokens 50: want 100..4000"},
+	} {
+		if got := callErr(t, cs, tc.tool, tc.args); !strings.Contains(got, tc.want) {
+			t.Errorf("%s %v: error %q, want %q", tc.tool, tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestMCPNoWorker: with --no-worker nothing is ingested while it serves:
+// save's wait runs out, and the results say the item is pending and that
+// `linkledger worker` ingests it.
+func TestMCPNoWorker(t *testing.T) {
+	srv := newTestServer()
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ll.db")
+	cs := startMCP(t, dir, "--db", db, "--no-worker")
+	schemas := outputSchemas(t, cs)
+
+	var saved mcp.SaveOutput
+	call(t, cs, schemas, "save", map[string]any{"url": srv.URL + "/quokka.html", "note": "smiling marsupials", "wait": 1}, &saved)
+	if saved.Item.Status != "saved" || !strings.Contains(saved.Next, "run `linkledger worker`") {
+		t.Errorf("save with wait, no worker: %+v, next %q", saved.Item, saved.Next)
+	}
+	var found mcp.FindOutput
+	res := call(t, cs, schemas, "find", map[string]any{"query": "smiling marsupials"}, &found)
+	if len(found.Items) != 1 || found.Items[0].Pending != "not fetched yet" {
+		t.Fatalf("find a pending item: %+v", found)
+	}
+	if !strings.Contains(text(res), "pending: not fetched yet") || strings.Contains(text(res), "(untitled)") {
+		t.Errorf("find text of a pending item:\n%s", text(res))
+	}
+	if !strings.Contains(found.Next, "1 item not fetched yet") || !strings.Contains(found.Next, "linkledger worker") {
+		t.Errorf("find next: %q", found.Next)
+	}
+	call(t, cs, schemas, "find", map[string]any{"query": "zebras unicorns"}, &found)
+	if len(found.Items) != 0 || !strings.HasPrefix(found.Next, "nothing matched") || !strings.Contains(found.Next, "overview") {
+		t.Errorf("find with no match: %+v", found)
+	}
+	var shown mcp.ShowOutput
+	res = call(t, cs, schemas, "show", map[string]any{"item": saved.Item.ID}, &shown)
+	if !strings.HasPrefix(shown.Next, "pending: not fetched yet") || !strings.Contains(text(res), saved.Item.ID+" pending: not fetched yet") {
+		t.Errorf("show a pending item: next %q\n%s", shown.Next, text(res))
+	}
+	var st mcp.StatusOutput
+	call(t, cs, schemas, "status", map[string]any{}, &st)
+	if st.Pending != 1 || !strings.Contains(st.Next, "linkledger worker") {
+		t.Errorf("status: %+v", st)
+	}
+	// nothing fetched it meanwhile
+	time.Sleep(3 * time.Second)
+	call(t, cs, schemas, "status", map[string]any{}, &st)
+	if st.Pending != 1 {
+		t.Errorf("status after 3s with --no-worker: %d pending, want 1", st.Pending)
 	}
 }

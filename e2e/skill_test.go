@@ -103,6 +103,11 @@ func TestSkill(t *testing.T) {
 	}
 	out := stdout.String()
 	for _, want := range []string{
+		// the overview of the user's ledger (one page)
+		`"items":1,`,
+		`"name":"` + strings.TrimPrefix(srv.URL, "http://") + `"`,
+		// show --text before quoting
+		"The passages an agent actually cites are a few hundred tokens.",
 		// find and the citation line
 		"Why agents forget their sources",
 		"[ll_",

@@ -72,7 +72,7 @@ func CommonFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "raw-output", Aliases: []string{"r"}, Usage: "with --jq: write strings without JSON quotes"},
 		&ucli.BoolFlag{Name: "json", Usage: "write one JSON document {ok, data, meta} instead of a stream"},
 		FormatFlag(),
-		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress or counts on stderr"},
+		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress, counts or per-record failure lines on stderr (failed records still carry their error)"},
 		&ucli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "more diagnostics on stderr"},
 	}
 }
@@ -257,6 +257,9 @@ type Diag struct {
 	Prog    string
 	W       io.Writer
 	Verbose bool
+	// Quiet (-q) silences the per-record lines (Itemf): a failed record
+	// still goes on as a record with its error.
+	Quiet bool
 	// Progress, when set, is cleared before each diagnostic.
 	Progress *Progress
 }
@@ -265,6 +268,13 @@ type Diag struct {
 func (d Diag) Printf(format string, args ...any) {
 	d.Progress.Clear()
 	fmt.Fprintf(d.W, d.Prog+": "+format+"\n", args...)
+}
+
+// Itemf prints a line about one record (why it failed), unless -q.
+func (d Diag) Itemf(format string, args ...any) {
+	if !d.Quiet {
+		d.Printf(format, args...)
+	}
 }
 
 // Debugf prints a line only with -v.

@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -35,4 +36,55 @@ func outputSchema[T any]() *jsonschema.Schema {
 		panic(err) // a programming error in the output types, caught by every test
 	}
 	return s
+}
+
+// plainTypes rewrites every nullable type of s and its subschemas
+// (["null","number"], which jsonschema.For makes of a pointer or a slice)
+// to the plain type: a client that builds arguments from a schema (the
+// MCP Inspector's CLI) cannot pass a number where the type is a union.
+// Null is never sent nor returned: a nil pointer or slice is left out
+// (omitempty), and a result's required arrays are never nil.
+func plainTypes(s *jsonschema.Schema) *jsonschema.Schema {
+	if s == nil || s == recordSchema {
+		return s
+	}
+	if len(s.Types) == 2 && (s.Types[0] == "null" || s.Types[1] == "null") {
+		t := s.Types[0]
+		if t == "null" {
+			t = s.Types[1]
+		}
+		s.Type, s.Types = t, nil
+	}
+	for _, sub := range s.Properties {
+		plainTypes(sub)
+	}
+	for _, sub := range s.Defs {
+		plainTypes(sub)
+	}
+	for _, sub := range s.PrefixItems {
+		plainTypes(sub)
+	}
+	for _, list := range [][]*jsonschema.Schema{s.AnyOf, s.OneOf, s.AllOf} {
+		for _, sub := range list {
+			plainTypes(sub)
+		}
+	}
+	plainTypes(s.Items)
+	plainTypes(s.AdditionalProperties)
+	return s
+}
+
+// addTool adds a tool whose input and output schemas are inferred from In
+// and Out (records as recordSchema) with plain types (plainTypes).
+func addTool[In, Out any](s *Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(err) // a programming error in the input types, caught by every test
+	}
+	t.InputSchema = plainTypes(in)
+	if t.OutputSchema == nil {
+		t.OutputSchema = outputSchema[Out]()
+	}
+	t.OutputSchema = plainTypes(t.OutputSchema.(*jsonschema.Schema))
+	sdk.AddTool(s.srv, t, h)
 }

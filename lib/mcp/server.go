@@ -1,5 +1,5 @@
-// Package mcp is linkledger's MCP server: the tools an agent calls (find,
-// brief, save, annotate, tag, pin, show, status, related, cite, stats,
+// Package mcp is linkledger's MCP server: the tools an agent calls
+// (overview, find, brief, save, annotate, tag, pin, show, status, related, cite, stats,
 // pack_save, pack_show, pack_refresh, pack_list) over one open
 // store, each a thin handler over the service layer (lib/ledger) with a
 // JSON input and output schema, a structured result and a compact text
@@ -41,6 +41,11 @@ type Options struct {
 	// items for revalidation) is skipped rather than waited for while
 	// another process holds the write lock. nil: the store serves all.
 	Reader *store.Store
+	// Worker, when set, is called after each save: the server's own
+	// background worker (linkledger mcp) ingests it now. nil: another
+	// process ingests saved links (linkledger worker), and results that
+	// count pending items say to run it.
+	Worker func()
 }
 
 // Server serves the tools over one store.
@@ -57,7 +62,9 @@ Search it with find (or brief for a token-bounded evidence pack) before the web;
 a URL worth keeping with a note on why; annotate it with highlights (key claims),
 lowlights (weak or wrong parts) and notes, with your confidence. Cite an item by its
 id and URL, and record with cite each item you used in a task. Every result has a
-size cap; see each tool's description.`
+size cap; see each tool's description. Start with overview (what the ledger holds:
+its tags, sites and the words that set them apart) to choose words and tags; a
+result's "next" field names the obvious next step.`
 
 // New returns the server over st. st (and opt.Reader) stay the caller's
 // to close.

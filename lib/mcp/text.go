@@ -18,7 +18,7 @@ func findText(out FindOutput) string {
 		b.WriteString("no items matched\n")
 	}
 	for _, it := range out.Items {
-		itemLine(&b, it.Item)
+		itemLine(&b, it.Item, it.Pending != "")
 		if it.Related != nil {
 			fmt.Fprintf(&b, "   related: tags %s; terms %s\n", strings.Join(it.Related.SharedTags, ","), strings.Join(it.Related.Terms, " "))
 		}
@@ -26,12 +26,21 @@ func findText(out FindOutput) string {
 	if out.Truncated {
 		b.WriteString("(more items left out to stay under the size cap: use limit or offset)\n")
 	}
+	b.WriteString(nextLine(out.Next))
 	return b.String()
 }
 
-func itemLine(b *strings.Builder, it brief.Item) {
+// itemLine writes an item's lines; a pending item (not fetched yet) says
+// so where its title would be.
+func itemLine(b *strings.Builder, it brief.Item, pending bool) {
 	title := it.Title
-	if title == "" {
+	switch {
+	case pending:
+		title = pendingLabel
+		if it.Title != "" {
+			title = it.Title + " (" + pendingLabel + ")"
+		}
+	case title == "":
 		title = "(untitled)"
 	}
 	fmt.Fprintf(b, "%d. %s %s <%s>", it.Rank, it.ID, title, it.URL)
@@ -81,7 +90,7 @@ func briefText(p *brief.Pack) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "evidence for %q: %d items, %d of %d tokens\n", p.Query, len(p.Items), p.Tokens, p.MaxTokens)
 	for _, it := range p.Items {
-		itemLine(&b, it)
+		itemLine(&b, it, it.Title == "" && it.FetchedAt == "")
 	}
 	for _, d := range p.Dropped {
 		fmt.Fprintf(&b, "(dropped %d %s to fit the budget)\n", d.Count, d.What)
@@ -123,7 +132,11 @@ func ids(xs []int64) string {
 
 func showText(r *record.Record) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s <%s> %s\n", r.ID, r.Title, r.Ref(), r.SourceType)
+	title := r.Title
+	if r.Status == record.StateSaved {
+		title = pendingLabel
+	}
+	fmt.Fprintf(&b, "%s %s <%s> %s\n", r.ID, title, r.Ref(), r.SourceType)
 	for _, t := range r.Tagged {
 		fmt.Fprintf(&b, "   tag: %s (%s)\n", t.Tag, t.Actor)
 	}
@@ -137,7 +150,7 @@ func showText(r *record.Record) string {
 }
 
 func statusText(s StatusOutput) string {
-	t := fmt.Sprintf("%s: %d items\n", s.DB, s.Items)
+	t := fmt.Sprintf("%s: %d items, %d not fetched yet\n", s.DB, s.Items, s.Pending)
 	if s.Item != nil {
 		if raw, ok := s.Item.Extra["ingest"]; ok {
 			t += fmt.Sprintf("%s <%s> ingest %s\n", s.Item.ID, s.Item.Ref(), raw)

@@ -35,6 +35,9 @@ const (
 	ShowCapTokens = 8000
 	// DefaultShowTextTokens is show's text budget when text is asked for.
 	DefaultShowTextTokens = 2000
+	// MaxSaveWait is the longest save waits for the item to be ingested
+	// (its wait argument, in seconds).
+	MaxSaveWait = 30
 )
 
 // FindInput is the find tool's input.
@@ -54,6 +57,9 @@ type FindItem struct {
 	brief.Item
 	Copies  []record.Copy      `json:"copies,omitempty" jsonschema:"other items with the same text (other URLs)"`
 	Related *record.RelatedWhy `json:"related,omitempty" jsonschema:"why the item is related: shared tags and terms"`
+	// Pending says the item has no text yet: found by its URL, note or
+	// tags only.
+	Pending string `json:"pending,omitempty" jsonschema:"set when the item is not ingested yet: not fetched yet (found by URL, note and tags only)"`
 }
 
 // FindOutput is the find and related tools' result.
@@ -62,6 +68,7 @@ type FindOutput struct {
 	// Truncated says items were left out to keep the result under its cap.
 	Truncated    bool     `json:"truncated,omitempty" jsonschema:"true when items were left out to stay under the size cap; ask for fewer (limit) or page with offset"`
 	DroppedTerms []string `json:"dropped_terms,omitempty" jsonschema:"query words left out of the search (stopwords, words too common to rank)"`
+	Next         string   `json:"next,omitempty" jsonschema:"the obvious next step, in one line (docs/agents.md)"`
 }
 
 // BriefInput is the brief tool's input.
@@ -74,12 +81,20 @@ type BriefInput struct {
 	Since     string   `json:"since,omitempty" jsonschema:"only items saved at or after this time (RFC 3339, YYYY-MM-DD, or 30d, 12h ago)"`
 }
 
+// BriefOutput is the brief tool's result: the evidence pack as ll-brief
+// writes it, and the next step.
+type BriefOutput struct {
+	*brief.Pack
+	Next string `json:"next,omitempty" jsonschema:"the obvious next step, in one line (docs/agents.md)"`
+}
+
 // SaveInput is the save tool's input.
 type SaveInput struct {
 	URL   string   `json:"url" jsonschema:"the URL to save (http or https; a host with a path is read as https; local paths and file: URLs are refused)"`
 	Note  string   `json:"note,omitempty" jsonschema:"why it is worth keeping, in a sentence"`
 	Tags  []string `json:"tags,omitempty" jsonschema:"tags to add (lower-case words)"`
 	Actor string   `json:"actor,omitempty" jsonschema:"who saves it: human or agent:NAME (default agent:CLIENT, the MCP client's name)"`
+	Wait  int      `json:"wait,omitempty" jsonschema:"seconds to wait, 0 to 30, for the page to be fetched and indexed before answering (default 0: answer at once)"`
 }
 
 // AnnotateInput is the annotate tool's input.
@@ -119,6 +134,7 @@ type ShowInput struct {
 type ShowOutput struct {
 	Item      *record.Record `json:"item" jsonschema:"everything stored about the item: metadata, ingest status, tags with who added them, annotations with their ids, artifacts, and with text its chunks"`
 	Truncated bool           `json:"truncated,omitempty" jsonschema:"true when text chunks or annotations were left out to stay under the size cap"`
+	Next      string         `json:"next,omitempty" jsonschema:"the obvious next step, in one line (docs/agents.md)"`
 }
 
 // StatusInput is the status tool's input.
@@ -128,9 +144,11 @@ type StatusInput struct {
 
 // StatusOutput is the status tool's result.
 type StatusOutput struct {
-	DB    string         `json:"db" jsonschema:"the database file"`
-	Items int            `json:"items" jsonschema:"the number of saved items"`
-	Item  *record.Record `json:"item,omitempty" jsonschema:"the item's ingest status (ingest.status: saved, fetched, parsed, enriched or failed; attempts, last error, counts)"`
+	DB      string         `json:"db" jsonschema:"the database file"`
+	Items   int            `json:"items" jsonschema:"the number of saved items"`
+	Item    *record.Record `json:"item,omitempty" jsonschema:"the item's ingest status (ingest.status: saved, fetched, parsed, enriched or failed; attempts, last error, counts)"`
+	Pending int            `json:"pending" jsonschema:"items waiting to be fetched and indexed"`
+	Next    string         `json:"next,omitempty" jsonschema:"the obvious next step, in one line (docs/agents.md)"`
 }
 
 // RelatedInput is the related tool's input.
@@ -141,7 +159,8 @@ type RelatedInput struct {
 
 // SaveOutput is the result of save, annotate, tag and pin.
 type SaveOutput struct {
-	Item *record.Record `json:"item" jsonschema:"the item's id, url, canonical_url, source_type, status, new, and save: what was done (tags_added, annotation_ids, displaced, ...)"`
+	Item *record.Record `json:"item" jsonschema:"the item's id, url, canonical_url, source_type, status, new, and save: what was done (tags_added, annotation_ids, displaced, ...); after a wait, its title and ingest status"`
+	Next string         `json:"next,omitempty" jsonschema:"the obvious next step, in one line (docs/agents.md)"`
 }
 
 func (s *Server) addTools() {
@@ -158,25 +177,26 @@ func (s *Server) addTools() {
 		}
 		return t
 	}
-	sdk.AddTool(s.srv, add("find", "Search saved links", `Search the user's saved links (articles, posts, videos, PDFs) and return the best items first, each with id, url, title, tags, score, why_ranked (bm25 plus pinned_boost minus low_confidence_penalty, the matched fields and terms), highlights, lowlights and notes (with actor and confidence), and up to 2 short snippets. Any text is a query: words are OR-ed and stemmed; no syntax. With no query, lists the newest items. Cite an item by its id and url. Cap: at most 20 items and about 4000 tokens; items past the cap are left out (truncated: true).`, ro),
+	addTool(s, add("find", "Search saved links", `Search the user's saved links (articles, posts, videos, PDFs) and return the best items first, each with id, url, title, tags, score, why_ranked (bm25 plus pinned_boost minus low_confidence_penalty, the matched fields and terms), highlights, lowlights and notes (with actor and confidence), and up to 2 short snippets. Any text is a query: words are OR-ed and stemmed; no syntax. With no query, lists the newest items. Cite an item by its id and url. Cap: at most 20 items and about 4000 tokens; items past the cap are left out (truncated: true).`, ro),
 		safe(s, s.find))
-	sdk.AddTool(s.srv, add("brief", "Evidence pack for a topic", `Build an evidence pack for a topic or task under a token budget: the best saved items with url, highlights and lowlights (actor, confidence), notes, why_ranked, summary and key claims when known, and the best snippets. Over the budget, evidence is dropped lowest value first (snippets of the lowest-ranked items, lowlights, low-confidence agent highlights, whole items) and "dropped" says what went. Cap: max_tokens (default 2000, at most 8000), counted exactly with cl100k_base.`, ro),
+	addTool(s, add("brief", "Evidence pack for a topic", `Build an evidence pack for a topic or task under a token budget: the best saved items with url, highlights and lowlights (actor, confidence), notes, why_ranked, summary and key claims when known, and the best snippets. Over the budget, evidence is dropped lowest value first (snippets of the lowest-ranked items, lowlights, low-confidence agent highlights, whole items) and "dropped" says what went. Cap: max_tokens (default 2000, at most 8000), counted exactly with cl100k_base.`, ro),
 		safe(s, s.brief))
-	sdk.AddTool(s.srv, add("save", "Save a link", `Save a URL to the user's ledger with an optional note (why it matters) and tags. Saving is instant and does no network work: the page is fetched and indexed later by the ledger's worker, so a new item is found by title and text only after that (status shows its ingest state). Saving the same URL again (in any form that canonicalizes to it) returns the same id with new: false and adds the note and tags. Result: one item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
+	addTool(s, add("save", "Save a link", `Save a URL to the user's ledger with an optional note (why it matters) and tags. Saving is instant and does no network work: the page is fetched and indexed later by the ledger's worker, so a new item is found by title and text only after that (status shows its ingest state). Saving the same URL again (in any form that canonicalizes to it) returns the same id with new: false and adds the note and tags. Result: one item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.save))
-	sdk.AddTool(s.srv, add("annotate", "Annotate an item", `Add a highlight (a key claim worth remembering), a lowlight (a weak, outdated or wrong part) or a note to a saved item, with your confidence (0 to 1). Agent highlights are capped per item (5 by default): beyond the cap the lowest-confidence unpinned agent highlight is displaced (save.displaced lists it), so keep only your best few. Human and pinned highlights are never displaced. Result: the item record with save.annotation_ids (small).`, nil),
+	addTool(s, add("annotate", "Annotate an item", `Add a highlight (a key claim worth remembering), a lowlight (a weak, outdated or wrong part) or a note to a saved item, with your confidence (0 to 1). Agent highlights are capped per item (5 by default): beyond the cap the lowest-confidence unpinned agent highlight is displaced (save.displaced lists it), so keep only your best few. Human and pinned highlights are never displaced. Result: the item record with save.annotation_ids (small).`, nil),
 		safe(s, s.annotate))
-	sdk.AddTool(s.srv, add("tag", "Tag an item", `Add and remove tags on a saved item. Result: the item record with save.tags_added and save.tags_removed (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
+	addTool(s, add("tag", "Tag an item", `Add and remove tags on a saved item. Result: the item record with save.tags_added and save.tags_removed (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.tag))
-	sdk.AddTool(s.srv, add("pin", "Pin a highlight", `Pin (or with unpin: true, unpin) one highlight of an item by its annotation id (from show or annotate). A pinned highlight is never displaced and boosts its item in search. Result: the item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
+	addTool(s, add("pin", "Pin a highlight", `Pin (or with unpin: true, unpin) one highlight of an item by its annotation id (from show or annotate). A pinned highlight is never displaced and boosts its item in search. Result: the item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.pin))
-	sdk.AddTool(s.srv, add("show", "Show one item", `Everything stored about one item: metadata, ingest status and last error, tags with who added them, every annotation with its id, type, text, actor, confidence and pinned, artifacts, and with text: true its text (chunks in order, cut to max_text_tokens). Cap: about 8000 tokens; text chunks, then the oldest annotations, are left out past it (truncated: true).`, ro),
+	addTool(s, add("show", "Show one item", `Everything stored about one item: metadata, ingest status and last error, tags with who added them, every annotation with its id, type, text, actor, confidence and pinned, artifacts, and with text: true its text (chunks in order, cut to max_text_tokens). Cap: about 8000 tokens; text chunks, then the oldest annotations, are left out past it (truncated: true).`, ro),
 		safe(s, s.show))
-	sdk.AddTool(s.srv, add("status", "Ledger or item status", `With an item: its ingest status (saved, fetched, parsed, enriched or failed; attempts, last error, counts of chunks, annotations and tags). Without: the database path and the number of saved items. Result: small.`, ro),
+	addTool(s, add("status", "Ledger or item status", `With an item: its ingest status (saved, fetched, parsed, enriched or failed; attempts, last error, counts of chunks, annotations and tags). Without: the database path and the number of saved items. Result: small.`, ro),
 		safe(s, s.status))
-	sdk.AddTool(s.srv, add("related", "Items related to an item", `Items related to a saved item by content (its most distinctive terms) and shared tags, best first, each with related.shared_tags and related.terms. Same item form and cap as find: at most 20 items and about 4000 tokens.`, ro),
+	addTool(s, add("related", "Items related to an item", `Items related to a saved item by content (its most distinctive terms) and shared tags, best first, each with related.shared_tags and related.terms. Same item form and cap as find: at most 20 items and about 4000 tokens.`, ro),
 		safe(s, s.related))
 	s.addPackTools()
+	s.addOverviewTool()
 }
 
 // safe wraps a handler: a panic becomes a tool error instead of ending the
@@ -269,6 +289,7 @@ func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput)
 		return FindOutput{}, "", err
 	}
 	out := findOutput(res)
+	out.Next = s.findNext(ctx, o.Query, out)
 	return out, findText(out), nil
 }
 
@@ -282,6 +303,9 @@ func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in Related
 		return FindOutput{}, "", err
 	}
 	out := findOutput(res)
+	if len(out.Items) > 0 {
+		out.Next = s.findNext(ctx, "", out)
+	}
 	return out, findText(out), nil
 }
 
@@ -292,6 +316,9 @@ func findOutput(res *ledger.FindResult) FindOutput {
 		it := FindItem{Item: brief.FromRecord(h), Copies: h.Copies}
 		if h.Hit != nil {
 			it.Related = h.Hit.Related
+			if h.Hit.IngestState == record.StateSaved {
+				it.Pending = "not fetched yet"
+			}
 		}
 		out.Items = append(out.Items, it)
 	}
@@ -310,7 +337,7 @@ func tokensOf(v any) int {
 	return chunk.CountTokens(string(b))
 }
 
-func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInput) (*brief.Pack, string, error) {
+func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInput) (*BriefOutput, string, error) {
 	q := strings.TrimSpace(in.Query)
 	if q == "" {
 		return nil, "", usage("query: give the topic or task to gather evidence for")
@@ -333,7 +360,15 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 	if res.Pack.Items == nil {
 		res.Pack.Items = []brief.Item{}
 	}
-	return res.Pack, briefText(res.Pack), nil
+	out := &BriefOutput{Pack: res.Pack}
+	switch {
+	case len(res.Pack.Items) > 0:
+		out.Next = fmt.Sprintf("show {item: %q, text: true} for the full text of an item", res.Pack.Items[0].ID)
+	default:
+		out.Next = "no evidence: try other or fewer words, or call overview for the tags, sites and words the ledger holds"
+	}
+	out.Next = joinNext(out.Next, s.pendingNext(ctx))
+	return out, briefText(res.Pack) + nextLine(out.Next), nil
 }
 
 func (s *Server) saveOptions(req *sdk.CallToolRequest, given string) (ledger.SaveOptions, error) {
@@ -364,8 +399,33 @@ func (s *Server) save(ctx context.Context, req *sdk.CallToolRequest, in SaveInpu
 	case err != nil:
 		return SaveOutput{}, "", &ToolError{Code: record.CodeBadURL, Message: fmt.Sprintf("url %s: not an http or https URL", shortQuote(in.URL))}
 	}
+	if in.Wait < 0 || in.Wait > MaxSaveWait {
+		return SaveOutput{}, "", usage("wait %d: want 0..%d seconds", in.Wait, MaxSaveWait)
+	}
 	rec, err := ledger.Save(ctx, s.st, &record.Record{URL: u, Note: in.Note, Tags: in.Tags}, opt)
-	return saveResult(rec, err)
+	if err != nil {
+		return SaveOutput{}, "", err
+	}
+	if s.opt.Worker != nil && !ingested(rec.Status) {
+		s.opt.Worker()
+	}
+	waited := time.Duration(0)
+	if in.Wait > 0 && !ingested(rec.Status) {
+		start := time.Now()
+		st, err := s.waitIngested(ctx, rec.ID, time.Duration(in.Wait)*time.Second)
+		if err != nil {
+			return SaveOutput{}, "", err
+		}
+		waited = time.Since(start).Round(time.Second)
+		// the save's record, with what the wait saw: title and ingest
+		rec.Status, rec.Title = ingestStatus(st), st.Title
+		if rec.Extra == nil {
+			rec.Extra = map[string]json.RawMessage{}
+		}
+		rec.Extra["ingest"] = st.Extra["ingest"]
+	}
+	out := SaveOutput{Item: rec, Next: s.saveNext(ctx, rec, waited)}
+	return out, saveText(rec) + nextLine(out.Next), nil
 }
 
 // shortQuote quotes at most 200 bytes of an argument for a message.
@@ -457,11 +517,13 @@ func (s *Server) show(ctx context.Context, _ *sdk.CallToolRequest, in ShowInput)
 		case len(rec.Annotations) > 1:
 			rec.Annotations = rec.Annotations[1:]
 		default:
-			return out, showText(rec), nil
+			out.Next = s.showNext(ctx, in, rec, true)
+			return out, showText(rec) + nextLine(out.Next), nil
 		}
 		out.Truncated = true
 	}
-	return out, showText(rec), nil
+	out.Next = s.showNext(ctx, in, rec, out.Truncated)
+	return out, showText(rec) + nextLine(out.Next), nil
 }
 
 func (s *Server) status(ctx context.Context, _ *sdk.CallToolRequest, in StatusInput) (StatusOutput, string, error) {
@@ -475,5 +537,12 @@ func (s *Server) status(ctx context.Context, _ *sdk.CallToolRequest, in StatusIn
 			return StatusOutput{}, "", err
 		}
 	}
-	return out, statusText(out), nil
+	if out.Pending, err = ledger.CountPending(ctx, s.rd, 0); err != nil {
+		return StatusOutput{}, "", err
+	}
+	out.Next = s.pendingNext(ctx)
+	if out.Item != nil && ingested(ingestStatus(out.Item)) && ingestStatus(out.Item) != record.StateFailed {
+		out.Next = fmt.Sprintf("show {item: %q, text: true} for its text", out.Item.ID)
+	}
+	return out, statusText(out) + nextLine(out.Next), nil
 }

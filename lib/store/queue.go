@@ -129,7 +129,7 @@ func (s *Store) Queue(ctx context.Context, opts QueueOptions) ([]*record.Record,
 	var cond, order string
 	switch opts.Queue {
 	case QueuePending:
-		cond = `it.content_from_record = 0 AND (it.ingest_status = 'saved' OR (it.ingest_status = 'failed' AND it.attempts < ? AND it.next_retry_at IS NOT NULL AND it.next_retry_at <= ?))`
+		cond = pendingCond // one table: its columns need no prefix
 		args = append([]any{opts.MaxAttempts, record.FormatTime(now)}, args...)
 		order = `it.saved_at, it.seq`
 	case QueueFailed:

@@ -166,7 +166,7 @@ func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 	}
 	switch h.IngestState {
 	case record.StateSaved:
-		meta = append(meta, "not fetched yet")
+		meta = append(meta, "pending: not fetched yet")
 	case record.StateFailed:
 		meta = append(meta, "ingest failed")
 	}
@@ -263,6 +263,8 @@ func (r *Renderer) status(b *strings.Builder, rec *record.Record, in *ingest) {
 	fmt.Fprintf(b, "%s\n", r.paint(bold, title(rec)))
 	st := in.Status
 	switch st {
+	case record.StateSaved:
+		st = "pending: not fetched yet"
 	case record.StateFailed:
 		st = r.paint(red, st)
 	case record.StateParsed, record.StateEnriched:

@@ -40,7 +40,7 @@ func TestRecord(t *testing.T) {
 				Highlights: []record.Annotation{{Type: "highlight", Text: "pinned one", Actor: "human", Pinned: true}},
 				Snippets:   []record.Snippet{{Text: "東京で機械学習を学ぶ。"}}}},
 			`12. 機械学習の本
-    saved 2026-11-22 · not fetched yet
+    saved 2026-11-22 · pending: not fetched yet
     https://jp.test/
     ★ pinned one
     *東京*で機械学習を学ぶ。
@@ -77,7 +77,7 @@ func TestRecord(t *testing.T) {
 		{"status without a title shows the URL once", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/",
 			Extra: map[string]json.RawMessage{"ingest": json.RawMessage(`{"status":"saved","attempts":0}`)}},
 			`https://a.test/
-    ll_a · saved
+    ll_a · pending: not fetched yet
 `},
 		{"plain item", &record.Record{ID: "ll_a", CanonicalURL: "https://a.test/", SourceType: "article", Status: "saved"},
 			"https://a.test/  ll_a · article · saved\n"},

@@ -8,12 +8,16 @@ package linkledger
 // ll-save does) and keeps it open while the client is connected: the
 // read tools read it, save, annotate, tag and pin write it, one short
 // transaction per call, waiting for another process's write lock up to
-// --busy-timeout.
+// --busy-timeout. Unless --no-worker, it also runs the worker in the
+// background (ll-find --pending | ll-fetch | ll-parse | ll-index as
+// processes, one pass at a time, one fetch at a time), whose records go
+// nowhere and whose diagnostics go to stderr.
 
 import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,21 +25,27 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/mcp"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
 // mcpVerb returns the mcp verb.
-func mcpVerb(env cli.Env) *ucli.Command {
+func mcpVerb(filters Filters, env cli.Env) *ucli.Command {
 	cmd := &ucli.Command{
 		Name:      "mcp",
 		Usage:     "serve the ledger to an AI agent over MCP (stdio)",
-		UsageText: "linkledger mcp [--db FILE] [--busy-timeout 30s]",
+		UsageText: "linkledger mcp [--db FILE] [--busy-timeout 30s] [--no-worker]",
 		Description: `mcp runs linkledger as a Model Context Protocol server on stdin and stdout,
 for an MCP client (an agent, an editor, a desktop assistant) to start. Its
 tools: find, brief, save, annotate, tag, pin, show, status, related; each has
 a JSON input and output schema, returns structured content and a compact
 text form, and has a size cap (docs/agents.md).
+
+While it serves, it ingests saved links in the background (the worker:
+one pass at a time, one fetch at a time), so a link an agent saves is
+readable seconds later; save's wait argument waits for it. --no-worker
+leaves ingesting to another process (linkledger worker --watch).
 
 Writes (save, annotate, tag, pin) are made by agent:NAME, NAME being the
 client's name from the MCP handshake, unless a call gives an actor. The
@@ -51,12 +61,14 @@ A client configuration (most clients take this shape):
 
 EXAMPLES:
    linkledger mcp
-   linkledger mcp --db ~/notes/.linkledger/linkledger.db`,
+   linkledger mcp --db ~/notes/.linkledger/linkledger.db
+   linkledger mcp --no-worker`,
 		Flags: []ucli.Flag{
 			cli.DBFlag(),
 			cli.BusyTimeoutFlag(),
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON) for saved URLs and item arguments, as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
 			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
+			&ucli.BoolFlag{Name: "no-worker", Usage: "do not ingest saved links in the background (leave it to linkledger worker)"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error {
@@ -88,8 +100,17 @@ EXAMPLES:
 			return err
 		}
 		defer rd.Close()
-		srv := mcp.New(st, mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd})
 		diag := cli.Diag{Prog: "linkledger mcp", W: env.Stderr}
+		opt := mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd}
+		if !c.Bool("no-worker") {
+			l := backgroundWorker(filters, env, loc.Path, rd, diag)
+			l.Start(ctx)
+			// stopped before the stores close: a pass in flight ends
+			// between records
+			defer l.Stop()
+			opt.Worker = l.Wake
+		}
+		srv := mcp.New(st, opt)
 		// every line is checked and capped before the SDK sees it: a bad
 		// one is answered with a JSON-RPC error and the session goes on
 		fr := mcp.NewFraming(env.Stdin, env.Stdout, func(_ int, why string) { diag.Printf("%s: answered with an error", why) })
@@ -103,3 +124,38 @@ EXAMPLES:
 	cli.Prepare(cmd, env)
 	return cmd
 }
+
+// Background worker settings: small passes, one fetch at a time, so that
+// the server's own calls never wait long on it.
+const (
+	backgroundLimit       = 16
+	backgroundConcurrency = 1
+)
+
+// backgroundWorker is the ingest loop of a face that serves (mcp, and
+// any other long-lived face): passes of ll-find --pending | ll-fetch |
+// ll-parse | ll-index over the database at path, their records
+// discarded, -q (no diagnostics per item), the pending queue counted on
+// rd; diagnostics to diag.W as "PROG: worker: STAGE: ...". The caller
+// Starts it with the server and Stops it before closing rd.
+func backgroundWorker(filters Filters, env cli.Env, path string, rd *store.Store, diag cli.Diag) *ingestLoop {
+	pass := func(ctx context.Context) error {
+		allow, done, err := allowedFilesArgs(ctx, env, path)
+		defer done()
+		if err != nil {
+			return err
+		}
+		e := env
+		e.Stdin, e.Stdout = nil, io.Discard // never the server's stdin and stdout
+		db := []string{"--db", path, "-q"}
+		return pipeline(ctx, filters, e, diag.Prog+": worker", []stage{
+			{"ll-find", append([]string{"--pending", "--limit", strconv.Itoa(backgroundLimit)}, db...)},
+			{"ll-fetch", append([]string{"-q", "--concurrency", strconv.Itoa(backgroundConcurrency)}, allow...)},
+			{"ll-parse", []string{"-q"}},
+			{"ll-index", db},
+		})
+	}
+	pending := func(ctx context.Context) (int, error) { return ledger.CountPending(ctx, rd, 0) }
+	return newIngestLoop(pass, pending, cli.Diag{Prog: diag.Prog + ": worker", W: diag.W})
+}
+

@@ -8,10 +8,12 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -174,13 +176,23 @@ func stageArgs(c *ucli.Command, sf []stageFlag, stage int) []string {
 func workerVerb(filters Filters, env cli.Env, verb string) *ucli.Command {
 	sf := []stageFlag{{&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, HideDefault: true, Usage: "ingest at most `N` items (default: all)"}, toFind}}
 	var desc string
+	var watchFlags []ucli.Flag
 	view := "--pending"
 	if verb == "worker" {
 		sf = append(sf, stageFlag{&ucli.IntFlag{Name: "max-attempts", Value: store.DefaultMaxAttempts, Usage: "retry failed items with fewer attempts than `N`"}, toFind | toFetch})
+		watchFlags = []ucli.Flag{
+			&ucli.BoolFlag{Name: "watch", Usage: "keep running: ingest links as they are saved, until Ctrl-C or SIGTERM (each pass takes at most --limit items)"},
+			&ucli.DurationFlag{Name: "poll", Value: ingestPoll, Usage: "with --watch: how often to look for items saved by other processes"},
+		}
 		desc = `Ingests the items waiting for it: saved ones, and failed ones due for a
 retry with fewer than --max-attempts attempts. It runs
    ll-find --pending | ll-fetch | ll-parse | ll-index
 and writes ll-index's records. Each flag goes to the stages that own it.
+With --watch (linkledger worker --watch -q) it keeps running: a pass
+whenever links wait (it looks every --poll), until Ctrl-C or SIGTERM;
+the pass in flight stops between records and what it stored stays.
+-q: nothing per item on stderr, nor at a terminal on stdout unless
+--jq, --json or --format asks for it (a pipe still gets every record).
 ll-fetch may read the local files that were saved by argument
 (docs/security.md); --allow-files grants more.
 
@@ -202,7 +214,8 @@ EXAMPLES:
 	}
 	sf = append(sf, ingestFlags()...)
 	sf = append(sf, outputFlags()...)
-	flags := append(flagsOf(sf), &ucli.BoolFlag{Name: "enrich", Usage: "also run ll-enrich between ll-parse and ll-index: an offline summary, key claims and highlight suggestions (docs/enrich.md)"})
+	flags := append(flagsOf(sf), watchFlags...)
+	flags = append(flags, &ucli.BoolFlag{Name: "enrich", Usage: "also run ll-enrich between ll-parse and ll-index: an offline summary, key claims and highlight suggestions (docs/enrich.md)"})
 	return &ucli.Command{
 		Name:        verb,
 		Usage:       map[string]string{"worker": "ingest pending items: fetch, parse and index them", "stale": "re-ingest items fetched long ago"}[verb],
@@ -213,25 +226,66 @@ EXAMPLES:
 			if c.Args().Present() {
 				return inVerb(c, cli.Usage("unexpected argument %q: %s takes options only", c.Args().First(), verb))
 			}
-			// ll-fetch may read the local files saved by argument
-			allow, done, err := allowedFilesArgs(ctx, env, c.String("db"))
-			defer done()
-			if err != nil {
-				return inVerb(c, err)
+			pass := func(ctx context.Context) error {
+				// ll-fetch may read the local files saved by argument
+				// (asked again each pass: a watch sees new saves)
+				allow, done, err := allowedFilesArgs(ctx, env, c.String("db"))
+				defer done()
+				if err != nil {
+					return err
+				}
+				stages := []stage{
+					{"ll-find", append([]string{view}, stageArgs(c, sf, toFind)...)},
+					{"ll-fetch", append(stageArgs(c, sf, toFetch), allow...)},
+					{"ll-parse", stageArgs(c, sf, toParse)},
+				}
+				if c.Bool("enrich") {
+					stages = append(stages, stage{"ll-enrich", nil})
+				}
+				stages = append(stages, stage{"ll-index", stageArgs(c, sf, toIndex)})
+				e := env
+				if c.Bool("quiet") && cli.IsTerminal(env.Stdout) && !c.IsSet("jq") && !c.IsSet("json") && !c.IsSet("format") {
+					// -q at a terminal: nothing per item, unless the
+					// output was asked for (--jq, --json, --format); a
+					// pipe still gets every record
+					e.Stdout = io.Discard
+				}
+				return pipeline(ctx, filters, e, cli.FullName(c), stages)
 			}
-			name := cli.FullName(c)
-			stages := []stage{
-				{"ll-find", append([]string{view}, stageArgs(c, sf, toFind)...)},
-				{"ll-fetch", append(stageArgs(c, sf, toFetch), allow...)},
-				{"ll-parse", stageArgs(c, sf, toParse)},
+			if verb == "worker" && c.Bool("watch") {
+				return inVerb(c, watch(ctx, c, env, pass))
 			}
-			if c.Bool("enrich") {
-				stages = append(stages, stage{"ll-enrich", nil})
+			if verb == "worker" && c.IsSet("poll") {
+				return inVerb(c, cli.Usage("--poll: only with --watch"))
 			}
-			stages = append(stages, stage{"ll-index", stageArgs(c, sf, toIndex)})
-			return inVerb(c, pipeline(ctx, filters, env, name, stages))
+			return inVerb(c, pass(ctx))
 		},
 	}
+}
+
+// watch is `linkledger worker --watch`: passes of the worker whenever
+// items wait, until SIGINT or SIGTERM (ctx), which stops the pass in
+// flight between records; what it committed stays. A database that does
+// not exist yet is created, as ll-save would, so a watch can start first.
+func watch(ctx context.Context, c *ucli.Command, env cli.Env, pass func(context.Context) error) error {
+	loc, err := cli.LocateDB(c.String("db"), env)
+	if err != nil {
+		return err
+	}
+	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	maxAttempts := int(c.Int("max-attempts"))
+	pending := func(ctx context.Context) (int, error) { return ledger.CountPending(ctx, st, maxAttempts) }
+	l := newIngestLoop(pass, pending, cli.Diag{Prog: cli.FullName(c), W: env.Stderr})
+	if c.IsSet("poll") {
+		if l.poll = c.Duration("poll"); l.poll < 100*time.Millisecond || l.poll > time.Hour {
+			return cli.Usage("--poll %v: want 100ms..1h", l.poll)
+		}
+	}
+	return l.Run(ctx)
 }
 
 // retryVerb makes an item due now (attempts reset, audit event) and

@@ -119,7 +119,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	progress := out.Progress(c.Root().Name)
-	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Quiet: c.Bool("quiet"), Progress: progress}
 	defer progress.Done()
 	failed := 0
 	err = cli.EachRecord(ctx, env.Stdin, out, diag, record.StageEnrich, func(rec *record.Record, _ int) error {
@@ -133,7 +133,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			if e := llm.Enrich(ctx, rec, opts); e != nil {
 				failed++
 				rec.Enrich = &record.EnrichInfo{Error: e}
-				diag.Printf("%s: not enriched: %s: %s", rec.Ref(), e.Code, e.Message)
+				diag.Itemf("%s: not enriched: %s: %s", rec.Ref(), e.Code, e.Message)
 			}
 		case !enrich.Enrich(rec, opts):
 			diag.Debugf("%s: no sentences to enrich: passed through", rec.Ref())

@@ -323,7 +323,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	progress := out.Progress(c.Root().Name)
-	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Quiet: c.Bool("quiet"), Progress: progress}
 	// Bodies are for the next filter, not for eyes.
 	stripBodies := cli.IsTerminal(env.Stdout) && c.String("jq") == ""
 	hinted := false
@@ -342,7 +342,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			if ref == "" {
 				ref = pos.String()
 			}
-			diag.Printf("%s: %s: %s", ref, rec.Error.Code, record.Clean(rec.Error.Message))
+			diag.Itemf("%s: %s: %s", ref, rec.Error.Code, record.Clean(rec.Error.Message))
 		}
 		if stripBodies && (rec.Body != nil || rec.BodyBase64 != nil) {
 			rec.Body, rec.BodyBase64 = nil, nil

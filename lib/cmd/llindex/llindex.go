@@ -144,7 +144,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		popts:    popts,
 		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base"), AgentHighlightCap: capN},
 		keep:     c.Bool("keep-content"),
-		diag:     cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress},
+		diag:     cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Quiet: c.Bool("quiet"), Progress: progress},
 		progress: progress,
 	}
 	defer ix.close()
@@ -166,7 +166,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err := out.Finish(); err != nil {
 		return err
 	}
-	if out.IsHuman() && out.Written() == 0 && !c.Bool("optimize") {
+	if out.IsHuman() && out.Written() == 0 && !c.Bool("optimize") && !c.Bool("quiet") {
 		// a person ran it (often as `linkledger worker`) and nothing came in
 		ix.diag.Printf("nothing to index: no records came in")
 		ix.diag.Hintf("linkledger worker ingests saved links; ll-find --pending lists what waits, ll-find --failed what failed")
@@ -240,7 +240,7 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		if rec.URL == "" {
 			if rec.Error == nil {
 				rec.Error = &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput, Message: "record has no url"}
-				ix.diag.Printf("record without url: skipped")
+				ix.diag.Itemf("record without url: skipped")
 			}
 			return nil // an earlier stage's error without an item: nothing to store
 		}
@@ -259,7 +259,7 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 	}
 	if e := store.CheckID(rec); e != nil {
 		// A forged id: nothing is stored, whatever the record carries.
-		ix.diag.Printf("%s: %s", rec.Ref(), e.Message)
+		ix.diag.Itemf("%s: %s", rec.Ref(), e.Message)
 		if rec.Error == nil {
 			rec.Error = e
 		}
@@ -302,7 +302,7 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 	var bad *record.Error
 	if errors.As(err, &bad) {
 		// The record asks for something invalid: nothing was stored.
-		ix.diag.Printf("%s: %s", rec.Ref(), bad.Message)
+		ix.diag.Itemf("%s: %s", rec.Ref(), bad.Message)
 		if rec.Error == nil {
 			rec.Error = bad
 		}

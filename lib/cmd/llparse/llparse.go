@@ -141,7 +141,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return err
 	}
 	progress := out.Progress(c.Root().Name)
-	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
+	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Quiet: c.Bool("quiet"), Progress: progress}
 	defer progress.Done()
 	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password"), MaxTextBytes: maxText, MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}})
 	popts := parse.Options{Chunk: copts, MaxTextBytes: maxText}
@@ -215,7 +215,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return ctx.Err()
 		}
 		if e := j.rec.Error; e != nil && e.Stage == record.StageParse && !ndjson.IsLineError(e) {
-			diag.Printf("%s: %s: %s", j.rec.Ref(), record.Clean(e.Code), record.Clean(e.Message))
+			diag.Itemf("%s: %s: %s", j.rec.Ref(), record.Clean(e.Code), record.Clean(e.Message))
 		}
 		progress.Tick(j.rec.Error != nil)
 		err := out.Emit(j.rec)
