@@ -378,7 +378,7 @@ func (l *LLM) once(ctx context.Context, client *http.Client, body []byte) ([]byt
 		if l.Now != nil {
 			now = l.Now
 		}
-		if d, ok := retryAfter(resp.Header.Get("Retry-After"), now()); ok {
+		if d, ok := RetryAfter(resp.Header.Get("Retry-After"), now()); ok {
 			e.RetryAfter = d.String()
 		}
 		return nil, nil, e, retry
@@ -397,10 +397,10 @@ func (l *LLM) once(ctx context.Context, client *http.Client, body []byte) ([]byt
 	return []byte(stripFence(cr.Choices[0].Message.Content)), usage, nil, false
 }
 
-// retryAfter reads a Retry-After header: a delay in seconds or an HTTP
+// RetryAfter reads a Retry-After header: a delay in seconds or an HTTP
 // date (the wait is then until that time, none when it is past), capped at
 // MaxRetryAfter. ok is false when the header is absent or neither form.
-func retryAfter(v string, now time.Time) (d time.Duration, ok bool) {
+func RetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
