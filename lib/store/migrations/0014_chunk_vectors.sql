@@ -1,0 +1,23 @@
+-- 0014: embedding vectors of chunks, in the same file as the text
+-- (docs/retrieval.md, "Semantic and hybrid retrieval").
+--
+-- chunk_vectors holds one vector per chunk: the model that made it, its
+-- dimension and the values as little-endian float32, scaled to unit length
+-- (so a cosine similarity is a dot product). A chunk has at most one
+-- vector: re-embedding with another model replaces it, and a search reads
+-- the vectors of one model only, so two models are never mixed in a
+-- ranking. The row goes with its chunk (re-indexed text has new chunks
+-- and no vectors until it is embedded again) and with its item.
+--
+-- items.embed_error_json is the last embedding failure (ll-embed's
+-- embed.error, or linkledger embed's) of an item indexed without
+-- vectors; NULL when none, cleared when vectors are stored.
+CREATE TABLE chunk_vectors (
+    chunk_id    INTEGER PRIMARY KEY REFERENCES content_chunks(id) ON DELETE CASCADE,
+    item_id     TEXT    NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    model       TEXT    NOT NULL,
+    dimensions  INTEGER NOT NULL CHECK (dimensions > 0),
+    vector      BLOB    NOT NULL CHECK (length(vector) = 4 * dimensions)
+);
+CREATE INDEX chunk_vectors_model ON chunk_vectors(model, item_id);
+ALTER TABLE items ADD COLUMN embed_error_json TEXT;

@@ -1,0 +1,177 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/embed/embedfake"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// indexEmbedded indexes url with chunks embedded by the fake model (no
+// embeddings when model is "").
+func indexEmbedded(t *testing.T, s *Store, url, model string, tags []string, chunks ...string) {
+	t.Helper()
+	rec := item(url)
+	rec.Title = "Doc " + url
+	rec.Tags = tags
+	if len(tags) > 0 {
+		mustSave(t, s, &record.Record{URL: url, CanonicalURL: url, ID: rec.ID, SourceType: record.SourceArticle, Tags: tags})
+	}
+	for i, c := range chunks {
+		ch := record.Chunk{Index: i, Text: c, Tokens: 5}
+		if model != "" {
+			ch.Embedding = embed.Encode(embedfake.Vector(model, c))
+		}
+		rec.Chunks = append(rec.Chunks, ch)
+	}
+	if model != "" {
+		rec.Embed = &record.EmbedInfo{Model: model, Dimensions: len(embedfake.Vector(model, "")), Chunks: len(chunks)}
+	}
+	if _, err := s.Index(context.Background(), rec, IndexOptions{}); err != nil {
+		t.Fatalf("index %s: %v", url, err)
+	}
+}
+
+func hitURLs(res *SearchResult) []string {
+	var out []string
+	for _, h := range res.Hits {
+		out = append(out, h.CanonicalURL)
+	}
+	return out
+}
+
+// TestSemanticFindsByMeaning: a query sharing no word with its target
+// finds it semantically and in hybrid, not lexically; filters apply to the
+// semantic side; vectors of another model are never read.
+func TestSemanticFindsByMeaning(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	indexEmbedded(t, s, "https://a.test/w1", "hash-64", []string{"med"}, "Acetylcysteine lowers oxidative stress in patients.")
+	indexEmbedded(t, s, "https://a.test/w2", "hash-64", nil, "Rye bread needs a sour starter and patience.")
+	indexEmbedded(t, s, "https://a.test/w3", "", nil, "The word NAC appears here in plain text.")
+	indexEmbedded(t, s, "https://a.test/w4", "hash-32", nil, "Acetylcysteine again, by another model.")
+	q := "NAC"
+	sem := &Semantic{Vector: embedfake.Vector("hash-64", q), Model: "hash-64", Weight: DefaultSemanticWeight}
+
+	lex, err := s.Search(ctx, SearchOptions{Text: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"https://a.test/w3"}, hitURLs(lex)); diff != "" {
+		t.Errorf("lexical (-want +got):\n%s", diff)
+	}
+	sem.Mode = ModeSemantic
+	res, err := s.Search(ctx, SearchOptions{Text: q, Semantic: sem, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"https://a.test/w1"}, hitURLs(res)); diff != "" {
+		t.Errorf("semantic (-want +got):\n%s", diff)
+	}
+	f := res.Hits[0].Hit.WhyRanked.Fusion
+	if f == nil || f.SemanticRank != 1 || f.LexicalRank != 0 || f.SemanticSimilarity == nil || *f.SemanticSimilarity < 0.3 {
+		t.Errorf("fusion = %+v", f)
+	}
+	if len(res.Hits[0].Hit.Snippets) != 1 || res.Hits[0].Hit.Snippets[0].Text == "" {
+		t.Errorf("snippets = %+v", res.Hits[0].Hit.Snippets)
+	}
+	sem.Mode = ModeHybrid
+	res, err = s.Search(ctx, SearchOptions{Text: q, Semantic: sem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := hitURLs(res)
+	if len(got) < 2 || !(got[0] == "https://a.test/w1" || got[1] == "https://a.test/w1") {
+		t.Errorf("hybrid: %v, want the acetylcysteine item in the top two", got)
+	}
+	for _, h := range res.Hits {
+		if h.CanonicalURL == "https://a.test/w4" {
+			t.Errorf("hybrid found the item embedded by another model")
+		}
+		if h.CanonicalURL == "https://a.test/w3" && h.Hit.WhyRanked.Fusion.LexicalRank != 1 {
+			t.Errorf("nacword fusion = %+v", h.Hit.WhyRanked.Fusion)
+		}
+	}
+	// a filter applies to the semantic side
+	res, err = s.Search(ctx, SearchOptions{Text: "bread", Semantic: &Semantic{Vector: embedfake.Vector("hash-64", "acetylcysteine"), Model: "hash-64", Mode: ModeSemantic}, Filter: Filter{Tags: []string{"nothere"}}})
+	if err != nil || len(res.Hits) != 0 {
+		t.Errorf("filtered semantic: %v %v", hitURLs(res), err)
+	}
+	has, err := s.HasVectors(ctx, "hash-64")
+	if err != nil || !has {
+		t.Errorf("HasVectors(hash-64) = %v, %v", has, err)
+	}
+	if has, _ := s.HasVectors(ctx, "nomodel"); has {
+		t.Error("HasVectors(nomodel) = true")
+	}
+}
+
+// TestIndexEmbedding: bad vectors are refused whole; a failure is kept on
+// the item and cleared by vectors stored later; a model change replaces.
+func TestIndexEmbedding(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	url := "https://a.test/x"
+	rec := item(url)
+	rec.Chunks = []record.Chunk{{Index: 0, Text: "one", Tokens: 1, Embedding: embed.Encode([]float32{1, 0})}, {Index: 1, Text: "two", Tokens: 1}}
+	rec.Embed = &record.EmbedInfo{Model: "m", Dimensions: 2}
+	if _, err := s.Index(ctx, rec, IndexOptions{}); err == nil {
+		t.Fatal("a chunk without a vector was accepted")
+	}
+	rec.Chunks[1].Embedding = embed.Encode([]float32{0, 1, 0})
+	if _, err := s.Index(ctx, rec, IndexOptions{}); err == nil {
+		t.Fatal("a vector of the wrong dimension was accepted")
+	}
+	rec.Chunks[1].Embedding = "not base64!"
+	if _, err := s.Index(ctx, rec, IndexOptions{}); err == nil {
+		t.Fatal("a bad vector was accepted")
+	}
+	rec.Chunks[1].Embedding = ""
+	rec.Chunks[0].Embedding = ""
+	rec.Embed = &record.EmbedInfo{Model: "m", Error: &record.Error{Stage: record.StageEmbed, Code: record.CodeConnection, Message: "down"}}
+	if _, err := s.Index(ctx, rec, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Status(ctx, rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Extra["ingest"] == nil || !strings.Contains(string(st.Extra["ingest"]), `"last_embed_error":{"stage":"embed","code":"connection"`) {
+		t.Errorf("ingest = %s", st.Extra["ingest"])
+	}
+	todo, err := s.ItemsToEmbed(ctx, "m", nil, "", 10)
+	if err != nil || len(todo) != 1 || len(todo[0].Chunks) != 2 {
+		t.Fatalf("ItemsToEmbed = %+v, %v", todo, err)
+	}
+	vs := []ChunkVector{{Index: 0, Text: "one", Vector: []float32{3, 4}}, {Index: 1, Text: "changed", Vector: []float32{1, 0}}}
+	if n, err := s.PutVectors(ctx, rec.ID, "m", vs); err != nil || n != 1 {
+		t.Fatalf("PutVectors = %d, %v (a changed chunk must be skipped)", n, err)
+	}
+	st, _ = s.Status(ctx, rec.ID)
+	if strings.Contains(string(st.Extra["ingest"]), "last_embed_error") {
+		t.Errorf("stored vectors did not clear the error: %s", st.Extra["ingest"])
+	}
+	vs[1].Text = "two"
+	if n, err := s.PutVectors(ctx, rec.ID, "m2", vs); err != nil || n != 2 {
+		t.Fatalf("PutVectors m2 = %d, %v", n, err)
+	}
+	counts, err := s.VectorCounts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]int{"m2": 2}, counts); diff != "" {
+		t.Errorf("a model change must replace (-want +got):\n%s", diff)
+	}
+	var blob []byte
+	if err := s.DB().Get(&blob, `SELECT vector FROM chunk_vectors v JOIN content_chunks c ON c.id = v.chunk_id WHERE c.chunk_index = 0`); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := embed.FromBytes(blob); len(v) != 2 || v[0] != 0.6 || v[1] != 0.8 {
+		t.Errorf("stored vector %v, want unit length [0.6 0.8]", v)
+	}
+}
