@@ -132,7 +132,7 @@ type request struct {
 
 type openAIAnswer struct {
 	Data []struct {
-		Index     *int      `json:"index"`
+		Index     *int       `json:"index"`
 		Embedding []*float64 `json:"embedding"` // null (how some servers write NaN) is refused
 	} `json:"data"`
 }
