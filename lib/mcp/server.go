@@ -19,6 +19,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -41,6 +42,9 @@ type Options struct {
 	// items for revalidation) is skipped rather than waited for while
 	// another process holds the write lock. nil: the store serves all.
 	Reader *store.Store
+	// Embedder embeds find's and brief's queries for semantic and hybrid
+	// ranking (nil: no endpoint, lexical ranking; docs/retrieval.md).
+	Embedder *embed.Client
 }
 
 // Server serves the tools over one store.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/mcp"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -84,8 +85,10 @@ EXAMPLES:
 			return err
 		}
 		defer rd.Close()
-		srv := mcp.New(st, mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd})
 		diag := cli.Diag{Prog: "linkledger mcp", W: env.Stderr}
+		var fo ledger.FindOptions
+		findflags.Embedder(env, &fo, diag)
+		srv := mcp.New(st, mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd, Embedder: fo.Embedder})
 		in := mcp.ValidLines(env.Stdin, func(line int) { diag.Printf("line %d: not a JSON-RPC message, skipped", line) })
 		t := &sdk.IOTransport{Reader: in, Writer: nopWriteCloser{env.Stdout}}
 		err = srv.Run(ctx, t)

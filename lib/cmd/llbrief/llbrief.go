@@ -149,10 +149,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		defer st.Close()
 		fo.Query = q
 		fo.Detailed = ledger.BriefOptions{MaxItems: maxItems, PointerWords: c.Int("pointer-words")}.Detailed()
+		findflags.Embedder(env, &fo, diag)
 		res, err := ledger.Find(ctx, st, fo)
 		if err != nil {
 			return err
 		}
+		findflags.Warn(diag, res.Warnings)
 		if res.MarkErr != nil {
 			diag.Debugf("revalidation mark skipped: %v", res.MarkErr)
 		}
