@@ -3,8 +3,9 @@ package store
 // The semantic side of a search and its fusion with the lexical side
 // (docs/retrieval.md, "Semantic and hybrid retrieval").
 //
-// The semantic side reads every stored vector of the query's model (and
-// dimension) that the filters pass, scores each chunk by its cosine
+// The semantic side reads the sign bits of every stored vector of the
+// query's model (and dimension) that the filters pass, keeps the chunks
+// nearest the query in Hamming distance, scores those by their cosine
 // similarity to the query (vectors are stored at unit length: a dot
 // product), and ranks items by their best chunk. It sees every item with
 // vectors, so it brings in items the lexical side never matched.
@@ -18,10 +19,12 @@ package store
 // term makes them count for items only the semantic side found too.
 
 import (
+	"container/heap"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"math"
+	mbits "math/bits"
 	"sort"
 
 	"github.com/jmoiron/sqlx"
@@ -60,35 +63,104 @@ type Semantic struct {
 	Weight float64 // hybrid: the semantic side's share, 0..1
 }
 
+// rescoreMin and rescoreFactor size the semantic side's first pass: the
+// rescoreFactor × depth chunks (at least rescoreMin) nearest the query by
+// the Hamming distance of their sign bits are rescored with their float
+// vectors. A ledger with fewer chunks than that is ranked exactly.
+const (
+	rescoreMin       = 500
+	rescoreFactorSem = 10
+)
+
 // semanticRank ranks the items with vectors of sem's model by their best
-// chunk's similarity to the query, best first, at most depth items.
+// chunk's similarity to the query, best first, at most depth items. It
+// scans item_vector_bits (one row per item: every chunk's sign bits),
+// keeps the chunks nearest the query in Hamming distance and rescores
+// them by cosine similarity from their float vectors.
 func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic, opts SearchOptions, depth int) ([]*scoredItem, []float64, error) {
 	qv := unit(sem.Vector)
-	q := `SELECT v.chunk_id, v.item_id, v.vector FROM chunk_vectors v WHERE v.model = ? AND v.dimensions = ?`
+	qbits := signBits(qv)
+	words := len(qbits) / 8
+	qw := make([]uint64, words)
+	for i := range qw {
+		qw[i] = binary.LittleEndian.Uint64(qbits[8*i:])
+	}
+	q := `SELECT v.item_id, v.chunk_ids, v.bits FROM item_vector_bits v WHERE v.model = ? AND v.dimensions = ?`
 	args := []any{sem.Model, len(qv)}
 	if !opts.Filter.empty() || opts.Filter.Archived == NotArchived && opts.archived != archivedNone {
 		fcond, fargs := opts.Filter.where()
-		q = `SELECT v.chunk_id, v.item_id, v.vector FROM chunk_vectors v JOIN items it ON it.id = v.item_id
+		q = `SELECT v.item_id, v.chunk_ids, v.bits FROM item_vector_bits v JOIN items it ON it.id = v.item_id
 			WHERE v.model = ? AND v.dimensions = ? AND ` + fcond
 		args = append(args, fargs...)
 	}
+	keep := max(rescoreMin, rescoreFactorSem*depth)
+	near := &chunkHeap{}
 	rows, err := conn.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer rows.Close()
+	var (
+		itemID    string
+		ids, bits sql.RawBytes
+	)
+	for rows.Next() {
+		if err := rows.Scan(&itemID, &ids, &bits); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		n := len(ids) / 8
+		if len(bits) != n*words*8 {
+			continue
+		}
+		for c := 0; c < n; c++ {
+			d := 0
+			for w := 0; w < words; w++ {
+				d += mbits.OnesCount64(qw[w] ^ binary.LittleEndian.Uint64(bits[8*(c*words+w):]))
+			}
+			if near.Len() < keep || d < (*near)[0].dist {
+				ch := nearChunk{dist: d, chunk: int64(binary.LittleEndian.Uint64(ids[8*c:])), item: itemID}
+				if near.Len() < keep {
+					heap.Push(near, ch)
+				} else {
+					(*near)[0] = ch
+					heap.Fix(near, 0)
+				}
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	if near.Len() == 0 {
+		return nil, nil, nil
+	}
+	owner := make(map[int64]string, near.Len())
+	chunkIDs := make([]int64, 0, near.Len())
+	for _, c := range *near {
+		owner[c.chunk] = c.item
+		chunkIDs = append(chunkIDs, c.chunk)
+	}
 	type best struct {
 		chunk int64
 		sim   float64
 	}
 	byItem := map[string]*best{}
+	qs, qargs, err := sqlx.In(`SELECT chunk_id, vector FROM chunk_vectors WHERE chunk_id IN (?)`, chunkIDs)
+	if err != nil {
+		return nil, nil, err
+	}
 	var (
-		id     int64
-		itemID string
-		blob   sql.RawBytes
+		id   int64
+		blob sql.RawBytes
 	)
-	for rows.Next() {
-		if err := rows.Scan(&id, &itemID, &blob); err != nil {
+	vrows, err := conn.QueryContext(ctx, qs, qargs...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer vrows.Close()
+	for vrows.Next() {
+		if err := vrows.Scan(&id, &blob); err != nil {
 			return nil, nil, err
 		}
 		if len(blob) != 4*len(qv) {
@@ -99,13 +171,14 @@ func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic
 			dot += x * math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
 		}
 		sim := float64(dot)
-		if b := byItem[itemID]; b == nil {
-			byItem[itemID] = &best{id, sim}
+		it := owner[id]
+		if b := byItem[it]; b == nil {
+			byItem[it] = &best{id, sim}
 		} else if sim > b.sim || sim == b.sim && id < b.chunk {
 			b.chunk, b.sim = id, sim
 		}
 	}
-	if err := rows.Err(); err != nil {
+	if err := vrows.Err(); err != nil {
 		return nil, nil, err
 	}
 	items := make([]*scoredItem, 0, len(byItem))
@@ -127,6 +200,33 @@ func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic
 		out[i] = sims[it]
 	}
 	return items, out, nil
+}
+
+// nearChunk is a chunk of the semantic side's first pass.
+type nearChunk struct {
+	dist  int // Hamming distance of its sign bits to the query's
+	chunk int64
+	item  string
+}
+
+// chunkHeap keeps the nearest chunks: a max-heap by distance (the root is
+// the farthest kept, replaced by a nearer one).
+type chunkHeap []nearChunk
+
+func (h chunkHeap) Len() int { return len(h) }
+func (h chunkHeap) Less(i, j int) bool {
+	if h[i].dist != h[j].dist {
+		return h[i].dist > h[j].dist
+	}
+	return h[i].chunk > h[j].chunk
+}
+func (h chunkHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *chunkHeap) Push(x any)   { *h = append(*h, x.(nearChunk)) }
+func (h *chunkHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // fuse merges the lexical ranking (best first, scored) with the semantic

@@ -7,6 +7,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -128,8 +129,66 @@ func putVectors(ctx context.Context, tx *sqlx.Tx, itemID, model string, vs []Chu
 		if _, err := tx.ExecContext(ctx, `UPDATE items SET embed_error_json = NULL WHERE id = ? AND embed_error_json IS NOT NULL`, itemID); err != nil {
 			return n, err
 		}
+		if err := rebuildBits(ctx, tx, itemID); err != nil {
+			return n, err
+		}
 	}
 	return n, nil
+}
+
+// rebuildBits writes the item's rows of item_vector_bits (one per model)
+// from its chunk_vectors.
+func rebuildBits(ctx context.Context, tx *sqlx.Tx, itemID string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM item_vector_bits WHERE item_id = ?`, itemID); err != nil {
+		return err
+	}
+	var rows []struct {
+		ChunkID int64  `db:"chunk_id"`
+		Model   string `db:"model"`
+		Dim     int    `db:"dimensions"`
+		Vector  []byte `db:"vector"`
+	}
+	if err := tx.SelectContext(ctx, &rows, `SELECT chunk_id, model, dimensions, vector FROM chunk_vectors WHERE item_id = ? ORDER BY model, chunk_id`, itemID); err != nil {
+		return err
+	}
+	for start := 0; start < len(rows); {
+		m, dim := rows[start].Model, rows[start].Dim
+		var ids, bits []byte
+		end := start
+		for ; end < len(rows) && rows[end].Model == m; end++ {
+			if rows[end].Dim != dim {
+				continue // one dimension per model and item: the first
+			}
+			v, err := embed.FromBytes(rows[end].Vector)
+			if err != nil {
+				return err
+			}
+			ids = binary.LittleEndian.AppendUint64(ids, uint64(rows[end].ChunkID))
+			bits = append(bits, signBits(v)...)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO item_vector_bits(model, item_id, dimensions, chunk_ids, bits) VALUES (?,?,?,?,?)`,
+			m, itemID, dim, ids, bits); err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
+}
+
+// signBits packs the signs of v (1: positive) into ceil(len(v)/64)
+// little-endian uint64 words.
+func signBits(v []float32) []byte {
+	words := make([]uint64, (len(v)+63)/64)
+	for i, x := range v {
+		if x > 0 {
+			words[i/64] |= 1 << (i % 64)
+		}
+	}
+	out := make([]byte, 0, 8*len(words))
+	for _, w := range words {
+		out = binary.LittleEndian.AppendUint64(out, w)
+	}
+	return out
 }
 
 // noteEmbedding stores what ll-embed left on an indexed record: its

@@ -21,3 +21,25 @@ CREATE TABLE chunk_vectors (
 );
 CREATE INDEX chunk_vectors_model ON chunk_vectors(model, item_id);
 ALTER TABLE items ADD COLUMN embed_error_json TEXT;
+
+-- item_vector_bits is what a search scans: per item and model, the sign
+-- of every value of every chunk's vector, one bit each (chunk_ids: the
+-- chunks, int64 little-endian; bits: per chunk, ceil(dimensions/64)
+-- little-endian uint64 words). A search ranks chunks by the Hamming
+-- distance of their bits to the query's, then rescores the best ones with
+-- their float vectors (docs/retrieval.md, "Storage"). One row per item
+-- keeps the scan to one row step per item, not per chunk. It is rebuilt
+-- from chunk_vectors whenever an item's vectors are stored, and goes with
+-- them (the trigger) and with its item.
+CREATE TABLE item_vector_bits (
+    model       TEXT    NOT NULL,
+    item_id     TEXT    NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    dimensions  INTEGER NOT NULL CHECK (dimensions > 0),
+    chunk_ids   BLOB    NOT NULL,
+    bits        BLOB    NOT NULL CHECK (length(bits) = length(chunk_ids) / 8 * ((dimensions + 63) / 64) * 8),
+    PRIMARY KEY (model, item_id)
+) WITHOUT ROWID;
+CREATE INDEX item_vector_bits_item ON item_vector_bits(item_id);
+CREATE TRIGGER chunk_vectors_deleted AFTER DELETE ON chunk_vectors BEGIN
+    DELETE FROM item_vector_bits WHERE item_id = old.item_id AND model = old.model;
+END;
