@@ -34,6 +34,10 @@ with their URL, source, highlights and lowlights (with actor and confidence),
 notes, why they ranked, summary and key claims when an enrichment exists, and
 the best snippets, cut to --max-tokens counted with the cl100k_base tokenizer.
 
+Ranking is ll-find's, --mode (lexical, semantic, hybrid) and
+--semantic-weight included: by meaning too when an embeddings endpoint is
+configured (docs/retrieval.md).
+
 Over the budget, evidence is dropped lowest value first: snippets of the
 lowest-ranked items, then lowlights, then low-confidence agent highlights
 (below --low-confidence-below), then whole items from the bottom. The pack
