@@ -175,14 +175,7 @@ func (c *Client) sleep(ctx context.Context, d time.Duration) error {
 	if c.Sleep != nil {
 		return c.Sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return enrich.Wait(ctx, d)
 }
 
 // maxAnswer is the byte cap of an answer to n texts of dimension dim (an

@@ -293,6 +293,12 @@ func (l *LLM) sleep(ctx context.Context, d time.Duration) error {
 	if l.Sleep != nil {
 		return l.Sleep(ctx, d)
 	}
+	return Wait(ctx, d)
+}
+
+// Wait waits d, or until ctx is done (its error). The model and
+// embeddings clients' backoff.
+func Wait(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -350,11 +350,7 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		if err != nil || sem == nil {
 			return lex, err
 		}
-		si, sims, err := s.semanticRank(ctx, conn, sem, o, o.Candidates)
-		if err != nil {
-			return nil, err
-		}
-		return s.fuse(ctx, conn, lex, si, sims, sem, o.Weights)
+		return s.withSemantic(ctx, conn, lex, sem, o)
 	})
 	if err != nil {
 		return nil, err
@@ -365,7 +361,6 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 // semanticOnly ranks by the semantic side alone (ModeSemantic, or a
 // hybrid query with no word to search for).
 func (s *Store) semanticOnly(ctx context.Context, conn *sqlx.Conn, res *SearchResult, q query.Query, sem *Semantic, opts SearchOptions) (*SearchResult, error) {
-	opts.archived = archivedUnknown
 	var n int
 	if err := conn.GetContext(ctx, &n, `SELECT EXISTS (SELECT 1 FROM items WHERE archived_at IS NOT NULL)`); err != nil {
 		return nil, err
@@ -375,11 +370,7 @@ func (s *Store) semanticOnly(ctx context.Context, conn *sqlx.Conn, res *SearchRe
 		opts.archived = archivedSome
 	}
 	items, err := s.rankPage(ctx, conn, opts, func(o SearchOptions) ([]*scoredItem, error) {
-		si, sims, err := s.semanticRank(ctx, conn, sem, o, o.Candidates)
-		if err != nil {
-			return nil, err
-		}
-		return s.fuse(ctx, conn, nil, si, sims, sem, o.Weights)
+		return s.withSemantic(ctx, conn, nil, sem, o)
 	})
 	if err != nil {
 		return nil, err

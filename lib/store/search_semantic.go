@@ -229,6 +229,16 @@ func (h *chunkHeap) Pop() any {
 	return x
 }
 
+// withSemantic ranks the semantic side as deep as the candidates and
+// fuses it with the lexical ranking lex (nil: semantic alone).
+func (s *Store) withSemantic(ctx context.Context, conn *sqlx.Conn, lex []*scoredItem, sem *Semantic, o SearchOptions) ([]*scoredItem, error) {
+	si, sims, err := s.semanticRank(ctx, conn, sem, o, o.Candidates)
+	if err != nil {
+		return nil, err
+	}
+	return s.fuse(ctx, conn, lex, si, sims, sem, o.Weights)
+}
+
 // fuse merges the lexical ranking (best first, scored) with the semantic
 // one (best first, with their similarities) by weighted reciprocal rank
 // fusion, and records each side's rank and score in why_ranked.fusion.
