@@ -31,15 +31,18 @@ ALTER TABLE items ADD COLUMN embed_error_json TEXT;
 -- keeps the scan to one row step per item, not per chunk. It is rebuilt
 -- from chunk_vectors whenever an item's vectors are stored, and goes with
 -- them (the trigger) and with its item.
+-- A rowid table scanned whole (a ledger holds one model's vectors, or two
+-- while it moves): its rows of a few KiB stay on their pages, where an
+-- index b-tree (WITHOUT ROWID) would spill every row over about 1 KiB to
+-- an overflow page.
 CREATE TABLE item_vector_bits (
-    model       TEXT    NOT NULL,
     item_id     TEXT    NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    model       TEXT    NOT NULL,
     dimensions  INTEGER NOT NULL CHECK (dimensions > 0),
     chunk_ids   BLOB    NOT NULL,
     bits        BLOB    NOT NULL CHECK (length(bits) = length(chunk_ids) / 8 * ((dimensions + 63) / 64) * 8),
-    PRIMARY KEY (model, item_id)
-) WITHOUT ROWID;
-CREATE INDEX item_vector_bits_item ON item_vector_bits(item_id);
+    UNIQUE (item_id, model)
+);
 CREATE TRIGGER chunk_vectors_deleted AFTER DELETE ON chunk_vectors BEGIN
     DELETE FROM item_vector_bits WHERE item_id = old.item_id AND model = old.model;
 END;
