@@ -258,3 +258,33 @@ func TestSemanticRescoring(t *testing.T) {
 		t.Errorf("re-indexed item keeps %d vectors", n)
 	}
 }
+
+// TestFusedPins: a pinned highlight still lifts an item in semantic and
+// hybrid ranking (pinned_boost in fused units).
+func TestFusedPins(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	indexEmbedded(t, s, "https://p.test/1", "hash-64", nil, "Acetylcysteine lowers oxidative stress.")
+	indexEmbedded(t, s, "https://p.test/2", "hash-64", nil, "Acetylcysteine dosing in adults with kidney disease and other conditions.")
+	sem := &Semantic{Vector: embedfake.Vector("hash-64", "NAC oxidative stress"), Model: "hash-64", Mode: ModeSemantic}
+	res, err := s.Search(ctx, SearchOptions{Text: "NAC", Semantic: sem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"https://p.test/1", "https://p.test/2"}, hitURLs(res)); diff != "" {
+		t.Fatalf("before the pin (-want +got):\n%s", diff)
+	}
+	r := item("https://p.test/2")
+	r.Annotations = []record.Annotation{{Type: record.AnnHighlight, Text: "kidney disease", Actor: "human", Pinned: true}}
+	mustSave(t, s, r)
+	res, err = s.Search(ctx, SearchOptions{Text: "NAC", Semantic: sem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"https://p.test/2", "https://p.test/1"}, hitURLs(res)); diff != "" {
+		t.Errorf("after the pin (-want +got):\n%s", diff)
+	}
+	if w := res.Hits[0].Hit.WhyRanked; w.PinnedBoost != DefaultWeights.PinnedBoost || w.Fusion.FusedScore <= res.Hits[1].Hit.WhyRanked.Fusion.FusedScore {
+		t.Errorf("why_ranked = %+v %+v", w, w.Fusion)
+	}
+}
