@@ -86,8 +86,11 @@ fuzz:
 eval-extraction:
 	@scripts/eval-extraction.sh
 
+# eval-retrieval: nDCG@10 and Recall@100 on SciFact train, per half; with
+# EMBED_URL and EMBED_MODEL (EMBED_URL=fake: the test fake) also semantic
+# and hybrid ranking (docs/retrieval.md).
 eval-retrieval: build
-	@scripts/eval-retrieval.sh
+	@EMBED_URL="$(EMBED_URL)" EMBED_MODEL="$(EMBED_MODEL)" scripts/eval-retrieval.sh
 
 # eval-brief: the share of SciFact train claims whose default brief holds a
 # relevant document, and pack tokens, on both halves of train; then the

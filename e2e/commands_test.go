@@ -6,6 +6,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/cmd/llbrief"
+	"github.com/linkledger/linkledger/lib/cmd/llembed"
 	"github.com/linkledger/linkledger/lib/cmd/llenrich"
 	"github.com/linkledger/linkledger/lib/cmd/llfetch"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
@@ -23,6 +24,7 @@ func commands() map[string]func() {
 		"ll-fetch":  exitWith(llfetch.Main),
 		"ll-parse":  exitWith(llparse.Main),
 		"ll-enrich": exitWith(llenrich.Main),
+		"ll-embed":  exitWith(llembed.Main),
 		"ll-index":  exitWith(llindex.Main),
 		"ll-find":   exitWith(llfind.Main),
 		"ll-brief":  exitWith(llbrief.Main),

@@ -173,8 +173,8 @@ func TestMCP(t *testing.T) {
 
 	// the tools, their input schemas and output schemas
 	wantProps := map[string][]string{
-		"find":         {"archived", "limit", "offset", "query", "since", "tags", "type"},
-		"brief":        {"max_items", "max_tokens", "query", "since", "tags", "type"},
+		"find":         {"archived", "limit", "mode", "offset", "query", "since", "tags", "type"},
+		"brief":        {"max_items", "max_tokens", "mode", "query", "since", "tags", "type"},
 		"save":         {"actor", "note", "tags", "url", "wait"},
 		"annotate":     {"actor", "confidence", "item", "pinned", "text", "type"},
 		"tag":          {"actor", "add", "item", "remove"},

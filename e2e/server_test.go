@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/linkledger/linkledger/lib/embed/embedfake"
 )
 
 // newTestServer serves testdata/site and a few dynamic paths:
@@ -20,6 +23,14 @@ import (
 //	                 unless the key is e2e-secret-key; model "good" quotes
 //	                 the first line of the text and invents a claim,
 //	                 model "bad" answers content that is not JSON
+//	/embed/...       a fake embeddings server (lib/embed/embedfake):
+//	                 /embed/v1 answers deterministic vectors (hashed words,
+//	                 a small synonym table: NAC is acetylcysteine);
+//	                 /embed/slow/v1 (2s), /embed/401/v1, /embed/429/v1,
+//	                 /embed/500/v1, /embed/dim/v1, /embed/nan/v1,
+//	                 /embed/short/v1, /embed/huge/v1 fail as named;
+//	                 /embed/api/embed speaks Ollama's native API
+//	/embedhits       how many embedding requests the fake answered
 func newTestServer() *httptest.Server {
 	site, _ := filepath.Abs("testdata/site")
 	files := http.FileServer(http.Dir(site))
@@ -96,6 +107,12 @@ func newTestServer() *httptest.Server {
 			"choices": []any{map[string]any{"message": map[string]string{"role": "assistant", "content": content}}},
 			"usage":   map[string]int{"prompt_tokens": 11, "completion_tokens": 7},
 		})
+	})
+	fake := &embedfake.Server{Slow: 2 * time.Second}
+	mux.Handle("/embed/", http.StripPrefix("/embed", fake))
+	mux.HandleFunc("/embedhits", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte(strconv.FormatInt(fake.Requests(), 10)))
 	})
 	mux.Handle("/", files)
 	return httptest.NewServer(mux)

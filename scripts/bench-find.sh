@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$root"
 # Build from the working tree (not bin/, which may be older than the source).
 bin="$work"
-go build -tags sqlite_fts5 -o "$bin/" ./cmd/ll-find ./cmd/ll-brief ./cmd/linkledger ./scripts/benchfind ./scripts/benchfloor ./scripts/benchmcp
+go build -tags sqlite_fts5 -o "$bin/" ./cmd/ll-find ./cmd/ll-brief ./cmd/linkledger ./scripts/benchfind ./scripts/benchfloor ./scripts/benchmcp ./scripts/embedfake
 bf="$work/benchfind"
 runs=${BENCH_FIND_RUNS:-300}
 
@@ -51,6 +51,23 @@ bench() { # items
   # stays open); a call is timed from request to result over stdio.
   "$bin/benchmcp" -bin "$bin/linkledger" -db "$db" -n "$runs" -queries "$work/queries.txt" -tool find -label "mcp find in-server, all queries (${items})"
   "$bin/benchmcp" -bin "$bin/linkledger" -db "$db" -n "$runs" -queries "$work/queries.txt" -tool brief -label "mcp brief in-server, 20 candidates (${items})"
+  # Hybrid ranking (docs/retrieval.md): every chunk with a 768-dimension
+  # vector of the fake model, the query embedded by scripts/embedfake (an
+  # endpoint that answers at once, so the endpoint's own time is left out)
+  start=$(date +%s)
+  "$bf" vectors -db "$db" -model hash-768
+  echo "embedded the ${items}-item store in $(( $(date +%s) - start ))s"
+  mkfifo "$work/fake.in"
+  "$bin/embedfake" < "$work/fake.in" > "$work/fake.url" &
+  exec 9> "$work/fake.in"
+  while [ ! -s "$work/fake.url" ]; do sleep 0.05; done
+  LINKLEDGER_EMBED_URL=$(cat "$work/fake.url") LINKLEDGER_EMBED_MODEL=hash-768 \
+    "$bf" time -n "$runs" -queries "$work/queries.txt" -label "ll-find --mode hybrid, all queries (${items})" -- "$bin/ll-find" --db "$db" -q --mode hybrid -- "{q}"
+  LINKLEDGER_EMBED_URL=$(cat "$work/fake.url") LINKLEDGER_EMBED_MODEL=hash-768 \
+    "$bf" ratio -n "$runs" -queries "$work/queries.txt" -label "hybrid/lexical ratio, all queries (${items})" -- \
+    "$bin/ll-find" --db "$db" -q --mode lexical -- "{q}" ::: "$bin/ll-find" --db "$db" -q --mode hybrid -- "{q}"
+  exec 9>&-
+  rm -f "$work/fake.in" "$work/fake.url"
   rm -f "$db" "$db-wal" "$db-shm"
 }
 

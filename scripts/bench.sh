@@ -40,6 +40,21 @@ page="$root/scripts/demo/site/agent-memory.html"
 "$work/benchproc" -n 50 -label "ll-save PAGE | ll-fetch | ll-parse | ll-enrich | ll-index (one file:// page)" -- \
   sh -c '"$1/ll-save" --db "$2" -q "$3" | "$1/ll-fetch" -q --allow-files "$(dirname "$3")" | "$1/ll-parse" -q | "$1/ll-enrich" -q | "$1/ll-index" --db "$2" -q' sh "$bin" "$work/enrich.db" "$page"
 
+# ll-embed against an endpoint that answers at once (scripts/embedfake,
+# 768 dimensions): the stage's own cost per chunk, batches of 32
+go build -tags sqlite_fts5 -o "$work/embedfake" "$root/scripts/embedfake"
+awk 'BEGIN { for (i = 0; i < 100; i++) { printf "{\"url\":\"https://embed.example/%d\",\"text\":\"t\",\"chunks\":[", i;
+  for (k = 0; k < 10; k++) printf "%s{\"index\":%d,\"text\":\"chunk %d of item %d: words about agents, memory and retrieval\",\"tokens\":12}", (k ? "," : ""), k, k, i;
+  print "]}" } }' > "$work/embed.ndjson"
+mkfifo "$work/fake.in"
+"$work/embedfake" < "$work/fake.in" > "$work/fake.url" &
+exec 9> "$work/fake.in"
+while [ ! -s "$work/fake.url" ]; do sleep 0.05; done
+LINKLEDGER_EMBED_URL=$(cat "$work/fake.url") LINKLEDGER_EMBED_MODEL=hash-768 \
+  "$work/benchproc" -n 20 -label "ll-embed, 100 records of 10 chunks (1,000 chunks), instant fake endpoint" -- \
+  sh -c '"$1/ll-embed" -q < "$2" > /dev/null' sh "$bin" "$work/embed.ndjson"
+exec 9>&-
+
 echo
 echo "== import: a 50,000-link Pocket CSV (rows/s; linkledger import: median of 3 runs into a new database)"
 rows=${BENCH_IMPORT_ROWS:-50000}

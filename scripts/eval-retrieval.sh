@@ -13,6 +13,15 @@
 # LL_EVAL_DATA (default ../shared/eval), LL_EVAL_SET (default scifact) and
 # LL_EVAL_SPLIT (default train) pick another BEIR-style set:
 # $LL_EVAL_DATA/$LL_EVAL_SET/{corpus.jsonl,queries-$SPLIT.jsonl,qrels-$SPLIT.tsv}.
+#
+# Semantic and hybrid retrieval (docs/retrieval.md): with EMBED_URL (an
+# OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1 for Ollama)
+# and EMBED_MODEL (e.g. nomic-embed-text), the stored chunks are embedded
+# with `linkledger embed --all` and the queries run again with --mode
+# semantic and --mode hybrid; a table gives nDCG@10 and Recall@100 per
+# train half (A: even query ids, B: odd) for each mode. EMBED_URL=fake
+# uses scripts/embedfake (hashed words: it measures the plumbing, not a
+# model). EMBED_KEY is passed as LINKLEDGER_EMBED_KEY.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${LL_EVAL_DATA:-$root/../shared/eval}
@@ -52,3 +61,28 @@ python3 "$data/score_retrieval.py" "$set_dir/qrels-$split.tsv" "$work/run.txt"
 # --related, scored by a proxy: documents relevant to the same query
 # should be related (scripts/eval-related.py).
 python3 "$root/scripts/eval-related.py" "$work/ll-find" "$set_dir/qrels-$split.tsv"
+
+# per half, and semantic and hybrid when an endpoint is given
+modes="lexical"
+if [ -n "${EMBED_URL:-}" ]; then
+  : "${EMBED_MODEL:?eval-retrieval: EMBED_URL needs EMBED_MODEL}"
+  go build -tags sqlite_fts5 -o "$work/" ./cmd/linkledger ./scripts/embedfake
+  url=$EMBED_URL
+  if [ "$url" = fake ]; then
+    mkfifo "$work/fake.in"
+    "$work/embedfake" < "$work/fake.in" > "$work/fake.url" &
+    exec 9> "$work/fake.in" # the fake ends when this closes (on exit)
+    while [ ! -s "$work/fake.url" ]; do sleep 0.05; done
+    url=$(cat "$work/fake.url")
+  fi
+  export LINKLEDGER_EMBED_URL="$url" LINKLEDGER_EMBED_MODEL="$EMBED_MODEL" LINKLEDGER_EMBED_KEY="${EMBED_KEY:-}"
+  start=$(date +%s)
+  "$work/linkledger" embed --all -q > /dev/null
+  echo "eval-retrieval: embedded the chunks with $EMBED_MODEL in $(( $(date +%s) - start ))s" >&2
+  modes="lexical semantic hybrid"
+fi
+for mode in $modes; do
+  "$work/ll-find" --queries "$set_dir/queries-$split.jsonl" --limit 100 --snippets 0 --stale-after 0 --mode "$mode" "$@" \
+    | python3 "$root/scripts/eval-retrieval.py" run > "$work/run-$mode.txt"
+  python3 "$root/scripts/eval-retrieval.py" halves "$data/score_retrieval.py" "$set_dir/qrels-$split.tsv" "$work/run-$mode.txt" "$mode"
+done

@@ -45,7 +45,20 @@ func Markdown(p *Pack) string {
 			meta = append(meta, "tags: "+oneLine(strings.Join(it.Tags, ", ")))
 		}
 		b.WriteString(strings.Join(meta, " · ") + "\n")
-		if w := it.WhyRanked; w != nil {
+		if w := it.WhyRanked; w != nil && w.Fusion != nil {
+			f := w.Fusion
+			fmt.Fprintf(&b, "Why: %s score %s", f.Mode, num(f.FusedScore))
+			if f.LexicalRank > 0 {
+				fmt.Fprintf(&b, "; lexical rank %d", f.LexicalRank)
+			}
+			if f.SemanticRank > 0 && f.SemanticSimilarity != nil {
+				fmt.Fprintf(&b, "; semantic rank %d, similarity %s", f.SemanticRank, num(*f.SemanticSimilarity))
+			}
+			if len(w.MatchedTerms) > 0 {
+				fmt.Fprintf(&b, "; terms: %s", strings.Join(w.MatchedTerms, ", "))
+			}
+			b.WriteString("\n")
+		} else if w != nil {
 			fmt.Fprintf(&b, "Why: score %s = bm25 %s + pinned %s - low-confidence %s", num(w.RankingScore), num(w.BM25), num(w.PinnedBoost), num(w.LowConfidencePenalty))
 			if len(w.MatchedFields) > 0 {
 				fmt.Fprintf(&b, "; fields: %s", strings.Join(w.MatchedFields, ", "))

@@ -36,6 +36,16 @@ type Output struct {
 	stderr   io.Writer       // progress (OutputOn); nil: none
 	quiet    bool
 	progress *Progress
+	meta     map[string]any // added to the envelope's meta (Meta)
+}
+
+// Meta adds a key to the --json envelope's meta (ll-find's ranking mode
+// and warnings); other forms do not show it.
+func (o *Output) Meta(key string, v any) {
+	if o.meta == nil {
+		o.meta = map[string]any{}
+	}
+	o.meta[key] = v
 }
 
 // Human switches the output to the form for a person; color allows ANSI
@@ -164,10 +174,14 @@ func (o *Output) Close() error {
 	if data == nil {
 		data = []any{}
 	}
+	meta := map[string]any{"timestamp": record.FormatTime(time.Now()), "version": Version}
+	for k, v := range o.meta {
+		meta[k] = v
+	}
 	return o.w.Write(map[string]any{
 		"ok":   o.failed == 0,
 		"data": data,
-		"meta": map[string]string{"timestamp": record.FormatTime(time.Now()), "version": Version},
+		"meta": meta,
 	})
 }
 

@@ -300,6 +300,12 @@ func (l *LLM) sleep(ctx context.Context, d time.Duration) error {
 	if l.Sleep != nil {
 		return l.Sleep(ctx, d)
 	}
+	return Wait(ctx, d)
+}
+
+// Wait waits d, or until ctx is done (its error). The model and
+// embeddings clients' backoff.
+func Wait(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -385,7 +391,7 @@ func (l *LLM) once(ctx context.Context, client *http.Client, body []byte) ([]byt
 		if l.Now != nil {
 			now = l.Now
 		}
-		if d, ok := retryAfter(resp.Header.Get("Retry-After"), now()); ok {
+		if d, ok := RetryAfter(resp.Header.Get("Retry-After"), now()); ok {
 			e.RetryAfter = d.String()
 		}
 		return nil, nil, e, retry
@@ -404,10 +410,10 @@ func (l *LLM) once(ctx context.Context, client *http.Client, body []byte) ([]byt
 	return []byte(stripFence(cr.Choices[0].Message.Content)), usage, nil, false
 }
 
-// retryAfter reads a Retry-After header: a delay in seconds or an HTTP
+// RetryAfter reads a Retry-After header: a delay in seconds or an HTTP
 // date (the wait is then until that time, none when it is past), capped at
 // MaxRetryAfter. ok is false when the header is absent or neither form.
-func retryAfter(v string, now time.Time) (d time.Duration, ok bool) {
+func RetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false

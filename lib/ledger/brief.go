@@ -42,6 +42,10 @@ type BriefResult struct {
 	Text string
 	// MarkErr is why marking stale items was skipped (see FindResult).
 	MarkErr error
+	// Mode and Warnings: the ranking used and why it is not the one
+	// asked for (see FindResult).
+	Mode     string
+	Warnings []string
 }
 
 // Brief searches for opt.Find.Query and packs the best items, one per
@@ -59,7 +63,7 @@ func Brief(ctx context.Context, st *store.Store, opt BriefOptions) (*BriefResult
 	if err != nil {
 		return nil, err
 	}
-	return &BriefResult{Pack: pack, Text: text, MarkErr: res.MarkErr}, nil
+	return &BriefResult{Pack: pack, Text: text, MarkErr: res.MarkErr, Mode: res.Mode, Warnings: res.Warnings}, nil
 }
 
 // Detailed is how many search hits the pack needs in detail (snippets,

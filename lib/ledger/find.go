@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -51,6 +52,16 @@ type FindOptions struct {
 	// (the zero value: the ledger's policy, DecayPolicy). It replaces
 	// Weights' decay fields.
 	Decay DecayOptions
+	// Mode is the ranking: store.ModeLexical, ModeSemantic, ModeHybrid,
+	// or "" (hybrid when the ledger holds vectors of Embedder's model,
+	// else lexical). Embedder embeds the query (nil: no endpoint, lexical
+	// ranking); SemanticWeight is the semantic side's share in hybrid
+	// fusion (nil: store.DefaultSemanticWeight).
+	Mode           string
+	Embedder       *embed.Client
+	SemanticWeight *float64
+
+	semantic *store.Semantic // set by Find from the three above
 }
 
 // SearchOptions maps the options to the store's.
@@ -62,7 +73,7 @@ func (o FindOptions) SearchOptions() store.SearchOptions {
 	return store.SearchOptions{
 		Text: o.Query, Filter: f, Limit: o.Limit, Offset: o.Offset, Snippets: o.Snippets,
 		ExpandChunks: o.ExpandChunks, Detailed: o.Detailed, AllCopies: o.AllCopies, StaleAfter: o.StaleAfter,
-		Weights: o.Weights, ScanRows: o.ScanRows,
+		Weights: o.Weights, ScanRows: o.ScanRows, Semantic: o.semantic,
 	}
 }
 
@@ -76,6 +87,12 @@ type FindResult struct {
 	// MarkErr is why marking stale items for revalidation was skipped (a
 	// busy database); the search itself succeeded.
 	MarkErr error
+	// Mode is the ranking used (lexical, semantic or hybrid); Warnings
+	// say why it is lexical when semantic ranking was asked for or could
+	// not be had (no endpoint, no vectors of the model, the endpoint
+	// failing). The search itself succeeded.
+	Mode     string
+	Warnings []string
 }
 
 // Find searches the ledger (or, with no query, lists items newest first)
@@ -84,6 +101,11 @@ func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, e
 	opt, err := ResolveDecay(ctx, st, opt)
 	if err != nil {
 		return nil, err
+	}
+	var warnings []string
+	mode := ""
+	if opt.Query != "" {
+		opt.semantic, mode, warnings = SemanticSide(ctx, st, opt)
 	}
 	so := opt.SearchOptions()
 	var res *store.SearchResult
@@ -95,7 +117,7 @@ func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, e
 	if err != nil {
 		return nil, err
 	}
-	return &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs)}, nil
+	return &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs), Mode: mode, Warnings: warnings}, nil
 }
 
 // Related returns the items related to the item arg names (an id or its

@@ -18,6 +18,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -46,6 +47,9 @@ type Options struct {
 	// process ingests saved links (linkledger worker), and results that
 	// count pending items say to run it.
 	Worker func()
+	// Embedder embeds find's and brief's queries for semantic and hybrid
+	// ranking (nil: no endpoint, lexical ranking; docs/retrieval.md).
+	Embedder *embed.Client
 }
 
 // Server serves the tools over one store.

@@ -23,6 +23,9 @@ func findText(out FindOutput) string {
 			fmt.Fprintf(&b, "   related: tags %s; terms %s\n", strings.Join(it.Related.SharedTags, ","), strings.Join(it.Related.Terms, " "))
 		}
 	}
+	for _, w := range out.Warnings {
+		b.WriteString("warning: " + w + "\n")
+	}
 	if out.Truncated {
 		b.WriteString("(more items left out to stay under the size cap: use limit or offset)\n")
 	}

@@ -49,6 +49,7 @@ type FindInput struct {
 	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many items, 1 to 20 (default 10)"`
 	Offset   int      `json:"offset,omitempty" jsonschema:"skip this many items first, for the next page"`
 	Archived bool     `json:"archived,omitempty" jsonschema:"include archived items (left out by default)"`
+	Mode     string   `json:"mode,omitempty" jsonschema:"ranking: lexical, semantic (by meaning, needs an embeddings endpoint) or hybrid; default hybrid when the ledger holds vectors of the configured model, else lexical"`
 }
 
 // FindItem is one item of a find or related result: what a pack item
@@ -69,6 +70,10 @@ type FindOutput struct {
 	Truncated    bool     `json:"truncated,omitempty" jsonschema:"true when items were left out to stay under the size cap; ask for fewer (limit) or page with offset"`
 	DroppedTerms []string `json:"dropped_terms,omitempty" jsonschema:"query words left out of the search (stopwords, words too common to rank)"`
 	Next         string   `json:"next,omitempty" jsonschema:"the obvious next step, in one line (docs/agents.md)"`
+	// Mode and Warnings: the ranking used when not lexical, and why it
+	// is lexical when another was asked for or could not be had.
+	Mode     string   `json:"mode,omitempty" jsonschema:"the ranking used when it is semantic or hybrid"`
+	Warnings []string `json:"warnings,omitempty" jsonschema:"why the ranking is lexical although semantic ranking was asked for or configured (no endpoint, no vectors of the model, the endpoint failing)"`
 }
 
 // BriefInput is the brief tool's input.
@@ -79,6 +84,7 @@ type BriefInput struct {
 	Tags      []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
 	Type      string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
 	Since     string   `json:"since,omitempty" jsonschema:"only items saved at or after this time (RFC 3339, YYYY-MM-DD, or 30d, 12h ago)"`
+	Mode      string   `json:"mode,omitempty" jsonschema:"ranking: lexical, semantic or hybrid (default as find)"`
 }
 
 // BriefOutput is the brief tool's result: the evidence pack as ll-brief
@@ -284,11 +290,18 @@ func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput)
 		return FindOutput{}, "", err
 	}
 	o.Query = strings.TrimSpace(in.Query)
+	if err := s.semantic(&o, in.Mode); err != nil {
+		return FindOutput{}, "", err
+	}
 	res, err := ledger.Find(ctx, s.rd, o)
 	if err != nil {
 		return FindOutput{}, "", err
 	}
 	out := findOutput(res)
+	if res.Mode != store.ModeLexical {
+		out.Mode = res.Mode
+	}
+	out.Warnings = res.Warnings
 	out.Next = s.findNext(ctx, o.Query, out)
 	return out, findText(out), nil
 }
@@ -307,6 +320,17 @@ func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in Related
 		out.Next = s.findNext(ctx, "", out)
 	}
 	return out, findText(out), nil
+}
+
+// semantic sets the ranking mode of a find or brief call and the
+// server's embedder.
+func (s *Server) semantic(o *ledger.FindOptions, mode string) error {
+	if err := ledger.ParseMode(mode); err != nil {
+		return usage("mode %v", err)
+	}
+	o.Mode = mode
+	o.Embedder = s.opt.Embedder
+	return nil
 }
 
 // findOutput makes the result of hits, cut to FindCapTokens.
@@ -353,6 +377,9 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 		return nil, "", err
 	}
 	o.Query = q
+	if err := s.semantic(&o, in.Mode); err != nil {
+		return nil, "", err
+	}
 	res, err := ledger.Brief(ctx, s.rd, ledger.BriefOptions{Find: o, MaxTokens: in.MaxTokens})
 	if err != nil {
 		return nil, "", err
@@ -368,7 +395,11 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 		out.Next = "no evidence: try other or fewer words, or call overview for the tags, sites and words the ledger holds"
 	}
 	out.Next = joinNext(out.Next, s.pendingNext(ctx))
-	return out, briefText(res.Pack) + nextLine(out.Next), nil
+	text := briefText(res.Pack)
+	for _, w := range res.Warnings {
+		text += "warning: " + w + "\n"
+	}
+	return out, text + nextLine(out.Next), nil
 }
 
 func (s *Server) saveOptions(req *sdk.CallToolRequest, given string) (ledger.SaveOptions, error) {

@@ -109,7 +109,7 @@ func appendRecord(b []byte, r *Record) ([]byte, bool) {
 // directFields reports whether appendRecord covers every field r holds.
 func directFields(r *Record) bool {
 	if len(r.Review) > 0 || r.Enrich != nil || r.Fetch != nil || r.Body != nil || r.BodyBase64 != nil ||
-		r.Parse != nil || r.Index != nil || len(r.Tagged) > 0 || len(r.Artifacts) > 0 || r.TagCount != nil ||
+		r.Parse != nil || r.Embed != nil || r.Index != nil || len(r.Tagged) > 0 || len(r.Artifacts) > 0 || r.TagCount != nil ||
 		r.Change != nil || r.Event != nil || r.Setting != nil || r.Error != nil {
 		return false
 	}
@@ -284,6 +284,7 @@ func (e *objWriter) chunks(k string, cs []Chunk) {
 			o.float("start_s", *c.StartS, false)
 		}
 		o.int("page", int64(c.Page), true)
+		o.str("embedding", c.Embedding, true)
 	})
 }
 
@@ -300,6 +301,20 @@ func (e *objWriter) hit(h *Hit) {
 				wo.float("ranking_score", w.RankingScore, false)
 				wo.strs("matched_fields", w.MatchedFields, true)
 				wo.strs("matched_terms", w.MatchedTerms, true)
+				if f := w.Fusion; f != nil {
+					wo.object("fusion", func(fo *objWriter) {
+						fo.str("mode", f.Mode, false)
+						fo.int("lexical_rank", int64(f.LexicalRank), true)
+						if f.LexicalScore != nil {
+							fo.float("lexical_score", *f.LexicalScore, false)
+						}
+						fo.int("semantic_rank", int64(f.SemanticRank), true)
+						if f.SemanticSimilarity != nil {
+							fo.float("semantic_similarity", *f.SemanticSimilarity, false)
+						}
+						fo.float("fused_score", f.FusedScore, false)
+					})
+				}
 			})
 		}
 		if len(h.Highlights) > 0 {

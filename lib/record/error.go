@@ -29,6 +29,7 @@ const (
 	StageFetch  = "fetch"
 	StageParse  = "parse"
 	StageEnrich = "enrich" // ll-enrich
+	StageEmbed  = "embed"  // ll-embed
 	StageIndex  = "index"
 	StageFind   = "find"
 	StageBrief  = "brief"

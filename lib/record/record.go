@@ -73,6 +73,10 @@ type Record struct {
 	Chunks      []Chunk    `json:"chunks,omitempty"`
 	Parse       *ParseInfo `json:"parse,omitempty"`
 
+	// Embed is set by ll-embed: the model and dimension of the vectors it
+	// added to the chunks ("embedding"), or why it added none (error).
+	Embed *EmbedInfo `json:"embed,omitempty"`
+
 	// Index (ll-index).
 	Index *IndexResult `json:"index,omitempty"`
 
@@ -336,6 +340,21 @@ type Chunk struct {
 	Tokens int      `json:"tokens"`
 	StartS *float64 `json:"start_s,omitempty"` // media time offset (YouTube)
 	Page   int      `json:"page,omitempty"`    // 1-based page (PDF)
+	// Embedding is the chunk's vector (ll-embed): little-endian float32
+	// values, base64 (standard alphabet, padded); record.embed names the
+	// model and dimension.
+	Embedding string `json:"embedding,omitempty"`
+}
+
+// EmbedInfo is what ll-embed says about a record: the model and vector
+// dimension of the chunks' embeddings, and how many chunks got one; or,
+// when the endpoint failed, the error (the record passes on without
+// vectors and is indexed lexically).
+type EmbedInfo struct {
+	Model      string `json:"model,omitempty"`
+	Dimensions int    `json:"dimensions,omitempty"`
+	Chunks     int    `json:"chunks,omitempty"`
+	Error      *Error `json:"error,omitempty"`
 }
 
 // ParseInfo says how the text was produced.
@@ -386,6 +405,22 @@ type WhyRanked struct {
 	RankingScore         float64  `json:"ranking_score"`
 	MatchedFields        []string `json:"matched_fields,omitempty"`
 	MatchedTerms         []string `json:"matched_terms,omitempty"`
+	// Fusion explains a semantic or hybrid ranking (ll-find --mode);
+	// absent in lexical mode.
+	Fusion *Fusion `json:"fusion,omitempty"`
+}
+
+// Fusion is where an item stood on each side of a semantic or hybrid
+// ranking: its lexical rank and ranking score (0 and absent: the lexical
+// side did not find it), its semantic rank and cosine similarity (its best
+// chunk's), and the fused score it is ranked by (docs/retrieval.md).
+type Fusion struct {
+	Mode               string   `json:"mode"`
+	LexicalRank        int      `json:"lexical_rank,omitempty"`
+	LexicalScore       *float64 `json:"lexical_score,omitempty"`
+	SemanticRank       int      `json:"semantic_rank,omitempty"`
+	SemanticSimilarity *float64 `json:"semantic_similarity,omitempty"`
+	FusedScore         float64  `json:"fused_score"`
 }
 
 // RelatedWhy explains why an item is related to another.

@@ -128,7 +128,15 @@ func groupItem(first *scoredItem, g []groupMember, ranked map[string]*scoredItem
 		}
 		y := *x
 		y.why.PinnedBoost = w.PinnedBoost
-		y.score += w.PinnedBoost
+		add := w.PinnedBoost
+		if f := y.why.Fusion; f != nil {
+			// a fused score: the boost in its units (search_semantic.go)
+			add *= adjustScale
+			g := *f
+			g.FusedScore = round(y.score + add)
+			y.why.Fusion = &g
+		}
+		y.score += add
 		y.why.RankingScore = round(y.score)
 		return &y
 	}

@@ -78,6 +78,9 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 		if err := checkEnrichment(rec); err != nil {
 			return nil, err
 		}
+		if err := checkEmbedding(rec); err != nil {
+			return nil, err
+		}
 	}
 	if opts.AgentHighlightCap < MinAgentHighlightCap || opts.AgentHighlightCap > MaxAgentHighlightCap {
 		return nil, fmt.Errorf("agent highlight cap %d: want %d..%d", opts.AgentHighlightCap, MinAgentHighlightCap, MaxAgentHighlightCap)
@@ -107,6 +110,10 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 			}
 			if err == nil {
 				err = s.noteEnrichment(ctx, tx, it.ID, rec)
+			}
+			if err == nil {
+				// vectors (ll-embed) go in with the chunks they were made of
+				err = s.noteEmbedding(ctx, tx, it.ID, rec)
 			}
 		default:
 			err = ErrNothingToIndex

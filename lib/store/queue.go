@@ -63,6 +63,10 @@ type IngestInfo struct {
 	// enrich.error) of an item that stayed parsed; a stored enrichment
 	// clears it.
 	LastEnrichError *record.Error `json:"last_enrich_error,omitempty"`
+	// LastEmbedError is the last embedding failure (ll-embed's
+	// embed.error, linkledger embed's) of an item indexed without
+	// vectors; stored vectors clear it.
+	LastEmbedError *record.Error `json:"last_embed_error,omitempty"`
 }
 
 type queueRow struct {
@@ -76,9 +80,10 @@ type queueRow struct {
 	DuplicateOf   sql.NullString `db:"duplicate_of"`
 	ArchivedAt    sql.NullString `db:"archived_at"`
 	EnrichError   sql.NullString `db:"enrich_error_json"`
+	EmbedError    sql.NullString `db:"embed_error_json"`
 }
 
-const queueCols = hitCols + `, updated_at, parsed_at, error_json, attempts, next_retry_at, revalidate_due, duplicate_of, archived_at, enrich_error_json`
+const queueCols = hitCols + `, updated_at, parsed_at, error_json, attempts, next_retry_at, revalidate_due, duplicate_of, archived_at, enrich_error_json, embed_error_json`
 
 func (q queueRow) record() *record.Record {
 	rec := q.hitRow.record()
@@ -102,6 +107,12 @@ func (q queueRow) record() *record.Record {
 		var e record.Error
 		if json.Unmarshal([]byte(q.EnrichError.String), &e) == nil {
 			info.LastEnrichError = &e
+		}
+	}
+	if q.EmbedError.Valid && q.EmbedError.String != "" {
+		var e record.Error
+		if json.Unmarshal([]byte(q.EmbedError.String), &e) == nil {
+			info.LastEmbedError = &e
 		}
 	}
 	setIngest(rec, info)

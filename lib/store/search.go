@@ -209,6 +209,10 @@ type SearchOptions struct {
 	// listing the others; by default a group of copies is one hit (see
 	// copies.go).
 	AllCopies bool
+	// Semantic, when set, adds the semantic side (ModeHybrid) or ranks
+	// by it alone (ModeSemantic); nil: lexical ranking (see
+	// search_semantic.go).
+	Semantic *Semantic
 
 	exclude    string        // set by Related: the item whose group is left out
 	archived   archivedState // set by Search: whether any item is archived
@@ -261,6 +265,8 @@ type candidate struct {
 	annHit bool   // the annotations column matched (item rows)
 	named  bool   // item row found by its title or annotations in a bounded mode
 	item   string // the owning item's id, when already known
+	// semantic: a chunk the semantic side found (its best by similarity)
+	semantic bool
 	// hl are the title, body and annotations columns with matches marked
 	// by \x02...\x03 (filled by highlightRows for the rows a hit shows).
 	hl [3]string
@@ -306,7 +312,14 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 	opts = opts.withDefaults()
 	q := query.Parse(opts.Text, opts.Query)
 	res := &SearchResult{Dropped: q.Dropped}
-	if q.Empty() {
+	sem := opts.Semantic
+	if sem != nil && (len(sem.Vector) == 0 || sem.Model == "") {
+		sem = nil
+	}
+	if sem != nil && sem.Mode == ModeSemantic {
+		q = query.Query{Dropped: q.Dropped} // no lexical side
+	}
+	if q.Empty() && sem == nil {
 		return res, nil
 	}
 	conn, err := s.db.Connx(ctx)
@@ -314,6 +327,9 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		return nil, err
 	}
 	defer conn.Close()
+	if q.Empty() {
+		return s.semanticOnly(ctx, conn, res, q, sem, opts)
+	}
 	stats, err := searchStats(ctx, conn, q.Terms, opts.ScanRows, opts.exactCounts)
 	if err != nil {
 		return nil, err
@@ -329,7 +345,33 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 	opts.rest = rest
 	res.Terms = append(append(append([]string{}, q.Terms...), rest...), q.CJK...)
 	res.Dropped = append(res.Dropped, common...)
-	items, err := s.rankPage(ctx, conn, opts, func(o SearchOptions) ([]*scoredItem, error) { return s.rank(ctx, conn, q, o, "") })
+	items, err := s.rankPage(ctx, conn, opts, func(o SearchOptions) ([]*scoredItem, error) {
+		lex, err := s.rank(ctx, conn, q, o, "")
+		if err != nil || sem == nil {
+			return lex, err
+		}
+		return s.withSemantic(ctx, conn, lex, sem, o)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(ctx, conn, res, items, q, opts)
+}
+
+// semanticOnly ranks by the semantic side alone (ModeSemantic, or a
+// hybrid query with no word to search for).
+func (s *Store) semanticOnly(ctx context.Context, conn *sqlx.Conn, res *SearchResult, q query.Query, sem *Semantic, opts SearchOptions) (*SearchResult, error) {
+	var n int
+	if err := conn.GetContext(ctx, &n, `SELECT EXISTS (SELECT 1 FROM items WHERE archived_at IS NOT NULL)`); err != nil {
+		return nil, err
+	}
+	opts.archived = archivedNone
+	if n != 0 {
+		opts.archived = archivedSome
+	}
+	items, err := s.rankPage(ctx, conn, opts, func(o SearchOptions) ([]*scoredItem, error) {
+		return s.withSemantic(ctx, conn, nil, sem, o)
+	})
 	if err != nil {
 		return nil, err
 	}

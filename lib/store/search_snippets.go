@@ -61,6 +61,10 @@ func explain(it *scoredItem, hit *record.Hit, h hitRow, chunks map[int64]chunkRo
 				}
 			}
 		}
+		if text == "" && c.semantic {
+			// found by meaning (no query word in it): its opening words
+			text = leadSnippet(ch.Text, 2*snippetTokens)
+		}
 		if nSnip < opts.Snippets && text != "" {
 			sn := record.Snippet{ChunkIndex: ch.Index, Text: text}
 			if ch.StartS.Valid {
@@ -180,6 +184,15 @@ func likeSnippet(text string, runs []string, width int) string {
 		return out
 	}
 	return ""
+}
+
+// leadSnippet is the first n words of text.
+func leadSnippet(text string, n int) string {
+	words := strings.Fields(text)
+	if len(words) <= n {
+		return strings.Join(words, " ")
+	}
+	return strings.Join(words[:n], " ") + "…"
 }
 
 // youtubeAt returns a deep link to second t of a YouTube URL.

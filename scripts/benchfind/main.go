@@ -4,6 +4,8 @@
 //	benchfind gen -db FILE -items N      synthetic article-like items (Zipf vocabulary)
 //	benchfind load -db FILE < records    records {url, title, text}, chunked like ll-index
 //	benchfind queries -n N               varied queries, one per line
+//	benchfind vectors -db FILE -model M  the fake model's vectors (lib/embed/embedfake)
+//	                                     for every stored chunk, as linkledger embed stores them
 //	benchfind time -queries FILE -n RUNS -label L -- CMD ARGS  whole-process timings;
 //	                                     "{q}" in an argument is the next query of FILE
 //
@@ -27,6 +29,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/chunk"
+	"github.com/linkledger/linkledger/lib/embed/embedfake"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -44,6 +47,8 @@ func main() {
 		err = load(os.Args[2:])
 	case "queries":
 		err = queries(os.Args[2:])
+	case "vectors":
+		err = vectors(os.Args[2:])
 	case "time":
 		err = timeRuns(os.Args[2:])
 	case "ratio":
@@ -183,6 +188,38 @@ func gen(args []string) error {
 		}
 	}
 	return nil
+}
+
+// vectors stores the fake model's vector of every chunk without one, item
+// by item, through store.PutVectors (what linkledger embed does, without
+// the endpoint).
+func vectors(args []string) error {
+	fs := flag.NewFlagSet("vectors", flag.ExitOnError)
+	db := fs.String("db", "", "database file")
+	model := fs.String("model", "hash-768", "fake model name (hash-N: N dimensions)")
+	fs.Parse(args)
+	ctx := context.Background()
+	st, err := store.Open(ctx, *db, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	after := ""
+	for {
+		items, err := st.ItemsToEmbed(ctx, *model, nil, after, 256)
+		if err != nil || len(items) == 0 {
+			return err
+		}
+		for _, it := range items {
+			for i := range it.Chunks {
+				it.Chunks[i].Vector = embedfake.Vector(*model, it.Chunks[i].Text)
+			}
+			if _, err := st.PutVectors(ctx, it.ID, *model, it.Chunks); err != nil {
+				return err
+			}
+			after = it.ID
+		}
+	}
 }
 
 func load(args []string) error {

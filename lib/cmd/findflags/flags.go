@@ -39,6 +39,8 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.BoolFlag{Name: "no-decay", Usage: "no decay for this search: every annotation not rejected counts"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
 		&ucli.BoolFlag{Name: "all-copies", Usage: "show every copy of the same text (saved under other URLs) as its own item; by default copies are one item listing the others under \"copies\""},
+		&ucli.StringFlag{Name: "mode", Usage: "ranking `MODE`: lexical, semantic or hybrid (default: hybrid when an embeddings endpoint is configured and the ledger holds its model's vectors, else lexical; docs/retrieval.md)"},
+		&ucli.FloatFlag{Name: "semantic-weight", Value: store.DefaultSemanticWeight, Usage: "hybrid: the semantic side's share `W` in the fused score, 0..1 (0.5: equal)"},
 	}...)
 	if paging {
 		flags = append(flags,
@@ -146,6 +148,15 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	o.ScanRows = fv.Int("scan-rows")
 	if o.ScanRows == 0 || o.ScanRows < -1 {
 		return o, cli.Usage("--scan-rows %d: want 1 or more, or -1", o.ScanRows)
+	}
+	o.Mode = fv.String("mode")
+	if err := ledger.ParseMode(o.Mode); err != nil {
+		return o, cli.Usage("--mode %v", err)
+	}
+	if w := fv.Float("semantic-weight"); math.IsNaN(w) || w < 0 || w > 1 {
+		return o, cli.Usage("--semantic-weight %v: want 0..1", w)
+	} else if fv.IsSet("semantic-weight") {
+		o.SemanticWeight = &w
 	}
 	var err error
 	if o.Decay, err = Decay(c); err != nil {

@@ -140,8 +140,9 @@ func TestHelpExamplesRun(t *testing.T) {
 	// scripts (e2e items_*) run them; mcp is a server (e2e TestMCP runs it);
 	// import, export, backup and check write files (e2e import_*, export_*,
 	// backup_check run them); enrich needs an item with stored content
-	// (e2e enrich_stored runs its examples' forms)
-	itemVerbs := map[string]bool{"show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "delete": true, "mcp": true,
+	// (e2e enrich_stored runs its examples' forms); embed needs an
+	// embeddings endpoint (e2e embed_stored runs its examples' forms)
+	itemVerbs := map[string]bool{"embed": true, "show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "delete": true, "mcp": true,
 		"import": true, "export": true, "backup": true, "check": true, "review": true, "enrich": true}
 	for _, v := range root.Commands {
 		if !itemVerbs[v.Name] {

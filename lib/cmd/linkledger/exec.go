@@ -16,7 +16,7 @@ import (
 )
 
 // FilterNames are the filters the front command forwards to.
-var FilterNames = []string{"ll-save", "ll-import", "ll-fetch", "ll-parse", "ll-enrich", "ll-index", "ll-find", "ll-brief"}
+var FilterNames = []string{"ll-save", "ll-import", "ll-fetch", "ll-parse", "ll-enrich", "ll-embed", "ll-index", "ll-find", "ll-brief"}
 
 // ExecFilters returns filters that run the ll-* binaries as processes,
 // git-style: from dir (the front command's own folder, so a build uses its

@@ -240,6 +240,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, orphansVerb(env))
 	// the ledger's stored policies: decay (config.go)
 	verbs = append(verbs, configVerb(env))
+	// vectors for stored items: semantic and hybrid search (embed.go)
+	verbs = append(verbs, embedVerb(env))
 	return verbs
 }
 

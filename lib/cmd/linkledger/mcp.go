@@ -102,6 +102,9 @@ EXAMPLES:
 		defer rd.Close()
 		diag := cli.Diag{Prog: "linkledger mcp", W: env.Stderr}
 		opt := mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd}
+		var fo ledger.FindOptions
+		findflags.Embedder(env, &fo, diag)
+		opt.Embedder = fo.Embedder
 		if !c.Bool("no-worker") {
 			l := backgroundWorker(filters, env, loc.Path, rd, diag)
 			l.Start(ctx)
@@ -148,14 +151,18 @@ func backgroundWorker(filters Filters, env cli.Env, path string, rd *store.Store
 		e := env
 		e.Stdin, e.Stdout = nil, io.Discard // never the server's stdin and stdout
 		db := []string{"--db", path, "-q"}
-		return pipeline(ctx, filters, e, diag.Prog+": worker", []stage{
+		stages := []stage{
 			{"ll-find", append([]string{"--pending", "--limit", strconv.Itoa(backgroundLimit)}, db...)},
 			{"ll-fetch", append([]string{"-q", "--concurrency", strconv.Itoa(backgroundConcurrency)}, allow...)},
 			{"ll-parse", []string{"-q"}},
-			{"ll-index", db},
-		})
+		}
+		if env.Getenv != nil && env.Getenv(cli.EnvEmbedURL) != "" {
+			// an embeddings endpoint is configured: vectors too, as the
+			// worker verb does (embedStage)
+			stages = append(stages, stage{"ll-embed", []string{"-q"}})
+		}
+		return pipeline(ctx, filters, e, diag.Prog+": worker", append(stages, stage{"ll-index", db}))
 	}
 	pending := func(ctx context.Context) (int, error) { return ledger.CountPending(ctx, rd, 0) }
 	return newIngestLoop(pass, pending, cli.Diag{Prog: diag.Prog + ": worker", W: diag.W})
 }
-

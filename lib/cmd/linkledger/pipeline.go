@@ -242,6 +242,7 @@ EXAMPLES:
 				if c.Bool("enrich") {
 					stages = append(stages, stage{"ll-enrich", nil})
 				}
+				stages = append(stages, embedStage(env, c)...)
 				stages = append(stages, stage{"ll-index", stageArgs(c, sf, toIndex)})
 				e := env
 				if c.Bool("quiet") && cli.IsTerminal(env.Stdout) && !c.IsSet("jq") && !c.IsSet("json") && !c.IsSet("format") {
@@ -349,11 +350,26 @@ func retry(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command, s
 	if err != nil {
 		return err
 	}
-	return pipeline(ctx, filters, e, cli.FullName(c), []stage{
+	stages := []stage{
 		{"ll-fetch", append(stageArgs(c, sf, toFetch), allow...)},
 		{"ll-parse", stageArgs(c, sf, toParse)},
-		{"ll-index", stageArgs(c, sf, toIndex)},
-	})
+	}
+	stages = append(stages, embedStage(env, c)...)
+	return pipeline(ctx, filters, e, cli.FullName(c), append(stages, stage{"ll-index", stageArgs(c, sf, toIndex)}))
+}
+
+// embedStage is ll-embed (with -q and -v as given) when an embeddings
+// endpoint is configured (LINKLEDGER_EMBED_URL), else nothing: without
+// one the pipeline is as it always was.
+func embedStage(env cli.Env, c *ucli.Command) []stage {
+	if env.Getenv == nil || env.Getenv(cli.EnvEmbedURL) == "" {
+		return nil
+	}
+	var args []string
+	for _, f := range []string{"quiet", "verbose"} {
+		args = append(args, forward(c, f)...)
+	}
+	return []stage{{"ll-embed", args}}
 }
 
 // ForwardedFlags lists, for each filter, the flags that worker, stale,

@@ -34,6 +34,10 @@ with their URL, source, highlights and lowlights (with actor and confidence),
 notes, why they ranked, summary and key claims when an enrichment exists, and
 the best snippets, cut to --max-tokens counted with the cl100k_base tokenizer.
 
+Ranking is ll-find's, --mode (lexical, semantic, hybrid) and
+--semantic-weight included: by meaning too when an embeddings endpoint is
+configured (docs/retrieval.md).
+
 Over the budget, evidence is dropped lowest value first: snippets of the
 lowest-ranked items, then lowlights, then low-confidence agent highlights
 (below --low-confidence-below), then whole items from the bottom. The pack
@@ -149,10 +153,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		defer st.Close()
 		fo.Query = q
 		fo.Detailed = ledger.BriefOptions{MaxItems: maxItems, PointerWords: c.Int("pointer-words")}.Detailed()
+		findflags.Embedder(env, &fo, diag)
 		res, err := ledger.Find(ctx, st, fo)
 		if err != nil {
 			return err
 		}
+		findflags.Warn(diag, res.Warnings)
 		if res.MarkErr != nil {
 			diag.Debugf("revalidation mark skipped: %v", res.MarkErr)
 		}

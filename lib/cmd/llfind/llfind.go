@@ -48,6 +48,14 @@ term of the sum, the matched fields and the matched terms. Terms too common
 to rank within --scan-rows rows are scored on the candidates only, or left
 out (-v lists them). See docs/retrieval.md.
 
+Semantic and hybrid ranking: with an embeddings endpoint configured
+(LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL) and the ledger holding its
+model's vectors (ll-embed, linkledger embed), the default --mode is hybrid:
+the lexical ranking fused with a ranking by meaning (reciprocal rank
+fusion, --semantic-weight; why_ranked.fusion). --mode lexical or semantic
+chooses one side. An endpoint that fails gives the lexical ranking and a
+warning, never an error. See docs/retrieval.md.
+
 Decay: agent annotations below a confidence, older than a period, never
 confirmed by a person and on items never cited stop counting (highlights,
 adjustments), under the ledger's policy: 'linkledger config decay'
@@ -256,16 +264,24 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return err
 		}
 	case fv.String("queries") != "":
-		n, err := runQueries(ctx, fv.String("queries"), st, opts, out, env, diag, attach)
+		findflags.Embedder(env, &fo, diag)
+		n, err := runQueries(ctx, fv.String("queries"), st, fo, out, env, diag, attach)
 		emitted += n
 		if err != nil {
 			return err
 		}
 	default:
 		fo.Query = text
+		findflags.Embedder(env, &fo, diag)
 		res, err := ledger.Find(ctx, st, fo)
 		if err != nil {
 			return err
+		}
+		findflags.Warn(diag, res.Warnings)
+		if res.Mode != store.ModeLexical || len(res.Warnings) > 0 {
+			// (a lexical search without warnings: the envelope as always)
+			out.Meta("mode", res.Mode)
+			out.Meta("warnings", res.Warnings)
 		}
 		if len(res.Dropped) > 0 {
 			diag.Debugf("left out of the query: %s", strings.Join(res.Dropped, " "))
@@ -291,7 +307,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 
 // runQueries runs one search per line of the file and tags each hit with
 // its query_id. It returns the number of hits written.
-func runQueries(ctx context.Context, path string, st *store.Store, opts store.SearchOptions, out *cli.Output, env cli.Env, diag cli.Diag, attach func(*record.Record) error) (int, error) {
+func runQueries(ctx context.Context, path string, st *store.Store, fo ledger.FindOptions, out *cli.Output, env cli.Env, diag cli.Diag, attach func(*record.Record) error) (int, error) {
+	opts := fo.SearchOptions()
+	warned := map[string]bool{}
 	var r io.Reader = env.Stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -348,6 +366,18 @@ func runQueries(ctx context.Context, path string, st *store.Store, opts store.Se
 		}
 		o := opts
 		o.Text = text
+		if text != "" {
+			qo := fo
+			qo.Query = text
+			var warnings []string
+			o.Semantic, _, warnings = ledger.SemanticSide(ctx, st, qo)
+			for _, w := range warnings {
+				if !warned[w] {
+					warned[w] = true
+					findflags.Warn(diag, []string{w})
+				}
+			}
+		}
 		res, err := st.Search(ctx, o)
 		if err != nil {
 			return n, err

@@ -8,6 +8,7 @@ package inprocess
 import (
 	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/cmd/llbrief"
+	"github.com/linkledger/linkledger/lib/cmd/llembed"
 	"github.com/linkledger/linkledger/lib/cmd/llenrich"
 	"github.com/linkledger/linkledger/lib/cmd/llfetch"
 	"github.com/linkledger/linkledger/lib/cmd/llfind"
@@ -25,6 +26,7 @@ func Filters() linkledger.Filters {
 		"ll-fetch":  llfetch.Command,
 		"ll-parse":  llparse.Command,
 		"ll-enrich": llenrich.Command,
+		"ll-embed":  llembed.Command,
 		"ll-index":  llindex.Command,
 		"ll-find":   llfind.Command,
 		"ll-brief":  llbrief.Command,

@@ -1,0 +1,116 @@
+package linkledger
+
+import (
+	"context"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// embedVerb is `linkledger embed`: vectors for items already stored.
+func embedVerb(env cli.Env) *ucli.Command {
+	cmd := &ucli.Command{
+		Name:      "embed",
+		Usage:     "add embedding vectors to stored items (for semantic and hybrid search)",
+		UsageText: "linkledger embed [options] ITEM ... | --all",
+		Description: `embed asks the embeddings endpoint (LINKLEDGER_EMBED_URL, model
+LINKLEDGER_EMBED_MODEL or --model, key LINKLEDGER_EMBED_KEY) for a vector
+of every stored chunk that has none of that model, and stores them in the
+ledger, one transaction per item. Killed, it leaves each item embedded or
+not; run it again and it does the rest. Items already embedded with the
+model are skipped, so a second run does nothing. A chunk with a vector of
+another model is embedded again: 'embed --all --model NEW' moves the ledger
+to a new model (set LINKLEDGER_EMBED_MODEL to it for searches; until every
+item is done, a search ranks semantically over the items done). Searches
+never mix two models' vectors.
+
+It writes one record per item: {id, embed: {model, dimensions, chunks}}, or
+{id, embed: {model, error}} when the endpoint failed on it (the item keeps
+the reason: ingest.last_embed_error). After a timeout or a connection
+failure it stops. A progress line at a terminal. Exit 3 when an item failed.
+See docs/retrieval.md.
+
+EXAMPLES:
+   linkledger embed --all
+   linkledger embed https://example.com/post
+   linkledger embed --all --model nomic-embed-text -q`,
+		Flags: []ucli.Flag{
+			cli.DBFlag(),
+			&ucli.BoolFlag{Name: "all", Usage: "every item with chunks not embedded with the model"},
+			&ucli.StringFlag{Name: "model", Usage: "embed with model `NAME` instead of LINKLEDGER_EMBED_MODEL"},
+			&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "embed at most `N` items (0: all)"},
+			&ucli.DurationFlag{Name: "timeout", Value: embed.DefaultTimeout, Usage: "time of one request to the endpoint"},
+			&ucli.IntFlag{Name: "batch-size", Value: embed.DefaultBatchSize, Usage: "chunks per request `N` (1..256)"},
+		},
+		Action: func(ctx context.Context, c *ucli.Command) error {
+			all := c.Bool("all")
+			switch {
+			case all && c.Args().Present():
+				return cli.Usage("give ITEM arguments or --all, not both")
+			case !all && !c.Args().Present():
+				return cli.UsageHint("usage: "+c.UsageText, "want ITEM arguments or --all")
+			case c.Int("limit") < 0:
+				return cli.Usage("--limit %d: want 0 or more", c.Int("limit"))
+			case c.Int("batch-size") < 1 || c.Int("batch-size") > 256:
+				return cli.Usage("--batch-size %d: want 1..256", c.Int("batch-size"))
+			case c.Duration("timeout") <= 0:
+				return cli.Usage("--timeout %s: want more than 0", c.Duration("timeout"))
+			}
+			e := env
+			if m := c.String("model"); m != "" {
+				getenv := env.Getenv
+				e.Getenv = func(k string) string {
+					if k == cli.EnvEmbedModel {
+						return m
+					}
+					return getenv(k)
+				}
+			}
+			client, err := cli.EmbedFromEnv(e, c.Duration("timeout"))
+			if err != nil {
+				return cli.Usage("%v", err)
+			}
+			if client == nil {
+				return cli.UsageHint("export LINKLEDGER_EMBED_URL=http://127.0.0.1:11434/v1 LINKLEDGER_EMBED_MODEL=nomic-embed-text (docs/retrieval.md)",
+					"no embeddings endpoint: %s is not set", cli.EnvEmbedURL)
+			}
+			client.BatchSize = int(c.Int("batch-size"))
+			var ids []string
+			for _, a := range c.Args().Slice() {
+				id, err := itemArg(ctx, c, env, a)
+				if err != nil {
+					return err
+				}
+				ids = append(ids, id)
+			}
+			out, st, _, err := openOutput(ctx, c, env, true)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			progress := out.Progress(cli.FullName(c))
+			defer progress.Done()
+			diag := cli.Diag{Prog: cli.FullName(c), W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
+			failed, err := ledger.EmbedStored(ctx, st, client, ledger.EmbedOptions{IDs: ids, Limit: int(c.Int("limit"))}, func(r *record.Record) error {
+				if e := r.Embed.Error; e != nil {
+					diag.Printf("%s: not embedded: %s: %s", r.ID, e.Code, e.Message)
+				}
+				progress.Tick(r.Embed.Error != nil)
+				return out.Emit(r)
+			})
+			if err != nil {
+				return err
+			}
+			if err := out.Finish(); err != nil || failed == 0 {
+				return err
+			}
+			return cli.Partial
+		},
+	}
+	cli.Prepare(cmd, env)
+	return cmd
+}

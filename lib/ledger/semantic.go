@@ -1,0 +1,78 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// Semantic retrieval (docs/retrieval.md, "Semantic and hybrid
+// retrieval"): which ranking a search uses, and the query's vector.
+
+// ParseMode checks a ranking mode: "" (the default), lexical, semantic
+// or hybrid.
+func ParseMode(m string) error {
+	switch m {
+	case "", store.ModeLexical, store.ModeSemantic, store.ModeHybrid:
+		return nil
+	}
+	return fmt.Errorf("%q: want lexical, semantic or hybrid", m)
+}
+
+// SemanticSide decides the ranking of a search with a query: opt.Mode
+// when given, else hybrid when the ledger holds vectors of the configured
+// model and lexical otherwise; then embeds the query once. Anything that
+// stops the semantic side (no endpoint, no vectors of the model, the
+// endpoint failing) leaves the lexical ranking and a warning, never an
+// error. It returns the store's semantic side (nil: lexical), the mode
+// used and the warnings.
+func SemanticSide(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, []string) {
+	mode := opt.Mode
+	if opt.Query == "" || mode == store.ModeLexical {
+		return nil, store.ModeLexical, nil
+	}
+	e := opt.Embedder
+	if e == nil {
+		if mode != "" {
+			return nil, store.ModeLexical, []string{fmt.Sprintf("--mode %s: no embeddings endpoint configured (LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL): lexical ranking", mode)}
+		}
+		return nil, store.ModeLexical, nil
+	}
+	has, err := st.HasVectors(ctx, e.Model)
+	if err != nil {
+		return nil, store.ModeLexical, []string{fmt.Sprintf("reading vectors: %v: lexical ranking", err)}
+	}
+	if !has {
+		if mode != "" {
+			return nil, store.ModeLexical, []string{fmt.Sprintf("--mode %s: the ledger holds no vectors of model %s (run linkledger embed --all): lexical ranking", mode, e.Model)}
+		}
+		return nil, store.ModeLexical, nil
+	}
+	if mode == "" {
+		mode = store.ModeHybrid
+	}
+	vs, rerr := e.Embed(ctx, []string{opt.Query})
+	if rerr != nil {
+		return nil, store.ModeLexical, []string{fmt.Sprintf("embeddings endpoint: %s: %s: lexical ranking", rerr.Code, rerr.Message)}
+	}
+	w := store.DefaultSemanticWeight
+	if opt.SemanticWeight != nil {
+		w = *opt.SemanticWeight
+	}
+	return &store.Semantic{Vector: vs[0], Model: e.Model, Mode: mode, Weight: w}, mode, nil
+}
+
+// QueryClient is the client a search embeds its query with: c with one
+// attempt (a search does not wait to retry: it ranks lexically and says
+// so) and its time bound.
+func QueryClient(c *embed.Client) *embed.Client {
+	if c == nil {
+		return nil
+	}
+	q := *c
+	q.Attempts = 1
+	q.BatchSize = 1
+	return &q
+}

@@ -1,0 +1,324 @@
+package store
+
+// Vectors: the chunks' embeddings (migration 0014, docs/retrieval.md
+// "Semantic and hybrid retrieval"). A chunk has at most one vector, of
+// one model; vectors are stored at unit length, so a cosine similarity is
+// a dot product.
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// embedFailedEventName is the history event of an embedding failure.
+const embedFailedEventName = "embed_failed"
+
+// maxModelName bounds the model name a record may bring.
+const maxModelName = 200
+
+// checkEmbedding refuses vectors ll-index cannot store: a record whose
+// embed names no model, or whose chunks' embeddings do not decode, are
+// missing, or disagree with embed.dimensions. Nothing is then stored.
+func checkEmbedding(rec *record.Record) *record.Error {
+	bad := func(format string, a ...any) *record.Error {
+		return &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput, Message: fmt.Sprintf(format, a...)}
+	}
+	e := rec.Embed
+	any := false
+	for _, c := range rec.Chunks {
+		any = any || c.Embedding != ""
+	}
+	if e == nil || e.Error != nil {
+		if any {
+			return bad("chunks carry embeddings but the record has no embed.model: nothing stored")
+		}
+		return nil
+	}
+	if !any {
+		return nil
+	}
+	if e.Model == "" || len(e.Model) > maxModelName {
+		return bad("embed.model: want a model name of 1..%d bytes", maxModelName)
+	}
+	if e.Dimensions < 1 || e.Dimensions > embed.MaxDimensions {
+		return bad("embed.dimensions %d: want 1..%d", e.Dimensions, embed.MaxDimensions)
+	}
+	for i, c := range rec.Chunks {
+		if c.Embedding == "" {
+			return bad("chunk %d has no embedding while others do: nothing stored", i)
+		}
+		v, err := embed.Decode(c.Embedding)
+		if err != nil {
+			return bad("chunk %d: %v", i, err)
+		}
+		if len(v) != e.Dimensions {
+			return bad("chunk %d: embedding has %d dimensions, embed.dimensions says %d", i, len(v), e.Dimensions)
+		}
+	}
+	return nil
+}
+
+// unit returns v scaled to length 1 (v itself when it is all zeros).
+func unit(v []float32) []float32 {
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	if n == 0 {
+		return v
+	}
+	n = math.Sqrt(n)
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(float64(x) / n)
+	}
+	return out
+}
+
+// ChunkVector is one chunk's vector to store: the chunk by item and index,
+// and its text as embedded (a chunk whose text changed since is skipped).
+type ChunkVector struct {
+	Index  int
+	Text   string
+	Vector []float32
+}
+
+// putVectors stores vs (of model) on the item's chunks of the same index
+// and text, replacing their vectors of any model, and clears the item's
+// last embedding failure. It returns how many were stored.
+func putVectors(ctx context.Context, tx *sqlx.Tx, itemID, model string, vs []ChunkVector) (int, error) {
+	type row struct {
+		ID    int64  `db:"id"`
+		Index int    `db:"chunk_index"`
+		Text  string `db:"text"`
+	}
+	var rows []row
+	if err := tx.SelectContext(ctx, &rows, `SELECT id, chunk_index, text FROM content_chunks WHERE item_id = ?`, itemID); err != nil {
+		return 0, err
+	}
+	byIndex := make(map[int]row, len(rows))
+	for _, r := range rows {
+		byIndex[r.Index] = r
+	}
+	stmt, err := tx.PreparexContext(ctx, `INSERT INTO chunk_vectors(chunk_id, item_id, model, dimensions, vector) VALUES (?,?,?,?,?)
+		ON CONFLICT(chunk_id) DO UPDATE SET model = excluded.model, dimensions = excluded.dimensions, vector = excluded.vector`)
+	if err != nil {
+		return 0, err
+	}
+	defer stmt.Close()
+	n := 0
+	for _, v := range vs {
+		r, ok := byIndex[v.Index]
+		if !ok || r.Text != v.Text {
+			continue
+		}
+		if _, err := stmt.ExecContext(ctx, r.ID, itemID, model, len(v.Vector), embed.Bytes(unit(v.Vector))); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if n > 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE items SET embed_error_json = NULL WHERE id = ? AND embed_error_json IS NOT NULL`, itemID); err != nil {
+			return n, err
+		}
+		if err := rebuildBits(ctx, tx, itemID); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// rebuildBits writes the item's rows of item_vector_bits (one per model)
+// from its chunk_vectors.
+func rebuildBits(ctx context.Context, tx *sqlx.Tx, itemID string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM item_vector_bits WHERE item_id = ?`, itemID); err != nil {
+		return err
+	}
+	var rows []struct {
+		ChunkID int64  `db:"chunk_id"`
+		Model   string `db:"model"`
+		Dim     int    `db:"dimensions"`
+		Vector  []byte `db:"vector"`
+	}
+	if err := tx.SelectContext(ctx, &rows, `SELECT chunk_id, model, dimensions, vector FROM chunk_vectors WHERE item_id = ? ORDER BY model, chunk_id`, itemID); err != nil {
+		return err
+	}
+	for start := 0; start < len(rows); {
+		m, dim := rows[start].Model, rows[start].Dim
+		var ids, bits []byte
+		end := start
+		for ; end < len(rows) && rows[end].Model == m; end++ {
+			if rows[end].Dim != dim {
+				continue // one dimension per model and item: the first
+			}
+			v, err := embed.FromBytes(rows[end].Vector)
+			if err != nil {
+				return err
+			}
+			ids = binary.LittleEndian.AppendUint64(ids, uint64(rows[end].ChunkID))
+			bits = append(bits, signBits(v)...)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO item_vector_bits(model, item_id, dimensions, chunk_ids, bits) VALUES (?,?,?,?,?)`,
+			m, itemID, dim, ids, bits); err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
+}
+
+// signBits packs the signs of v (1: positive) into ceil(len(v)/64)
+// little-endian uint64 words.
+func signBits(v []float32) []byte {
+	words := make([]uint64, (len(v)+63)/64)
+	for i, x := range v {
+		if x > 0 {
+			words[i/64] |= 1 << (i % 64)
+		}
+	}
+	out := make([]byte, 0, 8*len(words))
+	for _, w := range words {
+		out = binary.LittleEndian.AppendUint64(out, w)
+	}
+	return out
+}
+
+// noteEmbedding stores what ll-embed left on an indexed record: its
+// vectors (checked by checkEmbedding), or its failure, kept on the item
+// as the last embedding error and an embed_failed event.
+func (s *Store) noteEmbedding(ctx context.Context, tx *sqlx.Tx, itemID string, rec *record.Record) error {
+	e := rec.Embed
+	if e == nil {
+		return nil
+	}
+	if e.Error != nil {
+		return s.noteEmbedError(ctx, tx, itemID, e.Error)
+	}
+	var vs []ChunkVector
+	for _, c := range rec.Chunks {
+		if c.Embedding == "" {
+			return nil
+		}
+		v, err := embed.Decode(c.Embedding)
+		if err != nil {
+			return err // checkEmbedding refused it before
+		}
+		vs = append(vs, ChunkVector{Index: c.Index, Text: c.Text, Vector: v})
+	}
+	_, err := putVectors(ctx, tx, itemID, e.Model, vs)
+	return err
+}
+
+func (s *Store) noteEmbedError(ctx context.Context, tx *sqlx.Tx, itemID string, e *record.Error) error {
+	ee := *e
+	ee.Stage = record.StageEmbed
+	ee.Message = cutMessage(ee.Message, maxEnrichErrorMessage)
+	ej, err := json.Marshal(&ee)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE items SET embed_error_json = ? WHERE id = ?`, string(ej), itemID); err != nil {
+		return err
+	}
+	return s.event(ctx, tx, itemID, "ingest", "", embedFailedEventName, eventActorIndex, &ee)
+}
+
+// HasVectors reports whether the ledger holds vectors of model.
+func (s *Store) HasVectors(ctx context.Context, model string) (bool, error) {
+	var n int
+	err := s.db.GetContext(context.WithoutCancel(ctx), &n, `SELECT EXISTS (SELECT 1 FROM chunk_vectors WHERE model = ?)`, model)
+	return n != 0, err
+}
+
+// ItemToEmbed is a stored item whose chunks lack vectors of a model.
+type ItemToEmbed struct {
+	ID     string
+	Chunks []ChunkVector // index and text; Vector empty
+}
+
+// ItemsToEmbed returns up to limit items (ids after the id after, in id
+// order, archived or not) with a chunk that has no vector of model; with
+// ids, only those items. Each comes with all its chunks.
+func (s *Store) ItemsToEmbed(ctx context.Context, model string, ids []string, after string, limit int) ([]ItemToEmbed, error) {
+	q := `SELECT DISTINCT c.item_id FROM content_chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id
+		WHERE (v.chunk_id IS NULL OR v.model != ?) AND c.item_id > ?`
+	args := []any{model, after}
+	if len(ids) > 0 {
+		var err error
+		q, args, err = sqlx.In(q+` AND c.item_id IN (?)`, model, after, ids)
+		if err != nil {
+			return nil, err
+		}
+	}
+	q += ` ORDER BY c.item_id LIMIT ?`
+	args = append(args, limit)
+	var todo []string
+	if err := s.db.SelectContext(ctx, &todo, q, args...); err != nil {
+		return nil, err
+	}
+	out := make([]ItemToEmbed, 0, len(todo))
+	for _, id := range todo {
+		var rows []struct {
+			Index int    `db:"chunk_index"`
+			Text  string `db:"text"`
+		}
+		if err := s.db.SelectContext(ctx, &rows, `SELECT chunk_index, text FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, id); err != nil {
+			return nil, err
+		}
+		it := ItemToEmbed{ID: id}
+		for _, r := range rows {
+			it.Chunks = append(it.Chunks, ChunkVector{Index: r.Index, Text: r.Text})
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// PutVectors stores an item's vectors of model in one transaction (see
+// putVectors: chunks whose text changed since are skipped) and returns
+// how many were stored.
+func (s *Store) PutVectors(ctx context.Context, itemID, model string, vs []ChunkVector) (int, error) {
+	if model == "" || len(model) > maxModelName {
+		return 0, fmt.Errorf("model name: want 1..%d bytes", maxModelName)
+	}
+	n := 0
+	err := s.tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		n, err = putVectors(ctx, tx, itemID, model, vs)
+		return err
+	})
+	return n, err
+}
+
+// NoteEmbedError keeps an embedding failure on the item (last embed error
+// and an embed_failed event).
+func (s *Store) NoteEmbedError(ctx context.Context, itemID string, e *record.Error) error {
+	return s.tx(ctx, func(tx *sqlx.Tx) error { return s.noteEmbedError(ctx, tx, itemID, e) })
+}
+
+// VectorCounts returns how many chunks hold a vector, by model.
+func (s *Store) VectorCounts(ctx context.Context) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT model, count(*) FROM chunk_vectors GROUP BY model`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var m string
+		var n int
+		if err := rows.Scan(&m, &n); err != nil {
+			return nil, err
+		}
+		out[m] = n
+	}
+	return out, rows.Err()
+}
