@@ -36,11 +36,19 @@ type Output struct {
 	stderr   io.Writer       // progress (OutputOn); nil: none
 	quiet    bool
 	progress *Progress
+	page     *pager // nil: not paged (see Page)
 }
 
 // Human switches the output to the form for a person; color allows ANSI
 // colour. OutputOn calls it when stdout is a terminal or --format asks.
 func (o *Output) Human(color bool) { o.human = human.New(o.out, color) }
+
+// SetWidth tells the human form the terminal's width (for wrapped text).
+func (o *Output) SetWidth(cols int) {
+	if o.human != nil {
+		o.human.SetWidth(cols)
+	}
+}
 
 // IsHuman reports whether the output is for a person (a terminal, or
 // --format human): commands then say on stderr when nothing matched.

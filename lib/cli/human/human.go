@@ -35,10 +35,18 @@ type Renderer struct {
 	w      io.Writer
 	color  bool
 	blocks int // multi-line blocks written, for the blank line between them
+	width  int // terminal columns for wrapped text; 0: DefaultWidth
 }
 
 // New returns a Renderer on w; color turns on ANSI colour and bold.
 func New(w io.Writer, color bool) *Renderer { return &Renderer{w: w, color: color} }
+
+// Color reports whether the renderer writes ANSI colour.
+func (r *Renderer) Color() bool { return r.color }
+
+// SetWidth sets the terminal's width in columns, to which the text view
+// (show --text) is wrapped.
+func (r *Renderer) SetWidth(cols int) { r.width = cols }
 
 // Record writes one record in the form its kind asks for: an error, a
 // search hit, an item status (an "ingest" object), an index result, a save
@@ -315,8 +323,10 @@ func (r *Renderer) status(b *strings.Builder, rec *record.Record, in *ingest) {
 	if e := in.LastEnrichError; e != nil {
 		fmt.Fprintf(b, "    %s %s: %s\n", r.paint(yellow, "last enrich error"), e.Code, oneLine(e.Message))
 	}
-	// linkledger show: the item's annotations, orphans marked
+	// linkledger show: the item's annotations, orphans marked, and with
+	// --text its text
 	r.annotations(b, rec)
+	r.text(b, rec)
 }
 
 // item writes a record of no particular kind (queue views, ll-fetch and
