@@ -292,7 +292,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 // runQueries runs one search per line of the file and tags each hit with
 // its query_id. It returns the number of hits written.
 func runQueries(ctx context.Context, path string, st *store.Store, opts store.SearchOptions, out *cli.Output, env cli.Env, diag cli.Diag, attach func(*record.Record) error) (int, error) {
-	var r io.Reader = env.Stdin
+	r := cli.Stdin(ctx, env, diag)
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {

@@ -149,7 +149,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	}
 	defer ix.close()
 	indexed := 0
-	err = cli.EachRecord(ctx, env.Stdin, out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {
+	err = cli.EachRecord(ctx, cli.Stdin(ctx, env, ix.diag), out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {
 		if err := ix.one(ctx, rec); err != nil {
 			return err
 		}
