@@ -20,10 +20,14 @@ import (
 // else $PAGER, else less (with LESS=FRX when LESS is unset: colours kept,
 // quit at once when it fits). A pager set to cat, or one that cannot be
 // found, means plain output. Only a terminal on stdout is ever paged:
-// records, --format human into a pipe or file, and --jq are never.
+// records, --format human into a pipe or file, and --jq are never; and
+// only with a terminal on stdin too, a person who can page (a program
+// that runs linkledger on a pseudo-terminal without input must not wait
+// in less).
 func (o *Output) Page(env Env) {
 	f, ok := env.Stdout.(*os.File)
-	if o.human == nil || !ok || !term.IsTerminal(int(f.Fd())) {
+	in, inOK := env.Stdin.(*os.File)
+	if o.human == nil || !ok || !term.IsTerminal(int(f.Fd())) || !inOK || !term.IsTerminal(int(in.Fd())) {
 		return
 	}
 	cols, rows, err := term.GetSize(int(f.Fd()))

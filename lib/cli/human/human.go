@@ -142,7 +142,7 @@ func extras(rec *record.Record) extra {
 // hit writes one search result:
 //
 //  1. Title  +2 copies
-//     article · 2026-11-22 · #ai #memory
+//     ll_0123456789abcdef · article · 2026-11-22 · #ai #memory
 //     https://example.com/post
 //     ★ the top highlight (agent:researcher 0.82)
 //     … a snippet with the *matched* words marked …
@@ -158,7 +158,11 @@ func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 		fmt.Fprintf(b, "  %s", r.paint(dim, fmt.Sprintf("+%d %s", n, word)))
 	}
 	b.WriteString("\n")
+	// the id first, so the next command can be typed from the view
 	var meta []string
+	if rec.ID != "" {
+		meta = append(meta, rec.ID)
+	}
 	if rec.SourceType != "" {
 		meta = append(meta, rec.SourceType)
 	}
