@@ -638,11 +638,13 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 			if err := s.setPinned(ctx, tx, it.ID, id, true, actor); err != nil {
 				return err
 			}
+			res.Pinned = append(res.Pinned, id)
 		}
 		for _, id := range rec.Unpin {
 			if err := s.setPinned(ctx, tx, it.ID, id, false, actor); err != nil {
 				return err
 			}
+			res.Unpinned = append(res.Unpinned, id)
 		}
 		for _, d := range p.review {
 			d.ItemID = it.ID

@@ -436,6 +436,12 @@ func (r *Renderer) saveLine(b *strings.Builder, rec *record.Record) {
 		}
 		what = append(what, "annotation "+strings.Join(ids, " "))
 	}
+	if len(s.Pinned) > 0 {
+		what = append(what, "pinned "+annIDs(s.Pinned))
+	}
+	if len(s.Unpinned) > 0 {
+		what = append(what, "unpinned "+annIDs(s.Unpinned))
+	}
 	if n := len(s.Reviewed); n > 0 {
 		what = append(what, fmt.Sprintf("%d review decision(s)", n))
 	}
@@ -456,6 +462,15 @@ func (r *Renderer) saveLine(b *strings.Builder, rec *record.Record) {
 		fmt.Fprintf(b, "  %s", r.paint(dim, "("+strings.Join(what, "; ")+")"))
 	}
 	b.WriteString("\n")
+}
+
+// annIDs is "#2 #3".
+func annIDs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = "#" + strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, " ")
 }
 
 // settingLine writes one ledger setting: "decay  {...}  (stored by human at …)".

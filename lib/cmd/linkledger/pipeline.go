@@ -30,6 +30,12 @@ func stageName(verb, filter string) string {
 // pipeline runs the stages concurrently, stdout of each into stdin of the
 // next, and returns the worst exit code (like pipefail).
 func pipeline(ctx context.Context, filters Filters, env cli.Env, verb string, stages []stage) error {
+	return pipelineSaying(ctx, filters, env, verb, stages, "")
+}
+
+// pipelineSaying is pipeline whose last stage, when no records came in,
+// says empty at a terminal (cli.EmptyInputEnv) instead of its own words.
+func pipelineSaying(ctx context.Context, filters Filters, env cli.Env, verb string, stages []stage, empty string) error {
 	for _, s := range stages {
 		if _, ok := filters[s.name]; !ok {
 			return &cli.ExitError{Code: cli.ExitFatal, Err: fmt.Errorf("%s is not available in this build", s.name)}
@@ -40,6 +46,15 @@ func pipeline(ctx context.Context, filters Filters, env cli.Env, verb string, st
 	in := env.Stdin
 	for i, s := range stages {
 		e := displayEnv(env, stageName(verb, s.name))
+		if empty != "" && i == len(stages)-1 {
+			get := e.Getenv
+			e.Getenv = func(k string) string {
+				if k == cli.EmptyInputEnv {
+					return empty
+				}
+				return get(k)
+			}
+		}
 		e.Stdin = in
 		var pw *io.PipeWriter
 		if i < len(stages)-1 {
@@ -228,8 +243,12 @@ EXAMPLES:
 			if c.Bool("enrich") {
 				stages = append(stages, stage{"ll-enrich", nil})
 			}
+			empty := "nothing to do: no saved item waits to be fetched, and no failed one is due for a retry\nll-find --failed lists what failed and why"
+			if verb == "stale" {
+				empty = fmt.Sprintf("nothing to re-ingest: no item was fetched longer ago than %s\na shorter --older-than re-ingests more (linkledger stale --older-than 1d)", c.String("older-than"))
+			}
 			stages = append(stages, stage{"ll-index", stageArgs(c, sf, toIndex)})
-			return inVerb(c, pipeline(ctx, filters, env, name, stages))
+			return inVerb(c, pipelineSaying(ctx, filters, env, name, stages, empty))
 		},
 	}
 }
