@@ -206,7 +206,7 @@ EXAMPLES:
    linkledger worker --enrich`
 	} else {
 		view = "--stale"
-		sf = append(sf, stageFlag{&ucli.StringFlag{Name: "older-than", Value: "30d", Usage: "re-ingest items fetched longer ago than `DURATION` (30d, 12h)"}, toFind})
+		sf = append(sf, stageFlag{&ucli.StringFlag{Name: "older-than", Value: "30d", Usage: "re-ingest items fetched longer ago than `DURATION` (12h, 30d, 2w, 3mo, 1y)"}, toFind})
 		desc = `Re-ingests items fetched longer ago than --older-than, with a conditional
 GET (etag, last-modified): an unchanged page is not parsed again. It runs
    ll-find --stale --older-than D | ll-fetch | ll-parse | ll-index
