@@ -13,6 +13,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -68,7 +69,8 @@ func Filter(c *ucli.Command, now time.Time) (store.Filter, error) {
 	f := store.Filter{Type: fv.String("type"), Actor: fv.String("actor"), Status: fv.String("status")}
 	for _, v := range fv.StringSlice("tags") {
 		for _, t := range strings.Split(v, ",") {
-			if t = strings.TrimSpace(t); t != "" {
+			// the form tags are stored in: --tags "C Libraries" finds c-libraries
+			if t = record.TagForm(t); t != "" {
 				f.Tags = append(f.Tags, t)
 			}
 		}

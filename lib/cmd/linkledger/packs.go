@@ -178,7 +178,7 @@ EXAMPLES:
 		ExitErrHandler:  func(context.Context, *ucli.Command, error) {},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
-				return cli.Usage("unknown subcommand %q: want save, show, refresh or list", c.Args().First())
+				return unknownWord(c, "subcommand", c.Args().First(), []string{"save", "show", "refresh", "list"})
 			}
 			return cli.Usage("want a subcommand: save, show, refresh or list")
 		},
