@@ -393,7 +393,7 @@ func TestMCP(t *testing.T) {
 	}{
 		{"find", map[string]any{"limit": 99}, "usage: limit 99: want 1..20"},
 		{"find", map[string]any{"limit": "ten"}, "limit"},
-		{"find", map[string]any{"since": "yesterday"}, "usage: since:"},
+		{"find", map[string]any{"since": "someday"}, "usage: since:"},
 		{"show", map[string]any{"item": srv.URL + "/missing"}, `not_found: no item "` + srv.URL + `/missing" in ` + db},
 		{"annotate", map[string]any{"item": id, "text": "x", "confidence": 2}, "usage: confidence 2: want a number from 0 to 1"},
 		{"annotate", map[string]any{"item": id, "text": "x", "actor": "robot"}, `usage: actor "robot": want human or agent:<name>`},
@@ -406,7 +406,7 @@ func TestMCP(t *testing.T) {
 		{"cite", map[string]any{"item": id, "task": ""}, `usage: task: task name "": want 1 to 200 characters on one line`},
 		{"cite", map[string]any{"item": "ll_0000000000000000", "task": "t"}, `not_found: no item "ll_0000000000000000"`},
 		{"cite", map[string]any{"item": id}, "task"},
-		{"stats", map[string]any{"since": "yesterday"}, "usage: since:"},
+		{"stats", map[string]any{"since": "someday"}, "usage: since:"},
 		{"stats", map[string]any{"limit": 99}, "usage: limit 99: want 1..20"},
 		{"pack_save", map[string]any{"name": "quokka-watch", "query": "quokkas"}, "usage: pack \"quokka-watch\" exists\nhint: refresh it with pack_refresh"},
 		{"pack_save", map[string]any{"name": "big", "query": "quokkas", "max_tokens": 9000}, "usage: max_tokens 9000: want 1..8000"},

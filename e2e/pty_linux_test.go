@@ -50,3 +50,31 @@ func openPTY() (master, term *os.File, err error) {
 	}
 	return m, t, nil
 }
+
+// openInputPTY opens a pseudo-terminal for a program's stdin as a shell
+// leaves it: line mode, Ctrl-D ends input, Ctrl-C sends SIGINT; no echo.
+func openInputPTY() (master, term *os.File, err error) {
+	m, t, err := openPTY()
+	if err != nil {
+		return nil, nil, err
+	}
+	tfd := int(t.Fd())
+	tio, err := unix.IoctlGetTermios(tfd, unix.TCGETS)
+	if err == nil {
+		tio.Lflag |= unix.ICANON | unix.ISIG
+		tio.Lflag &^= unix.ECHO
+		err = unix.IoctlSetTermios(tfd, unix.TCSETS, tio)
+	}
+	if err != nil {
+		m.Close()
+		t.Close()
+		return nil, nil, fmt.Errorf("open pty: %w", err)
+	}
+	return m, t, nil
+}
+
+// ttyAttr starts a program in a new session whose controlling terminal is
+// its stdin.
+func ttyAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+}

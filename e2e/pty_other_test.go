@@ -2,6 +2,13 @@
 
 package e2e
 
-import "os"
+import (
+	"os"
+	"syscall"
+)
 
 func openPTY() (master, term *os.File, err error) { return nil, nil, errNoPTY }
+
+func openInputPTY() (master, term *os.File, err error) { return nil, nil, errNoPTY }
+
+func ttyAttr() *syscall.SysProcAttr { return nil }

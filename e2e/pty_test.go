@@ -19,11 +19,11 @@ import (
 // ones the ll-* binaries and the test setup read. (testscript does not
 // export the script's whole environment to custom commands.)
 var ptyEnv = []string{"PATH", "HOME", "WORK", "TMPDIR", "LINKLEDGER_DB", "LINKLEDGER_BUSY_TIMEOUT",
-	"XDG_DATA_HOME", "LL_TESTSERVER", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM"}
+	"XDG_DATA_HOME", "LL_TESTSERVER", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "PAGER", "LINKLEDGER_PAGER", "LESS"}
 
 // ptyCmd is the script command
 //
-//	pty [-merged] [-stdin FILE] [-exit N] PROG [ARGS...]
+//	pty [-merged] [-stdin FILE] [-ttyin] [-type KEYS] [-after TEXT] [-exit N] PROG [ARGS...]
 //
 // It runs the real binary PROG with its stdout and stderr on
 // pseudo-terminals, as for a person at a terminal, and puts what PROG wrote
@@ -32,21 +32,34 @@ var ptyEnv = []string{"PATH", "HOME", "WORK", "TMPDIR", "LINKLEDGER_DB", "LINKLE
 // share one terminal, as in a terminal window, and everything goes to the
 // script's stdout: that shows whether progress and records interleave.
 // The terminals pass bytes through unchanged (no \n to \r\n). Stdin is FILE
-// or empty. -exit N expects exit status N (default 0; with ! any failure).
+// or empty; with -ttyin it is a terminal too (line mode, Ctrl-C sends
+// SIGINT: it is PROG's controlling terminal), on which -type KEYS is typed
+// once PROG has written TEXT (-after; default: at once) on stderr (or the
+// merged terminal). In KEYS, ^C is Ctrl-C, ^D is Ctrl-D and \n a newline.
+// -exit N expects exit status N (default 0; with ! any failure).
 func ptyCmd(ts *testscript.TestScript, neg bool, args []string) {
-	merged, stdin, want := false, "", 0
+	const usage = "usage: pty [-merged] [-stdin FILE] [-ttyin] [-type KEYS] [-after TEXT] [-exit N] PROG [ARGS...]"
+	merged, ttyin, stdin, keys, after, want := false, false, "", "", "", 0
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		switch args[0] {
 		case "-merged":
 			merged = true
 			args = args[1:]
-		case "-stdin", "-exit":
+		case "-ttyin":
+			ttyin = true
+			args = args[1:]
+		case "-stdin", "-exit", "-type", "-after":
 			if len(args) < 2 {
-				ts.Fatalf("usage: pty [-merged] [-stdin FILE] [-exit N] PROG [ARGS...]")
+				ts.Fatalf(usage)
 			}
-			if args[0] == "-stdin" {
+			switch args[0] {
+			case "-stdin":
 				stdin = args[1]
-			} else {
+			case "-type":
+				keys = strings.NewReplacer("^C", "\x03", "^D", "\x04", `\n`, "\n").Replace(args[1])
+			case "-after":
+				after = args[1]
+			default:
 				n, err := strconv.Atoi(args[1])
 				ts.Check(err)
 				want = n
@@ -56,8 +69,8 @@ func ptyCmd(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("pty: unknown option %s", args[0])
 		}
 	}
-	if len(args) == 0 {
-		ts.Fatalf("usage: pty [-merged] [-stdin FILE] [-exit N] PROG [ARGS...]")
+	if len(args) == 0 || (ttyin && stdin != "") || (keys != "" && !ttyin) {
+		ts.Fatalf(usage)
 	}
 	path, err := lookPath(args[0], ts.Getenv("PATH"))
 	ts.Check(err)
@@ -89,6 +102,18 @@ func ptyCmd(ts *testscript.TestScript, neg bool, args []string) {
 		defer f.Close()
 		cmd.Stdin = f
 	}
+	var inM *os.File
+	if ttyin {
+		var inS *os.File
+		inM, inS, err = openInputPTY()
+		ts.Check(err)
+		defer inM.Close()
+		defer inS.Close()
+		cmd.Stdin = inS
+		// a session of its own with this terminal as its controlling
+		// terminal, so that Ctrl-C on it reaches PROG as at a shell
+		cmd.SysProcAttr = ttyAttr()
+	}
 	ts.Check(cmd.Start())
 	// Only the child holds the terminals now: when it exits, reading the
 	// other ends ends (EIO).
@@ -97,8 +122,8 @@ func ptyCmd(ts *testscript.TestScript, neg bool, args []string) {
 		errS.Close()
 	}
 	var wg sync.WaitGroup
-	var outB, errB bytes.Buffer
-	drain := func(m *os.File, b *bytes.Buffer) {
+	var outB, errB lockedBuffer
+	drain := func(m *os.File, b *lockedBuffer) {
 		defer wg.Done()
 		io.Copy(b, m) // ends with EIO once the child has exited
 	}
@@ -108,12 +133,26 @@ func ptyCmd(ts *testscript.TestScript, neg bool, args []string) {
 		wg.Add(1)
 		go drain(errM, &errB)
 	}
+	if keys != "" {
+		watch := &errB
+		if merged {
+			watch = &outB
+		}
+		for deadline := time.Now().Add(time.Minute); after != "" && !strings.Contains(watch.String(), after); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				ts.Fatalf("pty %s: %q never came on the terminal", args[0], after)
+			}
+		}
+		_, err := inM.Write([]byte(keys))
+		ts.Check(err)
+	}
 	timer := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
 	runErr := cmd.Wait()
 	timer.Stop()
 	wg.Wait()
-	ts.Stdout().Write(outB.Bytes())
-	ts.Stderr().Write(errB.Bytes())
+	ts.Stdout().Write([]byte(outB.String()))
+	ts.Stderr().Write([]byte(errB.String()))
 
 	code := 0
 	var ee *exec.ExitError
@@ -129,6 +168,25 @@ func ptyCmd(ts *testscript.TestScript, neg bool, args []string) {
 	case !neg && code != want:
 		ts.Fatalf("pty %s: exit status %d, want %d", args[0], code, want)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer that one goroutine fills while another
+// reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func lookPath(name, path string) (string, error) {

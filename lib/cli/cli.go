@@ -171,6 +171,13 @@ func Prepare(cmd *ucli.Command, env Env) {
 	}
 }
 
+// EmptyInputEnv, when set, is what a filter that reads records says on
+// stderr, for a person at a terminal, when none came in: the front's
+// pipeline verbs set it for their last stage, so `linkledger worker` with
+// nothing to do says that nothing is pending, not that ll-index got no
+// records. A second line, if any, is the hint.
+const EmptyInputEnv = "LINKLEDGER_EMPTY_INPUT"
+
 // CompleteEnv, when set, turns on a filter's shell completion
 // (--generate-shell-completion); the front command sets it to complete
 // the flags of the verbs it passes through.

@@ -26,11 +26,6 @@ type DBLocation struct {
 	Source string // DBFromFlag, DBFromEnv, DBFromProject or DBFromDefault
 }
 
-// Default reports whether the location is the default one, whose folders
-// a writer may create ($XDG_DATA_HOME/linkledger or
-// ~/.local/share/linkledger).
-func (l DBLocation) Default() bool { return l.Source == DBFromDefault }
-
 // how says in words how the location was chosen.
 func (l DBLocation) how() string {
 	switch l.Source {
@@ -103,23 +98,21 @@ func OpenReader(ctx context.Context, loc DBLocation, opts store.Options) (*store
 }
 
 // OpenWriter opens the database for a command that adds items (ll-save,
-// ll-index), creating the file when it is missing. Of the folders it
-// creates only the default location's ($XDG_DATA_HOME/linkledger/): a
-// folder named by --db or LINKLEDGER_DB that does not exist is a fatal
-// error (exit 1) with a hint to create it, since a typo there would
-// otherwise start a new, empty store somewhere unexpected.
+// ll-index), creating the file when it is missing, and its missing
+// folders, wherever the location came from (--db, LINKLEDGER_DB, the
+// default), as mkdir -p would: `LINKLEDGER_DB=~/notes/links.db` works on
+// a first run. The folders it creates are the owner's only (0700); a
+// folder that cannot be made (a file in the way, no permission) is a
+// fatal error naming it.
 func OpenWriter(ctx context.Context, loc DBLocation, opts store.Options) (*store.Store, error) {
 	dir := filepath.Dir(loc.Path)
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		if !loc.Default() {
-			return nil, &ExitError{Code: ExitFatal, Err: &hintError{
-				err:  fmt.Errorf("cannot create the database %s: folder %s does not exist (%s)", loc.Path, dir, loc.how()),
-				hint: "create the folder first: mkdir -p " + dir}}
-		}
+	if _, err := os.Stat(dir); err != nil {
 		// only the owner may read a store: 0700 on the folders
 		// linkledger creates (a folder the user made keeps its mode)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("create database folder %s: %w", dir, err)
+			return nil, &ExitError{Code: ExitFatal, Err: &hintError{
+				err:  fmt.Errorf("cannot create the database %s: cannot create its folder %s (%s): %v", loc.Path, dir, loc.how(), pathErr(err)),
+				hint: "choose another place with --db or LINKLEDGER_DB"}}
 		}
 	}
 	st, err := store.Open(ctx, loc.Path, opts)
@@ -127,6 +120,15 @@ func OpenWriter(ctx context.Context, loc DBLocation, opts store.Options) (*store
 		return nil, openError(loc, err)
 	}
 	return st, nil
+}
+
+// pathErr is a folder-creation error without Go's "mkdir PATH:" prefix.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
+	}
+	return err
 }
 
 // openError adds the database path to a store.Open error, unless the

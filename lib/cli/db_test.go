@@ -55,17 +55,27 @@ func TestOpenReaderWriter(t *testing.T) {
 	if _, err := OpenReader(ctx, missing, store.Options{}); exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "no database at "+missing.Path+" (given with --db)") {
 		t.Errorf("reader on a missing database: %v", err)
 	}
-	_, err := OpenWriter(ctx, missing, store.Options{})
-	if exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "folder "+filepath.Join(dir, "no", "such")+" does not exist") {
-		t.Errorf("writer in a missing folder: %v", err)
+	// a writer creates the missing folders of any location, 0700
+	w, err := OpenWriter(ctx, missing, store.Options{})
+	if err != nil {
+		t.Fatalf("writer in a missing folder: %v", err)
 	}
-	var h Hinter
-	if !errors.As(err, &h) || h.Hint() != "create the folder first: mkdir -p "+filepath.Join(dir, "no", "such") {
-		t.Errorf("writer in a missing folder: no hint to create it: %v", err)
+	w.Close()
+	for _, d := range []string{filepath.Join(dir, "no"), filepath.Join(dir, "no", "such")} {
+		if st, err := os.Stat(d); err != nil || st.Mode().Perm() != 0o700 {
+			t.Errorf("folder %s: %v %v, want mode 0700", d, st, err)
+		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "no")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a folder was created: %v", err)
+	// a file in the way is an error that names the folder
+	blocked := DBLocation{Path: filepath.Join(dir, "x.db", "sub", "y.db"), Source: DBFromEnv}
+	if err := os.WriteFile(filepath.Join(dir, "x.db"), nil, 0o600); err != nil {
+		t.Fatal(err)
 	}
+	_, err = OpenWriter(ctx, blocked, store.Options{})
+	if exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "cannot create its folder "+filepath.Join(dir, "x.db", "sub")+" (given by LINKLEDGER_DB)") {
+		t.Errorf("writer with a file in the way: %v", err)
+	}
+	os.Remove(filepath.Join(dir, "x.db"))
 
 	here := DBLocation{Path: filepath.Join(dir, "x.db"), Source: DBFromEnv}
 	if _, err := OpenReader(ctx, here, store.Options{}); exitCode(err) != ExitFatal {

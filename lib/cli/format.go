@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"os"
+
 	ucli "github.com/urfave/cli/v3"
+	"golang.org/x/term"
 )
 
 // The values of --format. Machine output is the record stream (ndjson, or
@@ -93,6 +96,11 @@ func outputOn(c *ucli.Command, env Env, format string) (*Output, error) {
 	}
 	if human {
 		o.Human(colorWanted(env.Getenv, tty))
+		if f, ok := env.Stdout.(*os.File); ok && tty {
+			if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+				o.SetWidth(cols)
+			}
+		}
 	}
 	o.stderr = env.Stderr
 	o.quiet = f.Bool("quiet")

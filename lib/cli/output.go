@@ -37,6 +37,7 @@ type Output struct {
 	quiet    bool
 	progress *Progress
 	meta     map[string]any // added to the envelope's meta (Meta)
+	page     *pager         // nil: not paged (see Page)
 }
 
 // Meta adds a key to the --json envelope's meta (ll-find's ranking mode
@@ -51,6 +52,13 @@ func (o *Output) Meta(key string, v any) {
 // Human switches the output to the form for a person; color allows ANSI
 // colour. OutputOn calls it when stdout is a terminal or --format asks.
 func (o *Output) Human(color bool) { o.human = human.New(o.out, color) }
+
+// SetWidth tells the human form the terminal's width (for wrapped text).
+func (o *Output) SetWidth(cols int) {
+	if o.human != nil {
+		o.human.SetWidth(cols)
+	}
+}
 
 // IsHuman reports whether the output is for a person (a terminal, or
 // --format human): commands then say on stderr when nothing matched.

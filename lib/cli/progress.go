@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// Progress prints "prog: N done, M failed, R/s" on one stderr line,
+// Progress prints "prog: N done, M failed, R/s" on one stderr line (N
+// succeeded, M failed, R records a second),
 // rewritten in place. It prints nothing unless enabled (stderr is a
 // terminal and -q was not given), so pipes and logs never see it. The
 // Output that made it (Output.Progress) clears the line before it writes a
@@ -51,7 +52,8 @@ func (p *Progress) Tick(failed bool) {
 
 func (p *Progress) draw() {
 	rate := float64(p.done) / max(time.Since(p.started).Seconds(), 1e-3)
-	fmt.Fprintf(p.w, "\r\x1b[K%s: %d done, %d failed, %.1f/s", p.prog, p.done, p.failed, rate)
+	// "done" are the records that succeeded: a failed one is not also done
+	fmt.Fprintf(p.w, "\r\x1b[K%s: %d done, %d failed, %.1f/s", p.prog, p.done-p.failed, p.failed, rate)
 	p.visible = true
 }
 

@@ -52,6 +52,8 @@ func appendRecord(b []byte, r *Record) ([]byte, bool) {
 			o.ints("displaced", s.Displaced, true)
 			o.ints("merged", s.Merged, true)
 			o.boolean("note_added", s.NoteAdded, true)
+			o.ints("pinned", s.Pinned, true)
+			o.ints("unpinned", s.Unpinned, true)
 		})
 	}
 	e.str("status", r.Status, true)

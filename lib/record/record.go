@@ -286,6 +286,11 @@ type SaveResult struct {
 	// that quotes the same text (the history says into which).
 	Merged    []int64 `json:"merged,omitempty"`
 	NoteAdded bool    `json:"note_added,omitempty"`
+	// Pinned and Unpinned are the highlights the record pinned or
+	// unpinned (--pin, --unpin; pinning a pinned one is no change but is
+	// listed), so a person sees what a pin did.
+	Pinned   []int64 `json:"pinned,omitempty"`
+	Unpinned []int64 `json:"unpinned,omitempty"`
 	// Reviewed are the record's review decisions as applied.
 	Reviewed []ReviewDecision `json:"reviewed,omitempty"`
 }

@@ -30,3 +30,12 @@ func (s *Store) CountPending(ctx context.Context, maxAttempts int) (int, error) 
 	err := s.db.GetContext(ctx, &n, `SELECT count(*) FROM items WHERE `+pendingCond, maxAttempts, record.FormatTime(s.Now()))
 	return n, err
 }
+
+// CountNotFetched returns the number of items saved and never fetched
+// (ingest status "saved", text not given by the record): their text is
+// not searchable until the worker ingests them.
+func (s *Store) CountNotFetched(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.GetContext(ctx, &n, `SELECT count(*) FROM items WHERE ingest_status = 'saved' AND content_from_record = 0`)
+	return n, err
+}

@@ -638,11 +638,13 @@ func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Re
 			if err := s.setPinned(ctx, tx, it.ID, id, true, actor); err != nil {
 				return err
 			}
+			res.Pinned = append(res.Pinned, id)
 		}
 		for _, id := range rec.Unpin {
 			if err := s.setPinned(ctx, tx, it.ID, id, false, actor); err != nil {
 				return err
 			}
+			res.Unpinned = append(res.Unpinned, id)
 		}
 		for _, d := range p.review {
 			d.ItemID = it.ID
@@ -905,7 +907,9 @@ func (s *Store) setState(ctx context.Context, tx dbtx, itemID, from, to, actor s
 	return s.event(ctx, tx, itemID, "ingest", "", ingestStateChangedEventPrefix+to, actor, map[string]string{"from": from, "to": to})
 }
 
-// cleanTags trims, lower-cases and de-duplicates tags, refusing bad ones:
+// cleanTags puts tags in their one form (record.TagForm: trimmed,
+// lower-cased, white space made hyphens) and de-duplicates them, refusing
+// bad ones:
 // longer than maxTagBytes, with a comma or a control character, or more
 // than MaxTags of them in one record. It is linear in the number of tags
 // (a set, not a search of the list for each tag).
@@ -920,7 +924,7 @@ func cleanTags(in []string) ([]string, error) {
 		if len(t) > maxTagBytes || strings.ContainsFunc(t, func(r rune) bool { return r == ',' || unicode.IsControl(r) }) {
 			return nil, badInput("tag %s: at most %d bytes, no commas or control characters", record.Quote(t), maxTagBytes)
 		}
-		t = strings.ToLower(t)
+		t = record.TagForm(t)
 		if !seen[t] {
 			if len(out) == MaxTags {
 				return nil, badInput("more than %d tags in one record", MaxTags)

@@ -36,10 +36,18 @@ type Renderer struct {
 	w      io.Writer
 	color  bool
 	blocks int // multi-line blocks written, for the blank line between them
+	width  int // terminal columns for wrapped text; 0: DefaultWidth
 }
 
 // New returns a Renderer on w; color turns on ANSI colour and bold.
 func New(w io.Writer, color bool) *Renderer { return &Renderer{w: w, color: color} }
+
+// Color reports whether the renderer writes ANSI colour.
+func (r *Renderer) Color() bool { return r.color }
+
+// SetWidth sets the terminal's width in columns, to which the text view
+// (show --text) is wrapped.
+func (r *Renderer) SetWidth(cols int) { r.width = cols }
 
 // Record writes one record in the form its kind asks for: an error, a
 // search hit, an item status (an "ingest" object), an index result, a save
@@ -135,7 +143,7 @@ func extras(rec *record.Record) extra {
 // hit writes one search result:
 //
 //  1. Title  +2 copies
-//     article · 2026-11-22 · #ai #memory
+//     ll_0123456789abcdef · article · 2026-11-22 · #ai #memory
 //     https://example.com/post
 //     ★ the top highlight (agent:researcher 0.82)
 //     … a snippet with the *matched* words marked …
@@ -151,7 +159,11 @@ func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 		fmt.Fprintf(b, "  %s", r.paint(dim, fmt.Sprintf("+%d %s", n, word)))
 	}
 	b.WriteString("\n")
+	// the id first, so the next command can be typed from the view
 	var meta []string
+	if rec.ID != "" {
+		meta = append(meta, rec.ID)
+	}
 	if rec.SourceType != "" {
 		meta = append(meta, rec.SourceType)
 	}
@@ -318,8 +330,10 @@ func (r *Renderer) status(b *strings.Builder, rec *record.Record, in *ingest) {
 	if e := in.LastEnrichError; e != nil {
 		fmt.Fprintf(b, "    %s %s: %s\n", r.paint(yellow, "last enrich error"), e.Code, oneLine(e.Message))
 	}
-	// linkledger show: the item's annotations, orphans marked
+	// linkledger show: the item's annotations, orphans marked, and with
+	// --text its text
 	r.annotations(b, rec)
+	r.text(b, rec)
 }
 
 // item writes a record of no particular kind (queue views, ll-fetch and
@@ -425,6 +439,12 @@ func (r *Renderer) saveLine(b *strings.Builder, rec *record.Record) {
 		}
 		what = append(what, "annotation "+strings.Join(ids, " "))
 	}
+	if len(s.Pinned) > 0 {
+		what = append(what, "pinned "+annIDs(s.Pinned))
+	}
+	if len(s.Unpinned) > 0 {
+		what = append(what, "unpinned "+annIDs(s.Unpinned))
+	}
 	if n := len(s.Reviewed); n > 0 {
 		what = append(what, fmt.Sprintf("%d review decision(s)", n))
 	}
@@ -445,6 +465,15 @@ func (r *Renderer) saveLine(b *strings.Builder, rec *record.Record) {
 		fmt.Fprintf(b, "  %s", r.paint(dim, "("+strings.Join(what, "; ")+")"))
 	}
 	b.WriteString("\n")
+}
+
+// annIDs is "#2 #3".
+func annIDs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = "#" + strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, " ")
 }
 
 // settingLine writes one ledger setting: "decay  {...}  (stored by human at …)".

@@ -29,7 +29,7 @@ func TestRecord(t *testing.T) {
 		want string
 	}{
 		{"hit", hit, ` 1. Agent memory  +2 copies
-    article · 2026-01-02 · #ai #memory
+    ll_0123456789abcdef · article · 2026-01-02 · #ai #memory
     https://example.com/post
     › the key claim (agent:r 0.82)
     *Agents* forget; *Memory* helps (*agents*-*memory*). (p. 3)
@@ -40,7 +40,7 @@ func TestRecord(t *testing.T) {
 				Highlights: []record.Annotation{{Type: "highlight", Text: "pinned one", Actor: "human", Pinned: true}},
 				Snippets:   []record.Snippet{{Text: "東京で機械学習を学ぶ。"}}}},
 			`12. 機械学習の本
-    saved 2026-11-22 · pending: not fetched yet
+    ll_x · saved 2026-11-22 · pending: not fetched yet
     https://jp.test/
     ★ pinned one
     *東京*で機械学習を学ぶ。

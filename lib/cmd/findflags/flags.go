@@ -13,6 +13,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -57,7 +58,7 @@ func FilterFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringSliceFlag{Name: "tags", Aliases: []string{"tag", "t"}, Usage: "only items with all of these tags (comma-separated, repeatable)"},
 		&ucli.StringFlag{Name: "type", Usage: "only items of source `TYPE` (article, x, youtube, pdf, text)"},
-		&ucli.StringFlag{Name: "since", Usage: "only items saved at or after `WHEN` (RFC 3339, YYYY-MM-DD, or a duration ago: 30d, 12h)"},
+		&ucli.StringFlag{Name: "since", Usage: "only items saved at or after `WHEN` (RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago: 12h, 30d, 2w, 3mo, 1y)"},
 		&ucli.StringFlag{Name: "until", Usage: "only items saved before `WHEN` (same forms as --since)"},
 		&ucli.StringFlag{Name: "actor", Usage: "only items with annotations by `ACTOR` (human or agent:<name>)"},
 		&ucli.StringFlag{Name: "status", Usage: "only items in ingest `STATE` (saved, fetched, parsed, enriched, failed)"},
@@ -70,7 +71,8 @@ func Filter(c *ucli.Command, now time.Time) (store.Filter, error) {
 	f := store.Filter{Type: fv.String("type"), Actor: fv.String("actor"), Status: fv.String("status")}
 	for _, v := range fv.StringSlice("tags") {
 		for _, t := range strings.Split(v, ",") {
-			if t = strings.TrimSpace(t); t != "" {
+			// the form tags are stored in: --tags "C Libraries" finds c-libraries
+			if t = record.TagForm(t); t != "" {
 				f.Tags = append(f.Tags, t)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -23,15 +24,18 @@ func SetFilters(c *ucli.Command) []string {
 }
 
 // SayNoMatch tells a person at a terminal that a search found nothing,
-// on stderr: among how many items, and what to try next; an empty ledger
-// says how to add the first link. Callers call it only for the human form
-// (Output.IsHuman), so pipes stay empty.
+// on stderr: among how many items, how many of them wait for the worker
+// (their text is not searched until it ran) and the command that ingests
+// them, and what to try next; an empty ledger says how to add the first
+// link. Callers call it only for the human form (Output.IsHuman), so pipes
+// stay empty.
 func SayNoMatch(ctx context.Context, st *store.Store, diag cli.Diag, query string, filters []string) {
-	n, err := st.CountItems(ctx)
+	counts, err := ledger.CountItems(ctx, st)
 	if err != nil {
 		diag.Debugf("counting items: %v", err)
 		return
 	}
+	n := counts.Items
 	if n == 0 {
 		SayEmpty(diag)
 		return
@@ -40,6 +44,20 @@ func SayNoMatch(ctx context.Context, st *store.Store, diag cli.Diag, query strin
 		diag.Printf("no matches for %q among %d %s", query, n, plural(n, "item", "items"))
 	} else {
 		diag.Printf("no items match the filters (%d in the ledger)", n)
+	}
+	if w := counts.NotFetched; w > 0 {
+		switch {
+		case w == 1 && n == 1:
+			diag.Printf("it has not been fetched yet: its text is not searched until then")
+		case w == n:
+			diag.Printf("none of them has been fetched yet: their text is not searched until then")
+		default:
+			diag.Printf("%d of them %s not been fetched yet: their text is not searched until then", w, plural(w, "has", "have"))
+		}
+		diag.Hintf("ingest them with: %s (then search again)", ledger.IngestHint)
+		if w == n {
+			return
+		}
 	}
 	switch {
 	case len(filters) > 0 && query != "":

@@ -1,8 +1,10 @@
 package linkledger
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -94,4 +96,46 @@ func completeItems(env cli.Env) ucli.ShellCompleteFunc {
 func fileExists(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// bashCompletion wraps urfave/cli's bash script action: its script needs
+// the bash-completion package (_get_comp_words_by_ref), and without it
+// every Tab printed "_get_comp_words_by_ref: command not found". The
+// script it writes is given a fallback to bash's own COMP_WORDS.
+func bashCompletion(act ucli.ActionFunc) ucli.ActionFunc {
+	return func(ctx context.Context, c *ucli.Command) error {
+		root := c.Root()
+		w := root.Writer
+		var b bytes.Buffer
+		root.Writer = &b
+		err := act(ctx, c)
+		root.Writer = w
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, bashWithoutPackage(b.String()))
+		return err
+	}
+}
+
+// bashCompletionCall is how urfave/cli's bash script asks bash-completion
+// for the words; bashWithoutPackage makes it conditional.
+const bashCompletionCall = `  else
+    _get_comp_words_by_ref "$@" cur prev words cword
+  fi`
+
+// bashWithoutPackage makes script work whether or not bash-completion is
+// installed: when neither of its word functions exists, the words are
+// bash's own (COMP_WORDS, COMP_CWORD), which is all linkledger's
+// completion reads.
+func bashWithoutPackage(script string) string {
+	return strings.Replace(script, bashCompletionCall, `  elif declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+    _get_comp_words_by_ref "$@" cur prev words cword
+  else
+    # no bash-completion package: bash's own words
+    cur="${COMP_WORDS[COMP_CWORD]}"
+    prev="${COMP_WORDS[COMP_CWORD-1]}"
+    words=("${COMP_WORDS[@]}")
+    cword=$COMP_CWORD
+  fi`, 1)
 }

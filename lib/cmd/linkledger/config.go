@@ -131,7 +131,7 @@ EXAMPLES:
 		Commands: []*ucli.Command{decay},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
-				return cli.Usage("unknown setting %q: want decay", c.Args().First())
+				return unknownWord(c, "setting", c.Args().First(), []string{"decay"})
 			}
 			return readLedger(ctx, c, env, "", func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
 				rec, err := ledger.DecaySetting(ctx, st)

@@ -80,7 +80,7 @@ func runFilter(ctx context.Context, dir, name string, env cli.Env, args []string
 	// the filter speaks of the command that was typed (cli.DisplayNameEnv)
 	// and, for shell completion, lists its flags (cli.CompleteEnv)
 	cmd.Env = os.Environ()
-	for _, k := range []string{cli.DisplayNameEnv, cli.CompleteEnv} {
+	for _, k := range []string{cli.DisplayNameEnv, cli.CompleteEnv, cli.EmptyInputEnv} {
 		if v := env.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

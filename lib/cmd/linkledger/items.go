@@ -57,6 +57,13 @@ actor, confidence, pinned, chunk and created time, every artifact, and with
 --text its text (its chunks, in order). The annotation ids are the ones pin,
 unpin and unannotate take. Archived items are shown too.
 
+At a terminal (or with --format human) show prints a view for a person;
+with --text it ends with the item's text as paragraphs, each sentence once
+(the overlap between chunks left out), highlights marked (in colour, or
+between « and » with NO_COLOR). A view longer than the screen goes through
+a pager: $LINKLEDGER_PAGER, else $PAGER, else less (LESS=FRX when LESS is
+unset); PAGER=cat turns it off. A pipe or file always gets the record.
+
 An item is named by its id (ll_ and 16 hex digits) or by its URL in any form
 that canonicalizes to the saved one (tracking parameters, case, a local path).
 
@@ -329,6 +336,10 @@ func eachItem(ctx context.Context, c *ucli.Command, env cli.Env,
 		return err
 	}
 	defer st.Close()
+	// at a terminal, a view longer than the screen goes through a pager;
+	// on an error, what came before is still shown
+	out.Page(env)
+	defer out.ClosePager()
 	for _, a := range args {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -342,6 +353,9 @@ func eachItem(ctx context.Context, c *ucli.Command, env cli.Env,
 				return err
 			}
 		}
+	}
+	if err := out.ClosePager(); err != nil {
+		return err
 	}
 	return out.Finish()
 }

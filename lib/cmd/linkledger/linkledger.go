@@ -146,6 +146,9 @@ func New(filters Filters, env cli.Env) *ucli.Command {
 			c.Description = completionDescription
 			var shells []*ucli.Command
 			for _, s := range c.Commands {
+				if s.Name == "bash" {
+					s.Action = bashCompletion(s.Action)
+				}
 				if s.Name != "pwsh" {
 					shells = append(shells, s)
 				}
@@ -153,7 +156,7 @@ func New(filters Filters, env cli.Env) *ucli.Command {
 			c.Commands = shells
 			c.Action = func(_ context.Context, c *ucli.Command) error {
 				if c.Args().Present() {
-					return inVerb(c, cli.Usage("unknown shell %q: want bash, zsh or fish", c.Args().First()))
+					return inVerb(c, unknownWord(c, "shell", c.Args().First(), []string{"bash", "zsh", "fish"}))
 				}
 				return ucli.ShowSubcommandHelp(c)
 			}
@@ -266,6 +269,23 @@ func unknownVerb(root *ucli.Command, verb string) error {
 		}
 	}
 	return cli.UsageHint(hint, "unknown verb %q", verb)
+}
+
+// unknownWord says that word is not one of choices at a verb level below
+// the front (pack's subcommands, config's settings, completion's shells):
+// "unknown subcommand "shwo": want save, show, refresh or list", with the
+// nearest choice as the full command to type ("did you mean 'linkledger
+// pack show'?"), as for an unknown verb.
+func unknownWord(c *ucli.Command, kind, word string, choices []string) error {
+	want := strings.Join(choices, ", ")
+	if n := len(choices); n > 1 {
+		want = strings.Join(choices[:n-1], ", ") + " or " + choices[n-1]
+	}
+	hint := fmt.Sprintf("run '%s --help' for usage", cli.FullName(c))
+	if s := cli.Suggest(word, choices); s != "" {
+		hint = fmt.Sprintf("did you mean '%s %s'?", cli.FullName(c), s)
+	}
+	return cli.UsageHint(hint, "unknown %s %q: want %s", kind, word, want)
 }
 
 // helpVerb is `linkledger help [VERB]`: the same as `linkledger VERB --help`.

@@ -179,7 +179,7 @@ EXAMPLES:
 		ExitErrHandler:  func(context.Context, *ucli.Command, error) {},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
-				return cli.Usage("unknown subcommand %q: want save, show, refresh or list", c.Args().First())
+				return unknownWord(c, "subcommand", c.Args().First(), []string{"save", "show", "refresh", "list"})
 			}
 			return cli.Usage("want a subcommand: save, show, refresh or list")
 		},
@@ -238,7 +238,7 @@ EXAMPLES:
    linkledger stats --since 7d --jq '.stats.reuse_share'
    linkledger stats --since all --limit 3`,
 		Flags: []ucli.Flag{cli.DBFlag(),
-			&ucli.StringFlag{Name: "since", Value: "30d", Usage: "start of the period (RFC 3339, YYYY-MM-DD, a duration ago, or all)"},
+			&ucli.StringFlag{Name: "since", Value: "30d", Usage: "start of the period (RFC 3339, YYYY-MM-DD, yesterday, a span ago such as 30d, 2w, 3mo, 1y, or all)"},
 			&ucli.StringFlag{Name: "until", Usage: "end of the period (default now)"},
 			&ucli.IntFlag{Name: "limit", Value: 10, Usage: "at most `N` most reused sources"}},
 		Action: func(ctx context.Context, c *ucli.Command) error {

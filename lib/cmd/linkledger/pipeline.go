@@ -32,6 +32,12 @@ func stageName(verb, filter string) string {
 // pipeline runs the stages concurrently, stdout of each into stdin of the
 // next, and returns the worst exit code (like pipefail).
 func pipeline(ctx context.Context, filters Filters, env cli.Env, verb string, stages []stage) error {
+	return pipelineSaying(ctx, filters, env, verb, stages, "")
+}
+
+// pipelineSaying is pipeline whose last stage, when no records came in,
+// says empty at a terminal (cli.EmptyInputEnv) instead of its own words.
+func pipelineSaying(ctx context.Context, filters Filters, env cli.Env, verb string, stages []stage, empty string) error {
 	for _, s := range stages {
 		if _, ok := filters[s.name]; !ok {
 			return &cli.ExitError{Code: cli.ExitFatal, Err: fmt.Errorf("%s is not available in this build", s.name)}
@@ -42,6 +48,15 @@ func pipeline(ctx context.Context, filters Filters, env cli.Env, verb string, st
 	in := env.Stdin
 	for i, s := range stages {
 		e := displayEnv(env, stageName(verb, s.name))
+		if empty != "" && i == len(stages)-1 {
+			get := e.Getenv
+			e.Getenv = func(k string) string {
+				if k == cli.EmptyInputEnv {
+					return empty
+				}
+				return get(k)
+			}
+		}
 		e.Stdin = in
 		var pw *io.PipeWriter
 		if i < len(stages)-1 {
@@ -203,7 +218,7 @@ EXAMPLES:
    linkledger worker --enrich`
 	} else {
 		view = "--stale"
-		sf = append(sf, stageFlag{&ucli.StringFlag{Name: "older-than", Value: "30d", Usage: "re-ingest items fetched longer ago than `DURATION` (30d, 12h)"}, toFind})
+		sf = append(sf, stageFlag{&ucli.StringFlag{Name: "older-than", Value: "30d", Usage: "re-ingest items fetched longer ago than `DURATION` (12h, 30d, 2w, 3mo, 1y)"}, toFind})
 		desc = `Re-ingests items fetched longer ago than --older-than, with a conditional
 GET (etag, last-modified): an unchanged page is not parsed again. It runs
    ll-find --stale --older-than D | ll-fetch | ll-parse | ll-index
@@ -251,7 +266,11 @@ EXAMPLES:
 					// pipe still gets every record
 					e.Stdout = io.Discard
 				}
-				return pipeline(ctx, filters, e, cli.FullName(c), stages)
+				empty := "nothing to do: no saved item waits to be fetched, and no failed one is due for a retry\nll-find --failed lists what failed and why"
+				if verb == "stale" {
+					empty = fmt.Sprintf("nothing to re-ingest: no item was fetched longer ago than %s\na shorter --older-than re-ingests more (linkledger stale --older-than 1d)", c.String("older-than"))
+				}
+				return pipelineSaying(ctx, filters, e, cli.FullName(c), stages, empty)
 			}
 			if verb == "worker" && c.Bool("watch") {
 				return inVerb(c, watch(ctx, c, env, pass))

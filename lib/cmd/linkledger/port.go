@@ -270,6 +270,17 @@ func exportReadable(ctx context.Context, st *store.Store, ids []string, dir stri
 		if err != nil {
 			return fmt.Errorf("--vault: %w", err)
 		}
+		if out.IsHuman() {
+			// a person reads a line, not the record
+			done := "wrote"
+			if !written {
+				done = "unchanged"
+			}
+			if err := out.Text(fmt.Sprintf("%-9s %s  %s", done, id, path)); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := out.EmitValue(map[string]any{"id": id, "vault": map[string]any{"path": path, "written": written}}); err != nil {
 			return err
 		}
@@ -329,6 +340,17 @@ EXAMPLES:
 			var items int
 			if err := st.DB().GetContext(ctx, &items, `SELECT count(*) FROM items`); err != nil {
 				return err
+			}
+			if out.IsHuman() {
+				what := "items"
+				if items == 1 {
+					what = "item"
+				}
+				msg := fmt.Sprintf("backed up %d %s to %s (%.1f MB, as of %s)", items, what, dest, float64(info.Size())/1e6, record.FormatTime(at))
+				if len(res.Removed) > 0 {
+					msg += fmt.Sprintf("\nremoved %d temporary file(s) left by killed backups", len(res.Removed))
+				}
+				return out.Text(msg)
 			}
 			b := map[string]any{"path": dest, "bytes": info.Size(), "items": items, "at": record.FormatTime(at)}
 			if len(res.Removed) > 0 {

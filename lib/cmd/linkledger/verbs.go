@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
@@ -166,6 +167,15 @@ EXAMPLES:
 }
 
 func annotate(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command) error {
+	if c.Args().Len() > 1 {
+		// annotate ITEM "some text": the text wants a flag saying what it is
+		text := strings.Join(c.Args().Slice()[1:], " ")
+		if r := []rune(text); len(r) > 60 {
+			text = string(r[:57]) + "..."
+		}
+		return cli.UsageHint(fmt.Sprintf("linkledger annotate %s --highlight %q (a quote from the text), or --note %q (your words), or --lowlight", c.Args().First(), text, text),
+			"want one ITEM, got %d arguments: the text to add goes after --highlight, --lowlight or --note", c.Args().Len())
+	}
 	if err := needArgs(c, 1, "one ITEM"); err != nil {
 		return err
 	}

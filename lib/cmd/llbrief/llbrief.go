@@ -107,6 +107,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 		q = args
 	}
+	if q == "" && (c.Args().Len() > 0 || c.IsSet("query")) {
+		// an empty query typed is a mistake, not a wish to read records
+		return cli.Usage("the query is empty: give the words to brief on (%s \"how agents keep sources\"), or no query at all to read records from stdin", c.Root().Name)
+	}
 	maxItems := c.Int("max-items")
 	if maxItems < 1 || maxItems > brief.MaxItems {
 		return cli.Usage("--max-items %d: want 1..%d", maxItems, brief.MaxItems)
@@ -167,7 +171,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		// read only as many records as the pack can take: copies of one
 		// already taken do not count
 		var copies brief.Copies
-		rd := ndjson.NewReader(env.Stdin)
+		rd := ndjson.NewReader(cli.Stdin(ctx, env, diag))
 		for len(recs) < maxItems+maxPointers {
 			rec, _, err := rd.Next()
 			if errors.Is(err, io.EOF) {

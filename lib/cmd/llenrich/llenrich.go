@@ -122,7 +122,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Quiet: c.Bool("quiet"), Progress: progress}
 	defer progress.Done()
 	failed := 0
-	err = cli.EachRecord(ctx, env.Stdin, out, diag, record.StageEnrich, func(rec *record.Record, _ int) error {
+	err = cli.EachRecord(ctx, cli.Stdin(ctx, env, diag), out, diag, record.StageEnrich, func(rec *record.Record, _ int) error {
 		switch {
 		case rec.Error != nil, rec.Fetch != nil && rec.Fetch.NotModified:
 		case llm != nil:

@@ -328,7 +328,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	stripBodies := cli.IsTerminal(env.Stdout) && c.String("jq") == ""
 	hinted := false
 
-	in := inputs(c.Args().Slice(), env, func(le *ndjson.LineError) {
+	in := inputs(c.Args().Slice(), cli.Stdin(ctx, env, diag), func(le *ndjson.LineError) {
 		diag.Printf("line %d: %v", le.Line, le.Err)
 	})
 	f := fetch.New(opts)
@@ -417,7 +417,7 @@ func (in *input) pop() position {
 	return p
 }
 
-func inputs(args []string, env cli.Env, bad func(*ndjson.LineError)) *input {
+func inputs(args []string, stdin io.Reader, bad func(*ndjson.LineError)) *input {
 	in := &input{}
 	if len(args) > 0 {
 		i := 0
@@ -431,7 +431,7 @@ func inputs(args []string, env cli.Env, bad func(*ndjson.LineError)) *input {
 		}
 		return in
 	}
-	rd := ndjson.NewReader(env.Stdin)
+	rd := ndjson.NewReader(stdin)
 	in.next = func() (*record.Record, error) {
 		rec, line, err := rd.Next()
 		var le *ndjson.LineError

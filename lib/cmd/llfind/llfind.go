@@ -310,7 +310,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 func runQueries(ctx context.Context, path string, st *store.Store, fo ledger.FindOptions, out *cli.Output, env cli.Env, diag cli.Diag, attach func(*record.Record) error) (int, error) {
 	opts := fo.SearchOptions()
 	warned := map[string]bool{}
-	var r io.Reader = env.Stdin
+	var r io.Reader = cli.Stdin(ctx, env, diag)
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
@@ -149,7 +150,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	}
 	defer ix.close()
 	indexed := 0
-	err = cli.EachRecord(ctx, env.Stdin, out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {
+	err = cli.EachRecord(ctx, cli.Stdin(ctx, env, ix.diag), out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {
 		if err := ix.one(ctx, rec); err != nil {
 			return err
 		}
@@ -168,8 +169,18 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	}
 	if out.IsHuman() && out.Written() == 0 && !c.Bool("optimize") && !c.Bool("quiet") {
 		// a person ran it (often as `linkledger worker`) and nothing came in
-		ix.diag.Printf("nothing to index: no records came in")
-		ix.diag.Hintf("linkledger worker ingests saved links; ll-find --pending lists what waits, ll-find --failed what failed")
+		if note := env.Getenv(cli.EmptyInputEnv); note != "" {
+			// the front's worker or stale: say what the verb found (a
+			// second line is the hint)
+			msg, hint, _ := strings.Cut(note, "\n")
+			ix.diag.Printf("%s", msg)
+			if hint != "" {
+				ix.diag.Hintf("%s", hint)
+			}
+		} else {
+			ix.diag.Printf("nothing to index: no records came in")
+			ix.diag.Hintf("linkledger worker ingests saved links; ll-find --pending lists what waits, ll-find --failed what failed")
+		}
 	}
 	switch {
 	case ix.busy != nil:

@@ -165,7 +165,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	go func() {
 		defer close(order)
 		defer close(work)
-		rd := ndjson.NewReader(env.Stdin)
+		rd := ndjson.NewReader(cli.Stdin(ctx, env, diag))
 		for ctx.Err() == nil {
 			rec, _, err := rd.Next()
 			if errors.Is(err, io.EOF) {

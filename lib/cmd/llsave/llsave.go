@@ -257,7 +257,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 		return out.Finish()
 	}
-	err = cli.EachRecord(ctx, env.Stdin, out, diag, record.StageSave, func(rec *record.Record, line int) error {
+	err = cli.EachRecord(ctx, cli.Stdin(ctx, env, diag), out, diag, record.StageSave, func(rec *record.Record, line int) error {
 		return s.one(ctx, rec, line, "line")
 	})
 	if err == nil {
