@@ -238,6 +238,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, orphansVerb(env))
 	// the ledger's stored policies: decay (config.go)
 	verbs = append(verbs, configVerb(env))
+	// the local web app (ui.go)
+	verbs = append(verbs, uiVerb(filters, env))
 	return verbs
 }
 
