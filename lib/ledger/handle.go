@@ -51,6 +51,12 @@ const (
 	OnlyArchived = store.OnlyArchived
 )
 
+// Review decisions (record.ReviewDecision.Decision).
+const (
+	ReviewConfirmed = store.ReviewConfirmed
+	ReviewRejected  = store.ReviewRejected
+)
+
 // HighlightFilter chooses the annotations of Highlights.
 type HighlightFilter = store.AnnotationFilter
 

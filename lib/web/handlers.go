@@ -521,9 +521,11 @@ func (s *Server) reviewAnnotation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := record.ReviewDecision{AnnotationID: aid}
-	switch v := r.PostFormValue("decision"); v {
-	case "confirm", "reject":
-		d.Decision = v
+	switch r.PostFormValue("decision") {
+	case "confirm":
+		d.Decision = ledger.ReviewConfirmed
+	case "reject":
+		d.Decision = ledger.ReviewRejected
 	case "":
 	default:
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm or reject"})
@@ -570,7 +572,7 @@ func (s *Server) promoteTag(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "no tag named"})
 		return
 	}
-	if _, err := s.opt.Ledger.Review(r.Context(), id, record.ReviewDecision{Tag: tag, Decision: "confirm"}, ledger.WriteOptions{Actor: human}); err != nil {
+	if _, err := s.opt.Ledger.Review(r.Context(), id, record.ReviewDecision{Tag: tag, Decision: ledger.ReviewConfirmed}, ledger.WriteOptions{Actor: human}); err != nil {
 		s.fail(w, r, err)
 		return
 	}
