@@ -17,6 +17,9 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
+// reviewPage is how many annotations the review queue shows at once.
+const reviewPage = 50
+
 // perPage is how many results a list page shows.
 const perPage = 20
 
@@ -597,7 +600,7 @@ func (s *Server) archive(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 	decayed := r.URL.Query().Get("decayed") == "1"
-	recs, err := s.opt.Ledger.ReviewQueue(r.Context(), ledger.ReviewQueueOptions{Limit: 200, Decayed: decayed})
+	recs, err := s.opt.Ledger.ReviewQueue(r.Context(), ledger.ReviewQueueOptions{Limit: reviewPage, Decayed: decayed})
 	if err != nil {
 		s.fail(w, r, err)
 		return
