@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -48,6 +49,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /items/{id}/tags/promote", s.promoteTag)
 	mux.HandleFunc("POST /items/{id}/archive", s.archive)
 	mux.HandleFunc("GET /review", s.reviewPage)
+	mux.HandleFunc("POST /review/batch", s.reviewBatch)
 	mux.HandleFunc("GET /highlights", s.highlights)
 	mux.HandleFunc("GET /packs", s.packs)
 	mux.HandleFunc("POST /packs", s.createPack)
@@ -609,6 +611,43 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 		Recs    []*record.Record
 		Decayed bool
 	}{recs, decayed}})
+}
+
+// maxBatch bounds the decisions of one batch post.
+const maxBatch = reviewPage
+
+// reviewBatch confirms or rejects the checked annotations of the review
+// queue (values ITEM:ANNOTATION), one decision each, in order; it stops at
+// the first that fails and says which (the ones before it stay decided).
+func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
+	var decision string
+	switch r.PostFormValue("decision") {
+	case "confirm":
+		decision = ledger.ReviewConfirmed
+	case "reject":
+		decision = ledger.ReviewRejected
+	default:
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm or reject"})
+		return
+	}
+	picked := r.PostForm["ann"]
+	if len(picked) == 0 || len(picked) > maxBatch {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("check from 1 to %d annotations", maxBatch)})
+		return
+	}
+	for _, v := range picked {
+		item, ann, ok := strings.Cut(v, ":")
+		n, err := strconv.ParseInt(ann, 10, 64)
+		if !ok || err != nil || n <= 0 || !ledger.IsItemID(item) {
+			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("%q is not ITEM:ANNOTATION", v)})
+			return
+		}
+		if _, err := s.opt.Ledger.Review(r.Context(), item, record.ReviewDecision{AnnotationID: n, Decision: decision}, ledger.WriteOptions{Actor: human}); err != nil {
+			s.fail(w, r, fmt.Errorf("annotation %d: %w", n, err))
+			return
+		}
+	}
+	http.Redirect(w, r, "/review?done=reviewed", http.StatusSeeOther)
 }
 
 // --- highlights -------------------------------------------------------------
