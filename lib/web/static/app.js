@@ -75,11 +75,12 @@
     });
   }
 
-  // Inbox: while items wait for the worker, reload when the counts change.
+  // Inbox, or the reader of an item not ingested yet: while items wait
+  // for the worker, reload when the counts by state change.
   function live() {
     var counts = document.getElementById("counts");
-    if (!counts || counts.getAttribute("data-worker") !== "true") return;
-    if (!document.querySelector(".item.pending")) return;
+    var waiting = counts && counts.getAttribute("data-worker") === "true" && document.querySelector(".item.pending");
+    if (!waiting && !document.querySelector("[data-live]")) return;
     var last = null;
     function poll() {
       fetch("/status.json", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (c) {
