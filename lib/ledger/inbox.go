@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -28,6 +29,26 @@ func Retry(ctx context.Context, st *store.Store, arg string, opt WriteOptions) (
 // ("archived").
 func StateCounts(ctx context.Context, st *store.Store) (map[string]int, error) {
 	return st.StateCounts(ctx)
+}
+
+// IngestInfo is an item's ingest status as a listing or Show carries it
+// (the "ingest" extra field): state, attempts, last error, times.
+type IngestInfo = store.IngestInfo
+
+// Ingest reads the ingest status rec carries; the zero value (with
+// rec.Status as the state) when it carries none.
+func Ingest(rec *record.Record) IngestInfo {
+	var in IngestInfo
+	if rec == nil {
+		return in
+	}
+	if raw, ok := rec.Extra["ingest"]; ok {
+		_ = json.Unmarshal(raw, &in)
+	}
+	if in.Status == "" {
+		in.Status = rec.Status
+	}
+	return in
 }
 
 // Queues that Queue lists.

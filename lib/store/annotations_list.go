@@ -99,21 +99,14 @@ func (s *Store) ListAnnotations(ctx context.Context, f AnnotationFilter) ([]*rec
 	}
 	args = append(args, limit, max(f.Offset, 0))
 	var rows []struct {
-		ID         int64           `db:"id"`
-		ItemID     string          `db:"item_id"`
-		Type       string          `db:"type"`
-		Text       string          `db:"text"`
-		Actor      string          `db:"actor"`
-		Confidence sql.NullFloat64 `db:"confidence"`
-		Pinned     bool            `db:"pinned"`
-		CreatedAt  string          `db:"created_at"`
-		Review     sql.NullString  `db:"review"`
-		ChunkIndex sql.NullInt64   `db:"chunk_index"`
-		URL        string          `db:"url"`
-		Title      string          `db:"title"`
+		annRow
+		Review     sql.NullString `db:"review"`
+		ChunkIndex sql.NullInt64  `db:"chunk_index"`
+		URL        string         `db:"url"`
+		Title      string         `db:"title"`
 	}
-	if err := s.db.SelectContext(ctx, &rows, `SELECT a.id, a.item_id, a.type, a.text, a.actor, a.confidence, a.pinned,
-		a.created_at, a.review, a.chunk_index, i.original_url AS url, i.title
+	if err := s.db.SelectContext(ctx, &rows, `SELECT a.id, a.item_id, a.chunk_id, a.type, a.text, a.actor, a.confidence, a.pinned,
+		a.created_at, a.orphaned_at, a.review, a.chunk_index, i.original_url AS url, i.title
 		FROM annotations a JOIN items i ON i.id = a.item_id
 		WHERE `+strings.Join(conds, ` AND `)+`
 		ORDER BY a.created_at DESC, a.id DESC LIMIT ? OFFSET ?`, args...); err != nil {
@@ -121,11 +114,8 @@ func (s *Store) ListAnnotations(ctx context.Context, f AnnotationFilter) ([]*rec
 	}
 	out := make([]*record.Record, len(rows))
 	for i, r := range rows {
-		a := record.Annotation{ID: r.ID, Type: r.Type, Text: r.Text, Actor: r.Actor, Pinned: r.Pinned, CreatedAt: r.CreatedAt, Review: r.Review.String}
-		if r.Confidence.Valid {
-			c := r.Confidence.Float64
-			a.Confidence = &c
-		}
+		a := r.annotation()
+		a.Review = r.Review.String
 		if r.ChunkIndex.Valid {
 			ci := int(r.ChunkIndex.Int64)
 			a.ChunkIndex = &ci

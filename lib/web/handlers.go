@@ -369,7 +369,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 
 type readerData struct {
 	Item      *record.Record
-	Ingest    ingest
+	Ingest    ledger.IngestInfo
 	Paras     []para
 	Loose     []record.Annotation // highlights and lowlights not marked in place
 	Notes     []record.Annotation
@@ -385,7 +385,7 @@ func (s *Server) reader(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	d := &readerData{Item: rec, Ingest: ingestOf(rec), Back: itemPath(rec.ID)}
+	d := &readerData{Item: rec, Ingest: ledger.Ingest(rec), Back: itemPath(rec.ID)}
 	ps := ledger.Paragraphs(rec.Chunks)
 	d.HasText = len(ps) > 0
 	var placed map[int64]bool

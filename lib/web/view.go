@@ -2,7 +2,6 @@ package web
 
 import (
 	"embed"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -36,7 +35,7 @@ var funcs = template.FuncMap{
 	"isAgent": isAgent,
 	"short":   short,
 	"mark":    mark,
-	"ingest":  ingestOf,
+	"ingest":  ledger.Ingest,
 	"add":     func(a, b int) int { return a + b },
 	"pct":     func(f float64) string { return strconv.FormatFloat(f*100, 'f', 0, 64) + "%" },
 	"ts":      timestamp,
@@ -170,28 +169,6 @@ func mark(text string, terms []string) []seg {
 // queryTerms are the words of a search query, for marking.
 func queryTerms(q string) []string {
 	return strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// ingest is the ingest status a failed or shown item carries.
-type ingest struct {
-	Status      string        `json:"status"`
-	Attempts    int           `json:"attempts"`
-	NextRetryAt string        `json:"next_retry_at"`
-	LastError   *record.Error `json:"last_error"`
-	SavedAt     string        `json:"saved_at"`
-	FetchedAt   string        `json:"fetched_at"`
-	ParsedAt    string        `json:"parsed_at"`
-}
-
-func ingestOf(rec *record.Record) ingest {
-	var in ingest
-	if rec != nil && rec.Extra != nil {
-		_ = json.Unmarshal(rec.Extra["ingest"], &in)
-	}
-	if in.Status == "" && rec != nil {
-		in.Status = rec.Status
-	}
-	return in
 }
 
 // annSeg is a run of an item's paragraph: plain, or a highlight or
