@@ -80,7 +80,7 @@ type captureData struct {
 
 func (s *Server) captureForm(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	s.render(w, r, http.StatusOK, "capture", view{Title: "Save to linkledger", Data: &captureData{
+	s.render(w, r, http.StatusOK, "capture", view{Title: "Save to linkledger", Nav: "capture", Data: &captureData{
 		URL: q.Get("url"), Title: q.Get("title"), Sel: q.Get("sel"), BT: q.Get("bt")}})
 }
 
@@ -101,9 +101,9 @@ func (s *Server) capture(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		d.Error = err.Error()
-		s.render(w, r, http.StatusBadRequest, "capture", view{Title: "Save to linkledger", Data: d})
+		s.render(w, r, http.StatusBadRequest, "capture", view{Title: "Save to linkledger", Nav: "capture", Data: d})
 		return
 	}
 	s.poke()
-	s.render(w, r, http.StatusOK, "capture", view{Title: "Saved", Data: d})
+	s.render(w, r, http.StatusOK, "capture", view{Title: "Saved", Nav: "capture", Data: d})
 }
