@@ -163,3 +163,38 @@ func BenchmarkPages(b *testing.B) {
 		b.ReportMetric(float64(p)/float64(f), "page/find")
 	})
 }
+
+// BenchmarkReaderBig is the reader of a ~4 MB item alone (no 10k seeding),
+// for profiling the page.
+func BenchmarkReaderBig(b *testing.B) {
+	ctx := context.Background()
+	path := filepath.Join(b.TempDir(), "big.db")
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	big := benchItem(1, 1600, 400)
+	if _, err := st.Index(ctx, big, store.IndexOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	st.Close()
+	l, err := ledger.Open(ctx, path, ledger.OpenOptions{MustExist: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	srv, err := New(Options{Ledger: l, Port: 7474, Token: testToken})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := srv.Handler()
+	timed(b, func() {
+		req := httptest.NewRequest("GET", "http://127.0.0.1:7474/items/"+big.ID, nil)
+		req.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 {
+			b.Fatal(w.Code)
+		}
+	})
+}

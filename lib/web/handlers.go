@@ -376,7 +376,14 @@ type readerData struct {
 	HasText   bool
 	Back      string
 	AgentTags bool
+	// Part of Parts, when the text is read in parts of readerPart
+	// paragraphs; PrevPart and NextPart link the parts around it.
+	Part, Parts        int
+	PrevPart, NextPart string
 }
+
+// readerPart is how many paragraphs one page of the reader shows.
+const readerPart = 300
 
 func (s *Server) reader(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
@@ -390,6 +397,22 @@ func (s *Server) reader(w http.ResponseWriter, r *http.Request) {
 	d.HasText = len(ps) > 0
 	var placed map[int64]bool
 	d.Paras, placed = markParagraphs(ps, rec.Annotations)
+	// a long text is read in parts, so a page stays light
+	if parts := (len(d.Paras) + readerPart - 1) / readerPart; parts > 1 {
+		part := min(pageNumber(r.URL.Query().Get("part")), parts)
+		d.Paras = d.Paras[(part-1)*readerPart : min(part*readerPart, len(d.Paras))]
+		d.Part, d.Parts = part, parts
+		q := url.Values{}
+		if part > 1 {
+			q.Set("part", strconv.Itoa(part-1))
+			d.PrevPart = "?" + q.Encode()
+		}
+		if part < parts {
+			q.Set("part", strconv.Itoa(part+1))
+			d.NextPart = "?" + q.Encode()
+		}
+		d.Back = itemPath(rec.ID) + "?part=" + strconv.Itoa(part)
+	}
 	for _, a := range rec.Annotations {
 		switch {
 		case a.Type == record.AnnNote:
