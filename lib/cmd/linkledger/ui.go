@@ -5,19 +5,24 @@ package linkledger
 // Reads: HTTP requests on a loopback address. Writes: the URL to open
 // (with this run's token) as the first line of stdout, and nothing else
 // there; diagnostics on stderr. Touches: opens the store once (creating it
-// only at the default location, as ll-save does) and keeps it open; each
-// page reads it, each form post writes it in one short transaction. Unless
+// only at the default location, as ll-save does) and keeps it open, and
+// DB.ui-token, the bookmarklet's token (made on first use). Each page
+// reads the store, each form post writes it in one short transaction. Unless
 // --no-worker it ingests pending items in the background, one at a time,
 // with the same pipeline as `linkledger worker` (uiWorker).
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
+	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -87,7 +92,12 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		fmt.Fprintf(env.Stderr, cli.FullName(c)+": "+format+"\n", args...)
 	}
 	token := web.NewToken()
-	opt := web.Options{Ledger: ledger.New(st), Port: ln.Addr().(*net.TCPAddr).Port, Token: token, Logf: logf}
+	capture, err := captureToken(loc.Path)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	opt := web.Options{Ledger: ledger.New(st), Port: ln.Addr().(*net.TCPAddr).Port, Token: token, CaptureToken: capture, Logf: logf}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
@@ -126,6 +136,35 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		return nil // Ctrl-C: a clean stop
 	}
 	return err
+}
+
+// captureToken is the bookmarklet's token for the database at db. It opens
+// the capture form only (docs/ui.md), and is kept in DB.ui-token (mode
+// 0600, made on first use) so that a bookmarklet dragged once keeps
+// working after a restart; the session token is new each run.
+func captureToken(db string) (string, error) {
+	p := db + ".ui-token"
+	b, err := os.ReadFile(p)
+	if err == nil {
+		if t := strings.TrimSpace(string(b)); len(t) == 32 && strings.Trim(t, "0123456789abcdef") == "" {
+			return t, nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("bookmarklet token %s: %w", p, err)
+	}
+	t := web.NewToken()
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("bookmarklet token %s: %w", p, err)
+	}
+	if _, err := f.WriteString(t + "\n"); err != nil {
+		f.Close()
+		return "", fmt.Errorf("bookmarklet token %s: %w", p, err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("bookmarklet token %s: %w", p, err)
+	}
+	return t, nil
 }
 
 // openBrowser asks the desktop to open u; without one it says so.

@@ -151,3 +151,75 @@ func TestUIServesIngestsAndStops(t *testing.T) {
 		t.Fatal("did not stop")
 	}
 }
+
+// runUI starts `linkledger ui` on db and returns its base URL, a client
+// with its session, and stop, which stops it and returns its exit code.
+func runUI(t *testing.T, db string) (string, *http.Client, func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var errb syncBuffer
+	codec := make(chan int, 1)
+	go func() {
+		codec <- linkledger.Run(ctx, inprocess.Filters(), uiEnv(db, pw, &errb), []string{"linkledger", "ui", "--addr", "127.0.0.1:0", "--no-worker"})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		cancel()
+		t.Fatalf("no URL line: %v\n%s", err, errb.String())
+	}
+	go io.Copy(io.Discard, pr)
+	u, _ := url.Parse(strings.TrimSpace(line))
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	res, err := hc.Get(u.String())
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return "http://" + u.Host, hc, func() int { cancel(); return <-codec }
+}
+
+// TestUIBookmarkletTokenKept: the bookmarklet's token is kept next to the
+// database (mode 0600), so it is the same after a restart, while the
+// session token is new each run.
+func TestUIBookmarkletTokenKept(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ll.db")
+	bt := func() string {
+		base, hc, stop := runUI(t, db)
+		res, err := hc.Get(base + "/bookmarklet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if code := stop(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		_, after, ok := strings.Cut(string(body), "/capture?bt=")
+		if !ok || len(after) < 32 {
+			t.Fatalf("no capture token in the bookmarklet page:\n%s", body)
+		}
+		return after[:32]
+	}
+	first, second := bt(), bt()
+	if first != second {
+		t.Errorf("the bookmarklet token changed across restarts: %s, %s", first, second)
+	}
+	fi, err := os.Stat(db + ".ui-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode %v, want 0600", fi.Mode().Perm())
+	}
+	// a damaged file is replaced by a fresh token
+	if err := os.WriteFile(db+".ui-token", []byte("not a token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if third := bt(); third == first || len(third) != 32 {
+		t.Errorf("after damage: %q", third)
+	}
+}
