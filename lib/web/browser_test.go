@@ -12,7 +12,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -469,7 +468,7 @@ func TestBrowser(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.Status == "parsed" || ingestStatus(st) == "parsed" {
+			if ledger.Ingest(st).Status == "parsed" {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -636,14 +635,4 @@ func TestBrowser(t *testing.T) {
 		shot(t, ctx, "inbox-dark")
 		run(t, ctx, darkMode(false))
 	})
-}
-
-func ingestStatus(rec *record.Record) string {
-	var in struct {
-		Status string `json:"status"`
-	}
-	if rec.Extra != nil {
-		_ = json.Unmarshal(rec.Extra["ingest"], &in)
-	}
-	return in.Status
 }
