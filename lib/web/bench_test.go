@@ -114,16 +114,7 @@ func BenchmarkPages(b *testing.B) {
 		b.Fatal(err)
 	}
 	h := srv.Handler()
-	get := func(b *testing.B, path string) *httptest.ResponseRecorder {
-		req := httptest.NewRequest("GET", "http://127.0.0.1:7474"+path, nil)
-		req.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, req)
-		if w.Code != 200 {
-			b.Fatalf("%s: %d\n%s", path, w.Code, w.Body.String())
-		}
-		return w
-	}
+	get := func(b *testing.B, path string) *httptest.ResponseRecorder { return benchGet(b, h, path) }
 	pages := []struct{ name, path string }{
 		{"home", "/"},
 		{"search", "/search?q=memory+agent"},
@@ -188,13 +179,18 @@ func BenchmarkReaderBig(b *testing.B) {
 		b.Fatal(err)
 	}
 	h := srv.Handler()
-	timed(b, func() {
-		req := httptest.NewRequest("GET", "http://127.0.0.1:7474/items/"+big.ID, nil)
-		req.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, req)
-		if w.Code != 200 {
-			b.Fatal(w.Code)
-		}
-	})
+	timed(b, func() { benchGet(b, h, "/items/"+big.ID) })
+}
+
+// benchGet serves GET path with a session through h, and fails on
+// anything but 200.
+func benchGet(b *testing.B, h http.Handler, path string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("GET", "http://127.0.0.1:7474"+path, nil)
+	req.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != 200 {
+		b.Fatalf("%s: %d\n%s", path, w.Code, w.Body.String())
+	}
+	return w
 }
