@@ -50,3 +50,4 @@ step "ll-find 'agent memory' | ll-brief --format md --max-tokens 400"
 "$bin/ll-find" "agent memory" --limit 5 | "$bin/ll-brief" --format md --max-tokens 400
 
 printf '\ndemo database: %s (try: LINKLEDGER_DB=%s bin/ll-find "write-ahead log")\n' "$LINKLEDGER_DB" "$LINKLEDGER_DB" >&2
+printf 'web app on it: LINKLEDGER_DB=%s bin/linkledger ui   # then open the address it prints (docs/ui.md)\n' "$LINKLEDGER_DB" >&2

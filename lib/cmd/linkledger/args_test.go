@@ -137,13 +137,15 @@ func TestHelpExamplesRun(t *testing.T) {
 	root := linkledger.New(nil, env(&out))
 	descs := []string{root.Description}
 	// the item verbs' examples name other items and annotations; their
-	// scripts (e2e items_*) run them; mcp is a server (e2e TestMCP runs it);
+	// scripts (e2e items_*) run them; mcp and ui are servers (e2e TestMCP,
+	// TestUIServesIngestsAndStops and lib/web's TestBrowser run them);
 	// import, export, backup and check write files (e2e import_*, export_*,
 	// backup_check run them); enrich needs an item with stored content
 	// (e2e enrich_stored runs its examples' forms); embed needs an
-	// embeddings endpoint (e2e embed_stored runs its examples' forms)
+	// embeddings endpoint (e2e embed_stored runs its examples' forms);
+	// ui is a server (its own tests run it)
 	itemVerbs := map[string]bool{"embed": true, "show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "delete": true, "mcp": true,
-		"import": true, "export": true, "backup": true, "check": true, "review": true, "enrich": true}
+		"import": true, "export": true, "backup": true, "check": true, "review": true, "enrich": true, "ui": true}
 	for _, v := range root.Commands {
 		if !itemVerbs[v.Name] {
 			descs = append(descs, v.Description)

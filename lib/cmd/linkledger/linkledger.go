@@ -245,6 +245,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, configVerb(env))
 	// vectors for stored items: semantic and hybrid search (embed.go)
 	verbs = append(verbs, embedVerb(env))
+	// the local web app (ui.go)
+	verbs = append(verbs, uiVerb(filters, env))
 	return verbs
 }
 

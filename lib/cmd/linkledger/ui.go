@@ -1,0 +1,249 @@
+package linkledger
+
+// The ui verb: linkledger's local web app (lib/web).
+//
+// Reads: HTTP requests on a loopback address. Writes: the URL to open
+// (with this run's token) as the first line of stdout, and nothing else
+// there; diagnostics on stderr. Touches: opens the store once (creating it
+// only at the default location, as ll-save does) and keeps it open, and
+// DB.ui-token, the bookmarklet's token (made on first use). Each page
+// reads the store, each form post writes it in one short transaction. Unless
+// --no-worker it ingests pending items in the background, one at a time,
+// with the same pipeline as `linkledger worker` (uiWorker).
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/web"
+)
+
+func uiVerb(filters Filters, env cli.Env) *ucli.Command {
+	return &ucli.Command{
+		Name:      "ui",
+		Usage:     "serve the local web app: inbox, reader, search, review, highlights",
+		UsageText: "linkledger ui [--db FILE] [--addr 127.0.0.1:PORT] [--open] [--no-worker]",
+		Description: `ui serves linkledger's web app on a loopback address. Its first line on
+stdout is the address to open, with this run's token; the first visit
+trades the token for a cookie. Ctrl-C stops it.
+
+While it runs it ingests saved links in the background (the pipeline of
+'linkledger worker', one item at a time); --no-worker turns that off.
+Pages see what other processes write (ll-save, the MCP server) on the
+next load. Only loopback addresses are accepted (docs/ui.md).
+
+EXAMPLES:
+   linkledger ui
+   linkledger ui --addr 127.0.0.1:0 --no-worker
+   linkledger ui --db ~/notes/.linkledger/linkledger.db --open
+
+` + cli.ExitCodesHelp,
+		Flags: []ucli.Flag{
+			cli.DBFlag(),
+			cli.BusyTimeoutFlag(),
+			&ucli.StringFlag{Name: "addr", Value: "127.0.0.1:7474", Usage: "listen on `HOST:PORT`, a loopback address (port 0: a free one)"},
+			&ucli.BoolFlag{Name: "open", Usage: "open the app in the default browser"},
+			&ucli.BoolFlag{Name: "no-worker", Usage: "do not ingest in the background"},
+		},
+		Action: func(ctx context.Context, c *ucli.Command) error {
+			if c.Args().Present() {
+				return cli.Usage("unexpected argument %q: ui takes options only", c.Args().First())
+			}
+			if err := web.CheckAddr(c.String("addr")); err != nil {
+				return cli.UsageHint("try --addr 127.0.0.1:7474, or 127.0.0.1:0 for a free port", "%v", err)
+			}
+			return serveUI(ctx, filters, env, c)
+		},
+	}
+}
+
+func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command) error {
+	loc, err := cli.LocateDB(c.String("db"), env)
+	if err != nil {
+		return err
+	}
+	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
+	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ln, err := web.Listen(c.String("addr"))
+	if err != nil {
+		return &cli.ExitError{Code: cli.ExitFatal, Err: fmt.Errorf("listen on %s: %w", c.String("addr"), err)}
+	}
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(env.Stderr, cli.FullName(c)+": "+format+"\n", args...)
+	}
+	token := web.NewToken()
+	capture, err := captureToken(loc.Path)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	opt := web.Options{Ledger: ledger.New(st), Port: ln.Addr().(*net.TCPAddr).Port, Token: token, CaptureToken: capture, Logf: logf}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	if !c.Bool("no-worker") {
+		poke := make(chan struct{}, 1)
+		opt.Poke = func() {
+			select {
+			case poke <- struct{}{}:
+			default:
+			}
+		}
+		go func() {
+			defer close(done)
+			uiWorker(ctx, filters, env, loc.Path, wait, poke, logf)
+		}()
+	} else {
+		close(done)
+	}
+	srv, err := web.New(opt)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	u := web.URL(ln, token)
+	if _, err := fmt.Fprintln(env.Stdout, u); err != nil {
+		ln.Close()
+		return err
+	}
+	if c.Bool("open") {
+		openBrowser(u, logf)
+	}
+	err = srv.Serve(ctx, ln)
+	cancel()
+	<-done
+	if ctx.Err() != nil {
+		return nil // Ctrl-C: a clean stop
+	}
+	return err
+}
+
+// captureToken is the bookmarklet's token for the database at db. It opens
+// the capture form only (docs/ui.md), and is kept in DB.ui-token (mode
+// 0600, made on first use) so that a bookmarklet dragged once keeps
+// working after a restart; the session token is new each run.
+func captureToken(db string) (string, error) {
+	p := db + ".ui-token"
+	b, err := os.ReadFile(p)
+	if err == nil {
+		if t := strings.TrimSpace(string(b)); len(t) == 32 && strings.Trim(t, "0123456789abcdef") == "" {
+			return t, nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("bookmarklet token %s: %w", p, err)
+	}
+	t := web.NewToken()
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("bookmarklet token %s: %w", p, err)
+	}
+	if _, err := f.WriteString(t + "\n"); err != nil {
+		f.Close()
+		return "", fmt.Errorf("bookmarklet token %s: %w", p, err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("bookmarklet token %s: %w", p, err)
+	}
+	return t, nil
+}
+
+// openBrowser asks the desktop to open u; without one it says so.
+func openBrowser(u string, logf func(string, ...any)) {
+	name := "xdg-open"
+	if runtime.GOOS == "darwin" {
+		name = "open"
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		logf("--open: no %s here; open the address above yourself", name)
+		return
+	}
+	if err := exec.Command(path, u).Start(); err != nil {
+		logf("--open: %v", err)
+	}
+}
+
+// uiWorker ingests pending items while the app runs: one item per pass
+// through `ll-find --pending --limit 1 | ll-fetch | ll-parse | ll-index`
+// (the pipeline of linkledger worker), passes back to back while there is
+// work, else a pass every 5 s or when the app saves something (poke). A
+// pass that fails as a whole waits 5 s before the next.
+func uiWorker(ctx context.Context, filters Filters, env cli.Env, db string, wait time.Duration, poke <-chan struct{}, logf func(string, ...any)) {
+	for ctx.Err() == nil {
+		did, err := uiWorkerPass(ctx, filters, env, db, wait)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			logf("worker: %v", err)
+		}
+		if did && err == nil {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-poke:
+		case <-time.After(5 * time.Second):
+		}
+	}
+}
+
+// uiWorkerPass ingests at most one pending item; did says one was.
+func uiWorkerPass(ctx context.Context, filters Filters, env cli.Env, db string, wait time.Duration) (did bool, err error) {
+	allow, cleanup, err := allowedFilesArgs(ctx, env, db)
+	defer cleanup()
+	if err != nil {
+		return false, err
+	}
+	var out countWriter
+	var diag bytes.Buffer
+	e := env
+	e.Stdin = bytes.NewReader(nil)
+	e.Stdout = &out
+	e.Stderr = &diag
+	busy := "--busy-timeout=" + wait.String()
+	err = pipeline(ctx, filters, e, "linkledger ui: worker", []stage{
+		{"ll-find", []string{"--pending", "--limit", "1", "--db", db, "-q"}},
+		{"ll-fetch", append([]string{"-q"}, allow...)},
+		{"ll-parse", []string{"-q"}},
+		{"ll-index", []string{"--db", db, busy, "-q"}},
+	})
+	if ee, ok := err.(*cli.ExitError); ok && ee.Code == cli.ExitPartial {
+		err = nil // the item failed; its error is stored and shown in the inbox
+	}
+	if err != nil && diag.Len() > 0 {
+		err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(diag.Bytes()))
+	}
+	return out.n.Load() > 0, err
+}
+
+// countWriter counts what is written to it and keeps none of it.
+type countWriter struct{ n atomic.Int64 }
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	w.n.Add(int64(len(p)))
+	return len(p), nil
+}
+
+var _ io.Writer = (*countWriter)(nil)

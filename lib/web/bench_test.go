@@ -1,0 +1,196 @@
+package web
+
+// BenchmarkPages measures the server time of each page over a ledger of
+// 10,000 items (make bench runs it; docs/benchmarks.md has the figures):
+// median and p95 per page, the search page as a ratio to the in-process
+// find it calls, and the page weight without the item's text. The store
+// is seeded through lib/store here (a test may; the package may not).
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+var benchWords = strings.Fields(`memory agent link source retrieval index chunk token ranking evidence
+highlight note search query store database write ahead log reader writer lock page text article
+transcript video post thread author title summary claim budget pipeline filter record stream`)
+
+func benchItem(i, chunks, words int) *record.Record {
+	u := fmt.Sprintf("https://bench%d.example/post/%d", i%53, i)
+	r := &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle,
+		Title: fmt.Sprintf("Post %d about %s and %s", i, benchWords[i%len(benchWords)], benchWords[(i*7)%len(benchWords)])}
+	var all []string
+	for c := 0; c < chunks; c++ {
+		var b strings.Builder
+		for w := 0; w < words; w++ {
+			b.WriteString(benchWords[(i*31+c*17+w*w)%len(benchWords)])
+			if w%12 == 11 {
+				b.WriteString(". ")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		t := strings.TrimSpace(b.String())
+		all = append(all, t)
+		r.Chunks = append(r.Chunks, record.Chunk{Index: c, Text: t, Tokens: words})
+	}
+	text := strings.Join(all, "\n\n")
+	r.Text = &text
+	r.Checksum = fmt.Sprintf("sha256:%d", i)
+	return r
+}
+
+// benchLedger seeds 10,000 items of 4 chunks, one ~4 MB item, and agent
+// and human highlights.
+func benchLedger(b *testing.B) (path, bigID string) {
+	ctx := context.Background()
+	path = filepath.Join(b.TempDir(), "bench.db")
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	const size = 10000
+	for i := 0; i < size; i++ {
+		r := benchItem(i, 4, 60)
+		if _, err := st.Index(ctx, r, store.IndexOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		if i%20 == 0 {
+			conf := float64(i%10) / 10
+			actor := "agent:bench"
+			if i%40 == 0 {
+				actor = "human"
+			}
+			rec := &record.Record{ID: r.ID, Annotations: []record.Annotation{{Type: record.AnnHighlight, Text: r.Chunks[1].Text[:80], Actor: actor, Confidence: &conf}}}
+			if _, err := st.Save(ctx, rec, store.SaveOptions{Actor: actor}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	big := benchItem(size, 1600, 400) // ~4 MB of text
+	if _, err := st.Index(ctx, big, store.IndexOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	return path, big.ID
+}
+
+// timed runs f b.N times and reports the median and p95 in ms.
+func timed(b *testing.B, f func()) {
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		f()
+		d = append(d, time.Since(t0))
+	}
+	b.StopTimer()
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(d[len(d)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+func BenchmarkPages(b *testing.B) {
+	path, bigID := benchLedger(b)
+	ctx := context.Background()
+	l, err := ledger.Open(ctx, path, ledger.OpenOptions{MustExist: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	srv, err := New(Options{Ledger: l, Port: 7474, Token: testToken})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := srv.Handler()
+	get := func(b *testing.B, path string) *httptest.ResponseRecorder { return benchGet(b, h, path) }
+	pages := []struct{ name, path string }{
+		{"home", "/"},
+		{"search", "/search?q=memory+agent"},
+		{"search-rare", "/search?q=post+4200+memory"},
+		{"reader-4MB", "/items/" + bigID},
+		{"reader", "/items/" + record.ItemID("https://bench20.example/post/20")},
+		{"review", "/review"},
+		{"highlights", "/highlights"},
+	}
+	for _, p := range pages {
+		b.Run(p.name, func(b *testing.B) {
+			var n int
+			timed(b, func() { n = get(b, p.path).Body.Len() })
+			b.ReportMetric(float64(n)/1024, "KiB")
+		})
+	}
+	// the search page against the find it calls, interleaved so both
+	// see the same cache and load: the ratio of their medians
+	b.Run("search-vs-find", func(b *testing.B) {
+		var page, find []time.Duration
+		for range b.N {
+			t0 := time.Now()
+			get(b, "/search?q=memory+agent")
+			t1 := time.Now()
+			if _, err := l.Find(ctx, ledger.FindOptions{Query: "memory agent", Limit: perPage + 1}); err != nil {
+				b.Fatal(err)
+			}
+			page, find = append(page, t1.Sub(t0)), append(find, time.Since(t1))
+		}
+		med := func(d []time.Duration) time.Duration {
+			sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+			return d[len(d)/2]
+		}
+		p, f := med(page), med(find)
+		b.ReportMetric(float64(p.Microseconds())/1000, "page-p50-ms")
+		b.ReportMetric(float64(f.Microseconds())/1000, "find-p50-ms")
+		b.ReportMetric(float64(p)/float64(f), "page/find")
+	})
+}
+
+// BenchmarkReaderBig is the reader of a ~4 MB item alone (no 10k seeding),
+// for profiling the page.
+func BenchmarkReaderBig(b *testing.B) {
+	ctx := context.Background()
+	path := filepath.Join(b.TempDir(), "big.db")
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	big := benchItem(1, 1600, 400)
+	if _, err := st.Index(ctx, big, store.IndexOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	st.Close()
+	l, err := ledger.Open(ctx, path, ledger.OpenOptions{MustExist: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	srv, err := New(Options{Ledger: l, Port: 7474, Token: testToken})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := srv.Handler()
+	timed(b, func() { benchGet(b, h, "/items/"+big.ID) })
+}
+
+// benchGet serves GET path with a session through h, and fails on
+// anything but 200.
+func benchGet(b *testing.B, h http.Handler, path string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("GET", "http://127.0.0.1:7474"+path, nil)
+	req.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != 200 {
+		b.Fatalf("%s: %d\n%s", path, w.Code, w.Body.String())
+	}
+	return w
+}

@@ -1,0 +1,763 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// reviewPage is how many annotations the review queue shows at once.
+const reviewPage = 50
+
+// perPage is how many results a list page shows.
+const perPage = 20
+
+// human is the actor of everything a person does in the app.
+const human = "human"
+
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(staticFS, "static")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /{$}", s.home)
+	mux.HandleFunc("GET /status.json", s.statusJSON)
+	mux.HandleFunc("POST /save", s.save)
+	mux.HandleFunc("POST /import", s.importFile)
+	mux.HandleFunc("GET /search", s.search)
+	mux.HandleFunc("GET /items/{id}", s.reader)
+	mux.HandleFunc("GET /items/{id}/history", s.history)
+	mux.HandleFunc("GET /items/{id}/delete", s.confirmDelete)
+	mux.HandleFunc("POST /items/{id}/delete", s.delete)
+	mux.HandleFunc("POST /items/{id}/retry", s.retry)
+	mux.HandleFunc("POST /items/{id}/annotate", s.annotate)
+	mux.HandleFunc("POST /items/{id}/annotations/{aid}/pin", s.pin)
+	mux.HandleFunc("POST /items/{id}/annotations/{aid}/remove", s.unannotate)
+	mux.HandleFunc("POST /items/{id}/annotations/{aid}/review", s.reviewAnnotation)
+	mux.HandleFunc("POST /items/{id}/tags", s.tags)
+	mux.HandleFunc("POST /items/{id}/tags/promote", s.promoteTag)
+	mux.HandleFunc("POST /items/{id}/archive", s.archive)
+	mux.HandleFunc("GET /review", s.reviewPage)
+	mux.HandleFunc("POST /review/batch", s.reviewBatch)
+	mux.HandleFunc("GET /highlights", s.highlights)
+	mux.HandleFunc("GET /packs", s.packs)
+	mux.HandleFunc("POST /packs", s.createPack)
+	mux.HandleFunc("GET /packs/{name}", s.pack)
+	mux.HandleFunc("POST /packs/{name}/refresh", s.refreshPack)
+	mux.HandleFunc("GET /reuse", s.reuse)
+	mux.HandleFunc("GET /bookmarklet", s.bookmarklet)
+	mux.HandleFunc("GET /capture", s.captureForm)
+	mux.HandleFunc("POST /capture", s.capture)
+	return mux
+}
+
+// view is what every page's template gets.
+type view struct {
+	Title string
+	Nav   string // the current section, for the menu
+	Flash string
+	Data  any
+}
+
+// flashes are the messages a redirect may ask for (?done=KEY): fixed
+// texts, so nothing a link carries is shown.
+var flashes = map[string]string{
+	"saved": "Saved. It is ingested in the background.", "retry": "Queued for a retry.",
+	"deleted": "Deleted.", "annotated": "Annotation saved.", "removed": "Annotation removed.",
+	"tagged": "Tags changed.", "archived": "Archived.", "unarchived": "Unarchived.",
+	"pinned": "Pinned.", "unpinned": "Unpinned.", "reviewed": "Review saved.", "promoted": "Tag confirmed.",
+	"refreshed": "Pack refreshed.", "created": "Pack created.",
+}
+
+func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name string, v view) {
+	t := s.pages.byName[name]
+	if t == nil {
+		s.plainError(w, http.StatusInternalServerError, "no page "+name)
+		return
+	}
+	if v.Flash == "" {
+		v.Flash = flashes[r.URL.Query().Get("done")]
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, v); err != nil {
+		s.logf("page %s: %v", name, err)
+		s.plainError(w, http.StatusInternalServerError, "the page could not be drawn")
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(b.Bytes())
+	}
+}
+
+// fail shows an error page: an unknown item is 404, bad input 400, a
+// body over its cap 413, anything else 500.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	code := http.StatusInternalServerError
+	var nie *ledger.NoItemError
+	var ie *ledger.InputError
+	var re *record.Error
+	var mbe *http.MaxBytesError
+	var npe *ledger.NoPackError
+	switch {
+	case errors.As(err, &nie), errors.As(err, &npe):
+		code = http.StatusNotFound
+	case errors.As(err, &mbe):
+		code = http.StatusRequestEntityTooLarge
+	case errors.As(err, &ie), errors.As(err, &re), errors.As(err, new(*ledger.NoAnnotationError)),
+		errors.As(err, new(*ledger.NameError)), errors.As(err, new(*ledger.PackExistsError)), errors.Is(err, errBadForm):
+		code = http.StatusBadRequest
+	}
+	if code == http.StatusInternalServerError {
+		s.logf("%s %s: %v", r.Method, r.URL.Path, err)
+	}
+	s.render(w, r, code, "error", view{Title: http.StatusText(code), Data: err.Error()})
+}
+
+var errBadForm = errors.New("bad form")
+
+// back redirects after a post (303), to the page the form names (a local
+// path only) or fallback, with a flash message key.
+func back(w http.ResponseWriter, r *http.Request, fallback, done string) {
+	to := r.PostFormValue("back")
+	if to == "" || !strings.HasPrefix(to, "/") || strings.HasPrefix(to, "//") || strings.ContainsAny(to, "\\\r\n") {
+		to = fallback
+	}
+	u, err := url.Parse(to)
+	if err != nil {
+		u = &url.URL{Path: "/"}
+	}
+	q := u.Query()
+	q.Set("done", done)
+	u.RawQuery = q.Encode()
+	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+}
+
+func itemPath(id string) string { return "/items/" + url.PathEscape(id) }
+
+func splitTags(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (s *Server) poke() {
+	if s.opt.Poke != nil {
+		s.opt.Poke()
+	}
+}
+
+// --- home -----------------------------------------------------------------
+
+type homeData struct {
+	Counts           map[string]int
+	Total            int
+	Newest           []*record.Record
+	Pending, Failed  []*record.Record
+	MorePending      bool
+	Worker           bool
+	MaxImportMiB     int
+	ImportResult     *ledger.ImportResult
+	AddURL, AddError string
+}
+
+func (s *Server) homeData(r *http.Request) (*homeData, error) {
+	ctx := r.Context()
+	l := s.opt.Ledger
+	counts, err := l.StateCounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d := &homeData{Counts: counts, Worker: s.opt.Poke != nil, MaxImportMiB: MaxImportBytes >> 20}
+	for k, n := range counts {
+		if k != "archived" {
+			d.Total += n
+		}
+	}
+	res, err := l.Find(ctx, ledger.FindOptions{Limit: perPage, Snippets: -1})
+	if err != nil {
+		return nil, err
+	}
+	d.Newest = res.Hits
+	if d.Pending, err = l.Queue(ctx, ledger.QueuePending, 11); err != nil {
+		return nil, err
+	}
+	if len(d.Pending) > 10 {
+		d.Pending, d.MorePending = d.Pending[:10], true
+	}
+	if d.Failed, err = l.Queue(ctx, ledger.QueueFailed, 50); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (s *Server) home(w http.ResponseWriter, r *http.Request) {
+	d, err := s.homeData(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "home", view{Title: "Inbox", Nav: "home", Data: d})
+}
+
+// statusJSON is the counts by state, for the script's live status.
+func (s *Server) statusJSON(w http.ResponseWriter, r *http.Request) {
+	counts, err := s.opt.Ledger.StateCounts(r.Context())
+	if err != nil {
+		s.plainError(w, http.StatusInternalServerError, "counts unavailable")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(counts)
+}
+
+// webURL refuses what is not an http or https URL: a local path or
+// file:// URL typed into a form would let the worker read a file.
+func webURL(raw string) error {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &ledger.InputError{Code: record.CodeBadURL, Message: "want an http or https URL, e.g. https://example.com/post"}
+	}
+	return nil
+}
+
+func (s *Server) save(w http.ResponseWriter, r *http.Request) {
+	raw := r.PostFormValue("url")
+	err := webURL(raw)
+	var out *record.Record
+	if err == nil {
+		out, err = s.opt.Ledger.Save(r.Context(), &record.Record{URL: strings.TrimSpace(raw), Note: strings.TrimSpace(r.PostFormValue("note")),
+			Tags: splitTags(r.PostFormValue("tags"))}, ledger.SaveOptions{Actor: human})
+	}
+	if err != nil {
+		var ie *ledger.InputError
+		var re *record.Error
+		if errors.As(err, &ie) || errors.As(err, &re) {
+			d, herr := s.homeData(r)
+			if herr != nil {
+				s.fail(w, r, herr)
+				return
+			}
+			d.AddURL, d.AddError = raw, err.Error()
+			s.render(w, r, http.StatusBadRequest, "home", view{Title: "Inbox", Nav: "home", Data: d})
+			return
+		}
+		s.fail(w, r, err)
+		return
+	}
+	s.poke()
+	_ = out
+	back(w, r, "/", "saved")
+}
+
+func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseMultipartForm(4 << 20); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer r.MultipartForm.RemoveAll()
+	f, hdr, err := r.FormFile("file")
+	if err != nil {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "choose an export file to import"})
+		return
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxImportBytes+1))
+	f.Close()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(data) > MaxImportBytes {
+		s.fail(w, r, &http.MaxBytesError{Limit: MaxImportBytes})
+		return
+	}
+	res, err := s.opt.Ledger.Import(r.Context(), hdr.Filename, data, ledger.ImportOptions{
+		Format: r.FormValue("format"), Tags: splitTags(r.FormValue("tags")), WebOnly: true, Actor: human})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.poke()
+	d, err := s.homeData(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	d.ImportResult = res
+	s.render(w, r, http.StatusOK, "home", view{Title: "Inbox", Nav: "home", Data: d})
+}
+
+func (s *Server) retry(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.opt.Ledger.Retry(r.Context(), r.PathValue("id"), ledger.WriteOptions{Actor: human}); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.poke()
+	back(w, r, "/", "retry")
+}
+
+// --- search ---------------------------------------------------------------
+
+type searchData struct {
+	Q, Tags, Type, Since, Until, Actor, Status, Archived string
+	Terms                                                []string
+	Hits                                                 []*record.Record
+	Dropped                                              []string
+	Pager                                                pager
+	Offset                                               int
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	d := &searchData{Q: q.Get("q"), Tags: q.Get("tags"), Type: q.Get("type"), Since: q.Get("since"), Until: q.Get("until"),
+		Actor: q.Get("actor"), Status: q.Get("status"), Archived: q.Get("archived")}
+	page := pageNumber(q.Get("page"))
+	opt := ledger.FindOptions{Query: strings.TrimSpace(d.Q), Tags: splitTags(d.Tags), Type: d.Type, Actor: d.Actor, Status: d.Status,
+		Limit: perPage + 1, Offset: (page - 1) * perPage}
+	now := time.Now()
+	var err error
+	if d.Since != "" {
+		if opt.Since, err = ledger.ParseWhen(d.Since, now); err != nil {
+			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "since: " + err.Error()})
+			return
+		}
+	}
+	if d.Until != "" {
+		if opt.Until, err = ledger.ParseWhen(d.Until, now); err != nil {
+			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "until: " + err.Error()})
+			return
+		}
+	}
+	switch d.Archived {
+	case "any":
+		opt.Archived, opt.ArchivedSet = ledger.ArchivedAny, true
+	case "only":
+		opt.Archived, opt.ArchivedSet = ledger.OnlyArchived, true
+	}
+	res, err := s.opt.Ledger.Find(r.Context(), opt)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	more := len(res.Hits) > perPage
+	if more {
+		res.Hits = res.Hits[:perPage]
+	}
+	d.Hits, d.Dropped, d.Offset = res.Hits, res.Dropped, opt.Offset
+	d.Terms = queryTerms(d.Q)
+	d.Pager = newPager(q, page, more)
+	s.render(w, r, http.StatusOK, "search", view{Title: "Search", Nav: "search", Data: d})
+}
+
+// --- reader ---------------------------------------------------------------
+
+type readerData struct {
+	Item      *record.Record
+	Ingest    ledger.IngestInfo
+	Paras     []para
+	Loose     []record.Annotation // highlights and lowlights not marked in place
+	Notes     []record.Annotation
+	HasText   bool
+	Back      string
+	AgentTags bool
+	// Part of Parts, when the text is read in parts of readerPart
+	// paragraphs; PrevPart and NextPart link the parts around it.
+	Part, Parts        int
+	PrevPart, NextPart string
+}
+
+// readerPart is how many paragraphs one page of the reader shows.
+const readerPart = 300
+
+func (s *Server) reader(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	rec, err := s.opt.Ledger.Show(r.Context(), id, ledger.ShowOptions{Text: true})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	d := &readerData{Item: rec, Ingest: ledger.Ingest(rec), Back: itemPath(rec.ID)}
+	ps := ledger.Paragraphs(rec.Chunks)
+	d.HasText = len(ps) > 0
+	var placed map[int64]bool
+	d.Paras, placed = markParagraphs(ps, rec.Annotations)
+	// a long text is read in parts, so a page stays light
+	if parts := (len(d.Paras) + readerPart - 1) / readerPart; parts > 1 {
+		part := min(pageNumber(r.URL.Query().Get("part")), parts)
+		d.Paras = d.Paras[(part-1)*readerPart : min(part*readerPart, len(d.Paras))]
+		d.Part, d.Parts = part, parts
+		q := url.Values{}
+		if part > 1 {
+			q.Set("part", strconv.Itoa(part-1))
+			d.PrevPart = "?" + q.Encode()
+		}
+		if part < parts {
+			q.Set("part", strconv.Itoa(part+1))
+			d.NextPart = "?" + q.Encode()
+		}
+		d.Back = itemPath(rec.ID) + "?part=" + strconv.Itoa(part)
+	}
+	for _, a := range rec.Annotations {
+		switch {
+		case a.Type == record.AnnNote:
+			d.Notes = append(d.Notes, a)
+		case !placed[a.ID]:
+			d.Loose = append(d.Loose, a)
+		}
+	}
+	for _, t := range rec.Tagged {
+		if isAgent(t.Actor) {
+			d.AgentTags = true
+		}
+	}
+	title := rec.Title
+	if title == "" {
+		title = rec.URL
+	}
+	s.render(w, r, http.StatusOK, "reader", view{Title: title, Nav: "home", Data: d})
+}
+
+func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	evs, err := s.opt.Ledger.History(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "history", view{Title: "History", Nav: "home", Data: struct {
+		ID     string
+		Events []*record.Record
+	}{id, evs}})
+}
+
+func (s *Server) confirmDelete(w http.ResponseWriter, r *http.Request) {
+	rec, err := s.opt.Ledger.Status(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "delete", view{Title: "Delete", Nav: "home", Data: rec})
+}
+
+func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
+	if r.PostFormValue("confirm") != "yes" {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "delete needs confirming"})
+		return
+	}
+	if _, err := s.opt.Ledger.Delete(r.Context(), r.PathValue("id"), ledger.WriteOptions{Actor: human}); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/?done=deleted", http.StatusSeeOther)
+}
+
+// maxQuote bounds the text of one annotation from the app.
+const maxQuote = 16 << 10
+
+func (s *Server) annotate(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	typ := r.PostFormValue("type")
+	quote := strings.TrimSpace(r.PostFormValue("quote"))
+	note := strings.TrimSpace(r.PostFormValue("note"))
+	var a record.Annotation
+	switch typ {
+	case record.AnnHighlight, record.AnnLowlight:
+		a = record.Annotation{Type: typ, Text: quote, Actor: human}
+	case record.AnnNote:
+		text := note
+		if quote != "" {
+			// the note quotes what it is about, as imported notes do
+			text = note + "\n\n> " + quote
+		}
+		a = record.Annotation{Type: typ, Text: strings.TrimSpace(text), Actor: human}
+	default:
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "type: want highlight, lowlight or note"})
+		return
+	}
+	if a.Text == "" || len(a.Text) > maxQuote {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "select some text (at most 16 KiB) or write a note"})
+		return
+	}
+	if _, err := s.opt.Ledger.Annotate(r.Context(), id, []record.Annotation{a}, ledger.SaveOptions{Actor: human}); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	back(w, r, itemPath(id), "annotated")
+}
+
+func annID(r *http.Request) (int64, error) {
+	n, err := strconv.ParseInt(r.PathValue("aid"), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errBadForm
+	}
+	return n, nil
+}
+
+func (s *Server) pin(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	aid, err := annID(r)
+	if err == nil {
+		_, err = s.opt.Ledger.Pin(r.Context(), id, aid, r.PostFormValue("pin") != "0", ledger.SaveOptions{Actor: human})
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	done := "pinned"
+	if r.PostFormValue("pin") == "0" {
+		done = "unpinned"
+	}
+	back(w, r, itemPath(id), done)
+}
+
+func (s *Server) unannotate(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	aid, err := annID(r)
+	if err == nil {
+		_, err = s.opt.Ledger.Unannotate(r.Context(), id, []int64{aid}, ledger.WriteOptions{Actor: human})
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	back(w, r, itemPath(id), "removed")
+}
+
+// reviewAnnotation confirms or rejects an annotation, pins it or sets its
+// confidence (the review queue's and the reader's buttons).
+func (s *Server) reviewAnnotation(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	aid, err := annID(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	d := record.ReviewDecision{AnnotationID: aid}
+	switch r.PostFormValue("decision") {
+	case "confirm":
+		d.Decision = ledger.ReviewConfirmed
+	case "reject":
+		d.Decision = ledger.ReviewRejected
+	case "":
+	default:
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm or reject"})
+		return
+	}
+	if v := r.PostFormValue("confidence"); v != "" {
+		c, err := strconv.ParseFloat(v, 64)
+		if err != nil || c < 0 || c > 1 {
+			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "confidence: want a number from 0 to 1"})
+			return
+		}
+		d.Confidence = &c
+	}
+	if v := r.PostFormValue("pinned"); v != "" {
+		p := v == "1"
+		d.Pinned = &p
+	}
+	if d.Decision == "" && d.Confidence == nil && d.Pinned == nil {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "nothing to review: confirm, reject, pin or a confidence"})
+		return
+	}
+	if _, err := s.opt.Ledger.Review(r.Context(), id, d, ledger.WriteOptions{Actor: human}); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	back(w, r, itemPath(id), "reviewed")
+}
+
+func (s *Server) tags(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	add, remove := splitTags(r.PostFormValue("add")), splitTags(r.PostFormValue("remove"))
+	if _, err := s.opt.Ledger.Tag(r.Context(), id, add, remove, ledger.SaveOptions{Actor: human}); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	back(w, r, itemPath(id), "tagged")
+}
+
+// promoteTag confirms an agent's tag: a person now stands behind it.
+func (s *Server) promoteTag(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	tag := strings.TrimSpace(r.PostFormValue("tag"))
+	if tag == "" {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "no tag named"})
+		return
+	}
+	if _, err := s.opt.Ledger.Review(r.Context(), id, record.ReviewDecision{Tag: tag, Decision: ledger.ReviewConfirmed}, ledger.WriteOptions{Actor: human}); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	back(w, r, itemPath(id), "promoted")
+}
+
+func (s *Server) archive(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	on := r.PostFormValue("archived") != "0"
+	if _, err := s.opt.Ledger.Archive(r.Context(), id, on, ledger.WriteOptions{Actor: human}); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	done := "archived"
+	if !on {
+		done = "unarchived"
+	}
+	back(w, r, itemPath(id), done)
+}
+
+// --- review queue -----------------------------------------------------------
+
+func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
+	decayed := r.URL.Query().Get("decayed") == "1"
+	recs, err := s.opt.Ledger.ReviewQueue(r.Context(), ledger.ReviewQueueOptions{Limit: reviewPage, Decayed: decayed})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "review", view{Title: "Review", Nav: "review", Data: struct {
+		Recs    []*record.Record
+		Decayed bool
+	}{recs, decayed}})
+}
+
+// maxBatch bounds the decisions of one batch post.
+const maxBatch = reviewPage
+
+// reviewBatch confirms or rejects the checked annotations of the review
+// queue (values ITEM:ANNOTATION), one decision each, in order; it stops at
+// the first that fails and says which (the ones before it stay decided).
+func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
+	var decision string
+	switch r.PostFormValue("decision") {
+	case "confirm":
+		decision = ledger.ReviewConfirmed
+	case "reject":
+		decision = ledger.ReviewRejected
+	default:
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm or reject"})
+		return
+	}
+	picked := r.PostForm["ann"]
+	if len(picked) == 0 || len(picked) > maxBatch {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("check from 1 to %d annotations", maxBatch)})
+		return
+	}
+	for _, v := range picked {
+		item, ann, ok := strings.Cut(v, ":")
+		n, err := strconv.ParseInt(ann, 10, 64)
+		if !ok || err != nil || n <= 0 || !ledger.IsItemID(item) {
+			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("%q is not ITEM:ANNOTATION", v)})
+			return
+		}
+		if _, err := s.opt.Ledger.Review(r.Context(), item, record.ReviewDecision{AnnotationID: n, Decision: decision}, ledger.WriteOptions{Actor: human}); err != nil {
+			s.fail(w, r, fmt.Errorf("annotation %d: %w", n, err))
+			return
+		}
+	}
+	http.Redirect(w, r, "/review?done=reviewed", http.StatusSeeOther)
+}
+
+// --- highlights -------------------------------------------------------------
+
+type highlightsData struct {
+	Actor, Tag, Conf, Review, Q, Type string
+	Recs                              []*record.Record
+	Pager                             pager
+}
+
+func (s *Server) highlights(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	d := &highlightsData{Actor: q.Get("actor"), Tag: q.Get("tag"), Conf: q.Get("conf"), Review: q.Get("review"), Q: q.Get("q"), Type: q.Get("type")}
+	page := pageNumber(q.Get("page"))
+	f := ledger.HighlightFilter{Actor: d.Actor, Tag: d.Tag, Review: d.Review, Text: d.Q, Limit: perPage + 1, Offset: (page - 1) * perPage}
+	if d.Type != "" {
+		f.Types = []string{d.Type}
+	}
+	if d.Conf != "" {
+		c, err := strconv.ParseFloat(d.Conf, 64)
+		if err != nil || c < 0 || c > 1 {
+			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "confidence: want a number from 0 to 1"})
+			return
+		}
+		f.MinConfidence = c
+	}
+	recs, err := s.opt.Ledger.Highlights(r.Context(), f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	more := len(recs) > perPage
+	if more {
+		recs = recs[:perPage]
+	}
+	d.Recs, d.Pager = recs, newPager(q, page, more)
+	s.render(w, r, http.StatusOK, "highlights", view{Title: "Highlights", Nav: "highlights", Data: d})
+}
+
+// --- packs ------------------------------------------------------------------
+
+func (s *Server) packs(w http.ResponseWriter, r *http.Request) {
+	ps, err := s.opt.Ledger.ListPacks(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "packs", view{Title: "Packs", Nav: "packs", Data: struct {
+		Packs []record.PackInfo
+		Query string
+	}{ps, r.URL.Query().Get("q")}})
+}
+
+func (s *Server) createPack(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimSpace(r.PostFormValue("name"))
+	_, err := s.opt.Ledger.SavePack(r.Context(), name, r.PostFormValue("query"), ledger.DefaultPackOptions(), ledger.PackWriteOptions{Actor: human})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/packs/"+url.PathEscape(name)+"?done=created", http.StatusSeeOther)
+}
+
+func (s *Server) refreshPack(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if _, err := s.opt.Ledger.RefreshPack(r.Context(), name, ledger.PackWriteOptions{Actor: human}); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/packs/"+url.PathEscape(name)+"?done=refreshed", http.StatusSeeOther)
+}
+
+func (s *Server) pack(w http.ResponseWriter, r *http.Request) {
+	p, err := s.opt.Ledger.ShowPack(r.Context(), r.PathValue("name"), 0)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var b brief.Pack
+	if len(p.Brief) > 0 {
+		if err := json.Unmarshal(p.Brief, &b); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	s.render(w, r, http.StatusOK, "pack", view{Title: "Pack " + p.Name, Nav: "packs", Data: struct {
+		Info  *record.PackInfo
+		Brief brief.Pack
+	}{p, b}})
+}
