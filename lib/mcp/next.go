@@ -14,7 +14,6 @@ import (
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // pendingLabel is what a result says of an item that is not ingested yet,
@@ -48,7 +47,7 @@ func plural(n int, word string) string {
 // to run. "" when none wait (or the count fails: a hint is never worth
 // an error).
 func (s *Server) pendingNext(ctx context.Context) string {
-	n, err := ledger.CountPending(ctx, s.rd, 0)
+	n, err := s.rd.CountPending(ctx, 0)
 	if err != nil || n == 0 {
 		return ""
 	}
@@ -108,8 +107,8 @@ func (s *Server) waitIngested(ctx context.Context, id string, d time.Duration) (
 	tick := time.NewTicker(waitPoll)
 	defer tick.Stop()
 	for {
-		rec, err := ledger.Status(ctx, s.rd, id, s.opt.Resolve)
-		if err != nil && !store.IsBusy(err) {
+		rec, err := s.rd.Status(ctx, id, s.opt.Resolve)
+		if err != nil && !ledger.IsBusy(err) {
 			return nil, err
 		}
 		if rec != nil && (ingested(ingestStatus(rec)) || !time.Now().Before(deadline)) {
@@ -125,7 +124,7 @@ func (s *Server) waitIngested(ctx context.Context, id string, d time.Duration) (
 
 // ingestStatus is the ingest status of a Status record.
 func ingestStatus(rec *record.Record) string {
-	var in store.IngestInfo
+	var in ledger.IngestInfo
 	if raw, ok := rec.Extra["ingest"]; ok && json.Unmarshal(raw, &in) == nil {
 		return in.Status
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 func configVerb(env cli.Env) *ucli.Command {
@@ -80,7 +79,7 @@ EXAMPLES:
 				afterD.After = &d
 			}
 			actor := c.String("actor")
-			if !store.ValidActor(actor) {
+			if !ledger.ValidActor(actor) {
 				return cli.Usage("--actor %q: want human or agent:<name>", actor)
 			}
 			out, st, _, err := openOutput(ctx, c, env, n > 0)
@@ -91,20 +90,20 @@ EXAMPLES:
 			var rec *record.Record
 			switch {
 			case c.Bool("reset"):
-				rec, err = ledger.ResetDecay(ctx, st)
+				rec, err = st.ResetDecay(ctx)
 			case c.Bool("off"):
-				rec, err = ledger.SetDecay(ctx, st, store.DecayPolicy{}, actor)
+				rec, err = st.SetDecay(ctx, ledger.Decay{}, actor)
 			case set:
 				if c.IsSet("below") {
 					v := c.Float("below")
 					afterD.Below = &v
 				}
-				var p store.DecayPolicy
-				if p, err = afterD.Resolve(ctx, st); err == nil {
-					rec, err = ledger.SetDecay(ctx, st, p, actor)
+				var p ledger.Decay
+				if p, err = st.ResolveDecayOptions(ctx, afterD); err == nil {
+					rec, err = st.SetDecay(ctx, p, actor)
 				}
 			default:
-				rec, err = ledger.DecaySetting(ctx, st)
+				rec, err = st.DecaySetting(ctx)
 			}
 			if err != nil {
 				return err
@@ -133,8 +132,8 @@ EXAMPLES:
 			if c.Args().Len() > 0 {
 				return unknownWord(c, "setting", c.Args().First(), []string{"decay"})
 			}
-			return readLedger(ctx, c, env, "", func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
-				rec, err := ledger.DecaySetting(ctx, st)
+			return readLedger(ctx, c, env, "", func(ctx context.Context, st *ledger.Ledger) ([]*record.Record, error) {
+				rec, err := st.DecaySetting(ctx)
 				return []*record.Record{rec}, err
 			})
 		},

@@ -27,7 +27,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/mcp"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // mcpVerb returns the mcp verb.
@@ -67,7 +66,7 @@ EXAMPLES:
 			cli.DBFlag(),
 			cli.BusyTimeoutFlag(),
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON) for saved URLs and item arguments, as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
-			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
+			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.BoolFlag{Name: "no-worker", Usage: "do not ingest saved links in the background (leave it to linkledger worker)"},
 		},
 	}
@@ -76,8 +75,8 @@ EXAMPLES:
 			return cli.Usage("mcp takes no arguments (got %q)", c.Args().First())
 		}
 		capN := c.Int("agent-cap")
-		if capN < store.MinAgentHighlightCap || capN > store.MaxAgentHighlightCap {
-			return cli.Usage("--agent-cap %d: want %d..%d", capN, store.MinAgentHighlightCap, store.MaxAgentHighlightCap)
+		if capN < ledger.MinAgentHighlightCap || capN > ledger.MaxAgentHighlightCap {
+			return cli.Usage("--agent-cap %d: want %d..%d", capN, ledger.MinAgentHighlightCap, ledger.MaxAgentHighlightCap)
 		}
 		ro, err := resolveOptions(c, env)
 		if err != nil {
@@ -88,14 +87,14 @@ EXAMPLES:
 			return err
 		}
 		wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-		st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
+		st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
 		if err != nil {
 			return err
 		}
 		defer st.Close()
 		// reads go through a second handle with ll-find's short busy
 		// timeout: a find never waits on another process's write lock
-		rd, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond})
+		rd, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
 		if err != nil {
 			return err
 		}
@@ -141,7 +140,7 @@ const (
 // discarded, -q (no diagnostics per item), the pending queue counted on
 // rd; diagnostics to diag.W as "PROG: worker: STAGE: ...". The caller
 // Starts it with the server and Stops it before closing rd.
-func backgroundWorker(filters Filters, env cli.Env, path string, rd *store.Store, diag cli.Diag) *ingestLoop {
+func backgroundWorker(filters Filters, env cli.Env, path string, rd *ledger.Ledger, diag cli.Diag) *ingestLoop {
 	pass := func(ctx context.Context) error {
 		allow, done, err := allowedFilesArgs(ctx, env, path)
 		defer done()
@@ -163,6 +162,6 @@ func backgroundWorker(filters Filters, env cli.Env, path string, rd *store.Store
 		}
 		return pipeline(ctx, filters, e, diag.Prog+": worker", append(stages, stage{"ll-index", db}))
 	}
-	pending := func(ctx context.Context) (int, error) { return ledger.CountPending(ctx, rd, 0) }
+	pending := func(ctx context.Context) (int, error) { return rd.CountPending(ctx, 0) }
 	return newIngestLoop(pass, pending, cli.Diag{Prog: diag.Prog + ": worker", W: diag.W})
 }

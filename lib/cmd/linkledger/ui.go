@@ -30,7 +30,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
 	"github.com/linkledger/linkledger/lib/web"
 )
 
@@ -79,7 +78,7 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		return err
 	}
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait})
+	st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait})
 	if err != nil {
 		return err
 	}
@@ -97,7 +96,7 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		ln.Close()
 		return err
 	}
-	opt := web.Options{Ledger: ledger.New(st), Port: ln.Addr().(*net.TCPAddr).Port, Token: token, CaptureToken: capture, Logf: logf}
+	opt := web.Options{Ledger: st, Port: ln.Addr().(*net.TCPAddr).Port, Token: token, CaptureToken: capture, Logf: logf}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})

@@ -13,7 +13,6 @@ import (
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // itemFlags are the flags of every verb that opens the store: --db and
@@ -85,7 +84,7 @@ func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string) (str
 	}
 	// a missing database is "no database at ..." (exit 1), as from every
 	// reader; an older schema is migrated here as the filters would
-	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: time.Second})
+	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: time.Second})
 	if err != nil {
 		return "", err
 	}
@@ -97,7 +96,7 @@ func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string) (str
 		}
 	}
 	cwd, _ := env.Getwd()
-	id, err := ledger.ResolveItem(ctx, st, arg, ledger.ResolveOptions{Rules: rules, Cwd: cwd, Home: env.Getenv("HOME")})
+	id, err := st.ResolveItem(ctx, arg, ledger.ResolveOptions{Rules: rules, Cwd: cwd, Home: env.Getenv("HOME")})
 	var ne *ledger.NoItemError
 	if errors.As(err, &ne) {
 		return "", &cli.ExitError{Code: cli.ExitUsage, Err: err}
@@ -110,11 +109,11 @@ func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string) (str
 var errNoDB = errors.New("no database")
 
 // openExisting opens the database at path if the file exists.
-func openExisting(ctx context.Context, path string, readOnly bool) (*store.Store, error) {
+func openExisting(ctx context.Context, path string, readOnly bool) (*ledger.Ledger, error) {
 	if !fileExists(path) {
 		return nil, errNoDB
 	}
-	st, err := store.Open(ctx, path, store.Options{ReadOnly: readOnly, BusyTimeout: time.Second})
+	st, err := ledger.Open(ctx, path, ledger.OpenOptions{ReadOnly: readOnly, BusyTimeout: time.Second})
 	if err != nil {
 		return nil, cli.DBError(path, err)
 	}
