@@ -105,7 +105,7 @@ EXAMPLES:
 		findflags.Embedder(env, &fo, diag)
 		opt.Embedder = fo.Embedder
 		if !c.Bool("no-worker") {
-			l := backgroundWorker(filters, env, loc.Path, rd, diag)
+			l := backgroundWorker(filters, env, loc.Path, wait, rd, diag)
 			l.Start(ctx)
 			// stopped before the stores close: a pass in flight ends
 			// between records
@@ -134,13 +134,15 @@ const (
 	backgroundConcurrency = 1
 )
 
-// backgroundWorker is the ingest loop of a face that serves (mcp, and
-// any other long-lived face): passes of ll-find --pending | ll-fetch |
-// ll-parse | ll-index over the database at path, their records
-// discarded, -q (no diagnostics per item), the pending queue counted on
-// rd; diagnostics to diag.W as "PROG: worker: STAGE: ...". The caller
-// Starts it with the server and Stops it before closing rd.
-func backgroundWorker(filters Filters, env cli.Env, path string, rd *ledger.Ledger, diag cli.Diag) *ingestLoop {
+// backgroundWorker is the one ingest loop of a face that serves
+// (linkledger mcp and linkledger ui): passes of ll-find --pending |
+// ll-fetch | ll-parse [| ll-embed] | ll-index over the database at path,
+// their records discarded, -q (no diagnostics per item: a failed item's
+// error is stored with it), ll-index waiting up to busy for the write
+// lock, the pending queue counted on rd; diagnostics to diag.W as
+// "PROG: worker: STAGE: ...". The caller Starts it with the server and
+// Stops it before closing rd.
+func backgroundWorker(filters Filters, env cli.Env, path string, busy time.Duration, rd *ledger.Ledger, diag cli.Diag) *ingestLoop {
 	pass := func(ctx context.Context) error {
 		allow, done, err := allowedFilesArgs(ctx, env, path)
 		defer done()
@@ -160,7 +162,8 @@ func backgroundWorker(filters Filters, env cli.Env, path string, rd *ledger.Ledg
 			// worker verb does (embedStage)
 			stages = append(stages, stage{"ll-embed", []string{"-q"}})
 		}
-		return pipeline(ctx, filters, e, diag.Prog+": worker", append(stages, stage{"ll-index", db}))
+		index := append([]string{"--busy-timeout=" + busy.String()}, db...)
+		return pipeline(ctx, filters, e, diag.Prog+": worker", append(stages, stage{"ll-index", index}))
 	}
 	pending := func(ctx context.Context) (int, error) { return rd.CountPending(ctx, 0) }
 	return newIngestLoop(pass, pending, cli.Diag{Prog: diag.Prog + ": worker", W: diag.W})
