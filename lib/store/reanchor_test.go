@@ -94,7 +94,7 @@ func TestReanchorOnReindex(t *testing.T) {
 			{Type: "highlight", Text: "The levain is fed with flour and water every day", Actor: "human"}, // edited later: fuzzy
 			{Type: "highlight", Text: "the crust should be dark", Actor: "agent:a"},                       // moved: normalised
 			{Type: "lowlight", Text: "Bake at a high heat", Actor: "human"},                               // removed, then restored
-			{Type: "highlight", Text: "words that were never in the text", Actor: "human"},                // never anchored
+			{Type: "highlight", Text: "words that were never in the text", Actor: "human"},                // a person's words: unanchored
 			{Type: "note", Text: "the crust should be dark", Actor: "human"},                              // notes are not anchored
 		}
 		return r
@@ -108,7 +108,7 @@ func TestReanchorOnReindex(t *testing.T) {
 		fuzzyID: {"The levain is fed with flour and water every day", 1, false},
 		movedID: {"the crust should be dark", 2, false},
 		lowID:   {"Bake at a high heat", 3, false},
-		neverID: {"words that were never in the text", -1, false},
+		neverID: {"words that were never in the text", -1, true},
 		noteID:  {"the crust should be dark", -1, false},
 	}
 	if d := cmp.Diff(want, annStates(t, s, url)); d != "" {
@@ -128,9 +128,10 @@ func TestReanchorOnReindex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(orphans) != 1 || orphans[0].ID != record.ItemID(url) || orphans[0].Annotations[0].ID != lowID ||
-		orphans[0].Annotations[0].OrphanedAt != record.FormatTime(now) {
-		t.Fatalf("orphans %+v, want the lowlight %d orphaned at %s", orphans, lowID, record.FormatTime(now))
+	// the person's words never in the text (newest id first), then the lost lowlight
+	if len(orphans) != 2 || orphans[1].ID != record.ItemID(url) || orphans[1].Annotations[0].ID != lowID ||
+		orphans[1].Annotations[0].OrphanedAt != record.FormatTime(now) || orphans[0].Annotations[0].ID != neverID {
+		t.Fatalf("orphans %+v, want %d and the lowlight %d orphaned at %s", orphans, neverID, lowID, record.FormatTime(now))
 	}
 
 	// find's hits keep the orphan, marked
@@ -152,7 +153,7 @@ func TestReanchorOnReindex(t *testing.T) {
 	if d := cmp.Diff(want, annStates(t, s, url)); d != "" {
 		t.Fatalf("after the paragraph came back (-want +got):\n%s", d)
 	}
-	if orphans, _ := s.Orphans(ctx, 0); len(orphans) != 0 {
+	if orphans, _ := s.Orphans(ctx, 0); len(orphans) != 1 || orphans[0].Annotations[0].ID != neverID {
 		t.Fatalf("orphans after the quote came back: %+v", orphans)
 	}
 	id := func(n int64) string { return fmt.Sprint(n) }

@@ -223,7 +223,7 @@ func TestDecay(t *testing.T) {
 	}
 	defer s.Close()
 	mk := func(url string) {
-		addDocs(t, s, doc{url: url, title: "Herons", chunks: []string{"Herons wade in shallow water."}, anns: []record.Annotation{
+		addDocs(t, s, doc{url: url, title: "Herons", chunks: []string{"Herons wade in shallow water: a weak old guess, or a strong guess."}, anns: []record.Annotation{
 			{Type: "highlight", Text: "weak old guess", Actor: "agent:a", Confidence: conf(0.3)},
 			{Type: "highlight", Text: "strong guess", Actor: "agent:a", Confidence: conf(0.8)},
 		}})
@@ -270,7 +270,7 @@ func TestDecayConfirmedStays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	addDocs(t, s, doc{url: "https://decay.test/b", title: "Egrets", chunks: []string{"Egrets nest in colonies."}, anns: []record.Annotation{
+	addDocs(t, s, doc{url: "https://decay.test/b", title: "Egrets", chunks: []string{"Egrets nest in colonies (kept by a person)."}, anns: []record.Annotation{
 		{Type: "highlight", Text: "kept by a person", Actor: "agent:a", Confidence: conf(0.2)},
 	}})
 	var id int64
