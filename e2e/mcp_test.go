@@ -232,7 +232,7 @@ func TestMCP(t *testing.T) {
 	// annotate (the actor is the client's name), pin, tag, show
 	conf := 0.8
 	var ann mcp.SaveOutput
-	call(t, cs, schemas, "annotate", map[string]any{"item": srv.URL + "/quokka.html", "text": "quokkas can go long periods without fresh water", "confidence": conf}, &ann)
+	call(t, cs, schemas, "annotate", map[string]any{"item": srv.URL + "/quokka.html", "text": "can go long periods without drinking fresh water", "confidence": conf}, &ann)
 	if ann.Item.ID != id || ann.Item.Save == nil || len(ann.Item.Save.AnnotationIDs) != 1 {
 		t.Fatalf("annotate: %+v", ann.Item)
 	}
@@ -356,6 +356,9 @@ func TestMCP(t *testing.T) {
 		{"show", map[string]any{"item": srv.URL + "/missing"}, `not_found: no item "` + srv.URL + `/missing" in ` + db},
 		{"annotate", map[string]any{"item": id, "text": "x", "confidence": 2}, "usage: confidence 2: want a number from 0 to 1"},
 		{"annotate", map[string]any{"item": id, "text": "x", "actor": "robot"}, `usage: actor "robot": want human or agent:<name>`},
+		// an agent's quote must be in the source: refused, the closest passage as hint
+		{"annotate", map[string]any{"item": id, "text": "quokkas drink sea water in summer"}, `quote_not_found: highlight "quokkas drink sea water in summer" is not in the text of item ` + id},
+		{"annotate", map[string]any{"item": id, "text": "quokkas drink sea water in summer"}, "\nhint: the closest passage is \"Quokkas survive the dry summer by eating succulent plants and can go long periods without drinking fresh water.\""},
 		{"save", map[string]any{"url": "not a url at all"}, "bad_input: not a URL, an existing path or a JSON record"},
 		{"save", map[string]any{"url": "ftp://example.com/x"}, "unsupported_scheme:"},
 		{"pin", map[string]any{"item": id, "annotation_id": 9999}, "not_found:"},
