@@ -246,57 +246,116 @@ func attachCopies(ctx context.Context, conn *sqlx.Conn, items []*scoredItem) err
 	return nil
 }
 
-// pageItems cuts the page opts asks for from the ranked items: groups of
-// copies made one (groupCopies) unless opts.AllCopies, when every copy
-// stays and lists the others. w is nil for unranked lists. folded says
-// whether copies were folded into groups.
-func (s *Store) pageItems(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, opts SearchOptions, w *Weights) (page []*scoredItem, folded bool, err error) {
-	n := opts.Offset + opts.Limit
-	if !opts.AllCopies {
-		if items, folded, err = s.groupCopies(ctx, conn, items, n, opts.Filter, opts.exclude, w); err != nil {
-			return nil, false, err
-		}
-	}
-	if opts.Offset >= len(items) {
-		return nil, folded, nil
-	}
-	items = items[opts.Offset:min(len(items), n)]
+// groupTier returns the first opts.Limit groups of the ranked items:
+// groups of copies made one (groupCopies) unless opts.AllCopies, when
+// every copy stays. w is nil for unranked lists. folded says whether
+// copies were folded into groups.
+func (s *Store) groupTier(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, opts SearchOptions, w *Weights) (groups []*scoredItem, folded bool, err error) {
 	if opts.AllCopies {
-		if err := attachCopies(ctx, conn, items); err != nil {
-			return nil, false, err
-		}
+		return items[:min(len(items), opts.Limit)], false, nil
 	}
-	return items, folded, nil
+	return s.groupCopies(ctx, conn, items, opts.Limit, opts.Filter, opts.exclude, w)
 }
 
 // Copies can take every candidate row: twenty copies of a page hold twenty
 // times its matching chunks. When they fold the candidates into fewer
-// groups than the page needs while the candidate bound was reached,
-// rankPage ranks again with copyRetryFactor times the candidates, at most
+// groups than the tier needs while the candidate bound was reached,
+// rankTier ranks again with copyRetryFactor times the candidates, at most
 // copyRetries times.
 const (
 	copyRetryFactor = 4
 	copyRetries     = 2
 )
 
-// rankPage ranks (rank) and cuts the page opts asks for (pageItems),
-// looking further when copies left the page short (see copyRetries).
+// Ranking does not depend on the page asked for: the first 10 of
+// --limit 100 are --limit 10, and pages (--offset) never repeat or skip
+// an item. The candidate pool bm25 ranks (and so which items are found,
+// and how each scores) is therefore never sized by limit or offset. The
+// results are one fixed list built in tiers: the first tier is the best
+// tierItems items of a pool of tierRows rows per item; each next tier,
+// tierFactor times larger, keeps the list so far and appends the items its
+// larger pool finds that are not in it yet, up to its size. A page is a
+// slice of that list, computed up to the tier that covers it (a page
+// within the first 100 results costs one tier). Before, the pool was
+// 8 × (limit + offset) rows, and a quarter of sampled result lists changed
+// with the limit.
+const (
+	tierItems  = 100
+	tierRows   = 8
+	tierFactor = 4
+)
+
+// rankPage ranks (rank) and cuts the page opts asks for from the list of
+// tiers (see tierItems).
 func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, rank func(SearchOptions) ([]*scoredItem, error)) ([]*scoredItem, error) {
+	n := opts.Offset + opts.Limit
+	var list []*scoredItem
+	seen := map[string]bool{}
+	pool := opts.Candidates // an explicit first-tier pool, else tierRows per item
+	if pool <= 0 {
+		pool = tierRows * tierItems
+	}
+	for size := tierItems; ; size *= tierFactor {
+		o := opts
+		o.Offset, o.Limit, o.Candidates = 0, size, pool*(size/tierItems)
+		groups, more, err := s.rankTier(ctx, conn, o, rank)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range groups {
+			if len(list) == size {
+				break
+			}
+			if !seen[it.id] {
+				seen[it.id] = true
+				list = append(list, it)
+			}
+		}
+		if len(list) >= n || !more {
+			break
+		}
+	}
+	if opts.Offset >= len(list) {
+		return nil, nil
+	}
+	page := list[opts.Offset:min(len(list), n)]
+	if opts.AllCopies {
+		if err := attachCopies(ctx, conn, page); err != nil {
+			return nil, err
+		}
+	}
+	return page, nil
+}
+
+// rankTier ranks with opts.Candidates rows and returns the first
+// opts.Limit groups, looking further when copies left it short (see
+// copyRetries). more says whether a larger pool could find more items
+// (the pool was full).
+func (s *Store) rankTier(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, rank func(SearchOptions) ([]*scoredItem, error)) (groups []*scoredItem, more bool, err error) {
 	for round := 0; ; round++ {
 		items, err := rank(opts)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		page, folded, err := s.pageItems(ctx, conn, items, opts, &opts.Weights)
+		groups, folded, err := s.groupTier(ctx, conn, items, opts, &opts.Weights)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		rows := 0
+		// each source of rows (chunk rows, item rows) is bounded by
+		// Candidates: one that reached it may hold more
+		chunkRows, itemRows := 0, 0
 		for _, it := range items {
-			rows += len(it.rows)
+			for _, r := range it.rows {
+				if r.rowid > 0 {
+					chunkRows++
+				} else {
+					itemRows++
+				}
+			}
 		}
-		if !folded || len(page) >= opts.Limit || rows < opts.Candidates || round == copyRetries {
-			return page, nil
+		full := max(chunkRows, itemRows) >= opts.Candidates
+		if !folded || len(groups) >= opts.Limit || !full || round == copyRetries {
+			return groups, full, nil
 		}
 		opts.Candidates *= copyRetryFactor
 	}

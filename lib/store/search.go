@@ -181,8 +181,9 @@ type SearchOptions struct {
 	Limit   int // default 10
 	Offset  int
 	// Candidates is the number of FTS rows ranked per index before grouping
-	// by item (default 8 × (limit+offset), at least 64). Cost is bounded by
-	// it, not by the number of matches.
+	// by item in the first tier of results (default tierRows × tierItems;
+	// never sized by Limit or Offset, see rankPage). Cost is bounded by it,
+	// not by the number of matches.
 	Candidates int
 	// Snippets is the number of snippets per hit (default 2).
 	Snippets int
@@ -225,9 +226,6 @@ func (o SearchOptions) withDefaults() SearchOptions {
 	}
 	if o.Offset < 0 {
 		o.Offset = 0
-	}
-	if o.Candidates <= 0 {
-		o.Candidates = max(64, 8*(o.Limit+o.Offset))
 	}
 	if o.Snippets == 0 {
 		o.Snippets = 2
