@@ -181,7 +181,7 @@ type SearchOptions struct {
 	Limit   int // default 10
 	Offset  int
 	// Candidates is the number of FTS rows ranked per index before grouping
-	// by item in the first tier of results (default tierRows × tierItems;
+	// by item in the first tier of results (default tierRows × tierItems, 80;
 	// never sized by Limit or Offset, see rankPage). Cost is bounded by it,
 	// not by the number of matches.
 	Candidates int
