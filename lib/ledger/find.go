@@ -51,11 +51,14 @@ type FindOptions struct {
 	// (the zero value: the ledger's policy, DecayPolicy). It replaces
 	// Weights' decay fields.
 	Decay DecayOptions
+
+	lang store.Filter // the query language's filters (applyQuery)
 }
 
 // SearchOptions maps the options to the store's.
 func (o FindOptions) SearchOptions() store.SearchOptions {
-	f := store.Filter{Tags: o.Tags, Type: o.Type, Since: o.Since, Until: o.Until, Actor: o.Actor, Status: o.Status, Archived: store.NotArchived}
+	f := o.lang
+	f.Tags, f.Type, f.Since, f.Until, f.Actor, f.Status, f.Archived = o.Tags, o.Type, o.Since, o.Until, o.Actor, o.Status, store.NotArchived
 	if o.ArchivedSet {
 		f.Archived = o.Archived
 	}
@@ -81,6 +84,7 @@ type FindResult struct {
 // Find searches the ledger (or, with no query, lists items newest first)
 // and marks the stale items it returns as due for revalidation.
 func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, error) {
+	opt = applyQuery(opt, st.Now())
 	opt, err := ResolveDecay(ctx, st, opt)
 	if err != nil {
 		return nil, err

@@ -78,6 +78,19 @@ type Filter struct {
 	// Archived says whether archived items pass (default: they do; ll-find
 	// and ll-brief ask for NotArchived unless told otherwise).
 	Archived Archived
+	// From the query language (lib/query, ParseLang): items from any of
+	// Sites (a host or its subdomains), of any of Types, annotated by any
+	// of Actors, holding every one of Phrases and none of Exclude (words
+	// or phrases, in the title, text or annotations), with a pinned
+	// highlight, with a highlight, with a note.
+	Sites         []string
+	Types         []string
+	Actors        []string
+	Phrases       []string
+	Exclude       []string
+	Pinned        bool
+	HasHighlights bool
+	HasNotes      bool
 }
 
 // Archived is the archive filter.
@@ -95,7 +108,42 @@ const (
 // few archived items' rows, rather than a join on every match).
 func (f Filter) empty() bool {
 	return len(f.Tags) == 0 && f.Type == "" && f.Since.IsZero() && f.Until.IsZero() && f.Actor == "" && f.Status == "" &&
-		f.Archived != OnlyArchived
+		f.Archived != OnlyArchived && len(f.Sites) == 0 && len(f.Types) == 0 && len(f.Actors) == 0 &&
+		len(f.Phrases) == 0 && len(f.Exclude) == 0 && !f.Pinned && !f.HasHighlights && !f.HasNotes
+}
+
+// mentions is an SQL condition on items "it": the item holds text (a word
+// or phrase, matched as one FTS5 string) in its title, text or
+// annotations: its row of the word index (or of the CJK index, for CJK
+// text) or, past the whole text an item row keeps, one of its chunks.
+func mentions(text string) (string, []any) {
+	table := "search"
+	if query.HasCJK(text) {
+		table = "search_cjk"
+	}
+	m := query.Quote(text)
+	return `(it.seq IN (SELECT -rowid FROM ` + table + ` WHERE ` + table + ` MATCH ? AND rowid < 0)
+		OR it.id IN (SELECT item_id FROM content_chunks WHERE id IN (SELECT rowid FROM ` + table + ` WHERE ` + table + ` MATCH ? AND rowid > 0)))`, []any{m, m}
+}
+
+// siteCond is an SQL condition on items "it": its canonical URL's host is
+// host or a subdomain of it.
+func siteCond(host string) (string, []any) {
+	h := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(host)
+	return `(it.canonical_url LIKE ? ESCAPE '\' OR it.canonical_url LIKE ? ESCAPE '\' OR it.canonical_url LIKE ? ESCAPE '\' OR it.canonical_url LIKE ? ESCAPE '\')`,
+		[]any{"%://" + h + "/%", "%://" + h, "%://%." + h + "/%", "%://%." + h}
+}
+
+// anyOf is "(c1 OR c2 …)" of one condition per value, with its arguments.
+func anyOf(vals []string, cond func(string) (string, []any)) (string, []any) {
+	var cs []string
+	var args []any
+	for _, v := range vals {
+		c, a := cond(v)
+		cs = append(cs, c)
+		args = append(args, a...)
+	}
+	return "(" + strings.Join(cs, " OR ") + ")", args
 }
 
 // archivedOut returns a condition on FTS rows (table alias s) that leaves
@@ -165,6 +213,42 @@ func (f Filter) where() (string, []any) {
 	if f.Actor != "" {
 		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE actor = ?)")
 		args = append(args, f.Actor)
+	}
+	if len(f.Types) > 0 {
+		conds = append(conds, "it.source_type IN (?"+strings.Repeat(",?", len(f.Types)-1)+")")
+		for _, t := range f.Types {
+			args = append(args, t)
+		}
+	}
+	if len(f.Actors) > 0 {
+		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE actor IN (?"+strings.Repeat(",?", len(f.Actors)-1)+"))")
+		for _, a := range f.Actors {
+			args = append(args, a)
+		}
+	}
+	if len(f.Sites) > 0 {
+		c, a := anyOf(f.Sites, siteCond)
+		conds = append(conds, c)
+		args = append(args, a...)
+	}
+	for _, p := range f.Phrases {
+		c, a := mentions(p)
+		conds = append(conds, c)
+		args = append(args, a...)
+	}
+	for _, p := range f.Exclude {
+		c, a := mentions(p)
+		conds = append(conds, "NOT "+c)
+		args = append(args, a...)
+	}
+	if f.Pinned {
+		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE pinned AND type = 'highlight' AND review IS NOT 'rejected')")
+	}
+	if f.HasHighlights {
+		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE type = 'highlight' AND review IS NOT 'rejected')")
+	}
+	if f.HasNotes {
+		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE type = 'note' AND review IS NOT 'rejected')")
 	}
 	if len(conds) == 0 {
 		return "1", nil
