@@ -268,6 +268,26 @@ func TestMCP(t *testing.T) {
 		t.Errorf("show: %d text tokens over max_text_tokens 30", tokens)
 	}
 
+	// the query language reads as in ll-find: qualifiers, exclusions
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"has:highlights is:pinned", []string{id}},
+		{"quokkas -rangers", nil},
+		{`"go long periods" type:article`, []string{id}},
+	} {
+		var got mcp.FindOutput
+		call(t, cs, schemas, "find", map[string]any{"query": tc.query}, &got)
+		var ids []string
+		for _, it := range got.Items {
+			ids = append(ids, it.ID)
+		}
+		if d := cmp.Diff(tc.want, ids); d != "" {
+			t.Errorf("find %q (-want +got):\n%s", tc.query, d)
+		}
+	}
+
 	// brief within a budget; the pinned highlight is in the pack
 	var pack brief.Pack
 	call(t, cs, schemas, "brief", map[string]any{"query": "quokkas fresh water", "max_tokens": 600}, &pack)
