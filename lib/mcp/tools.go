@@ -36,7 +36,7 @@ const (
 
 // FindInput is the find tool's input.
 type FindInput struct {
-	Query    string   `json:"query,omitempty" jsonschema:"what to search for, in plain words (any text; no query syntax). Empty lists the newest items."`
+	Query    string   `json:"query,omitempty" jsonschema:"what to search for: plain words, and optionally \"exact phrase\", -word to exclude, tag:T, site:HOST, type:TYPE, after:2w, before:2026-01-01, is:pinned|archived|failed, has:highlights|notes, by:agent:NAME (any text is valid; unknown qualifiers are words). Only qualifiers lists the newest matching items; empty lists the newest items."`
 	Tags     []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
 	Type     string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
 	Since    string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, or a duration ago such as 30d or 12h"`
@@ -63,7 +63,7 @@ type FindOutput struct {
 
 // BriefInput is the brief tool's input.
 type BriefInput struct {
-	Query     string   `json:"query" jsonschema:"the topic or task to gather evidence for, in plain words"`
+	Query     string   `json:"query" jsonschema:"the topic or task to gather evidence for, in plain words; the find tool's qualifiers and \"phrases\" work here too"`
 	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget of the pack (cl100k_base), 1 to 8000 (default 2000); a budget too small for the pack's frame is an error"`
 	MaxItems  int      `json:"max_items,omitempty" jsonschema:"at most this many items, 1 to 20 (default 8)"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
