@@ -43,6 +43,9 @@ type FindOptions struct {
 	// StaleAfter marks items fetched longer ago as due for revalidation
 	// (0: never).
 	StaleAfter time.Duration
+	// Cut leaves out weak matches: items scoring below Cut times the best
+	// item's score (0: store.DefaultCut; negative: every match).
+	Cut float64
 	// Ranking: Weights (zero: store.DefaultWeights) and ScanRows (0:
 	// store.DefaultScanRows; -1: no bound).
 	Weights  store.Weights
@@ -65,8 +68,19 @@ func (o FindOptions) SearchOptions() store.SearchOptions {
 	return store.SearchOptions{
 		Text: o.Query, Filter: f, Limit: o.Limit, Offset: o.Offset, Snippets: o.Snippets,
 		ExpandChunks: o.ExpandChunks, Detailed: o.Detailed, AllCopies: o.AllCopies, StaleAfter: o.StaleAfter,
-		Weights: o.Weights, ScanRows: o.ScanRows,
+		Weights: o.Weights, ScanRows: o.ScanRows, Cut: o.cut(),
 	}
+}
+
+// cut is the store's Cut for o.Cut (0: the default share).
+func (o FindOptions) cut() float64 {
+	switch {
+	case o.Cut == 0:
+		return store.DefaultCut
+	case o.Cut < 0:
+		return 0
+	}
+	return o.Cut
 }
 
 // FindResult is what Find and Related return.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"math"
 	"sort"
 	"strings"
 
@@ -288,11 +289,24 @@ const (
 )
 
 // rankPage ranks (rank) and cuts the page opts asks for from the list of
-// tiers (see tierItems).
+// tiers (see tierItems). With opts.Cut, the items of the list scoring
+// below Cut times its first item's score are left out; tiers are added
+// until the page is full, or a tier adds no item above the cut.
 func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, rank func(SearchOptions) ([]*scoredItem, error)) ([]*scoredItem, error) {
 	n := opts.Offset + opts.Limit
 	var list []*scoredItem
 	seen := map[string]bool{}
+	floor := math.Inf(-1) // the cut
+	strong := func() int {
+		k := 0
+		for _, it := range list {
+			if it.score >= floor {
+				k++
+			}
+		}
+		return k
+	}
+	kept := 0
 	pool := opts.Candidates // an explicit first-tier pool, else tierRows per item
 	if pool <= 0 {
 		pool = tierRows * tierItems
@@ -313,9 +327,23 @@ func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOption
 				list = append(list, it)
 			}
 		}
-		if len(list) >= n || !more {
+		if opts.Cut > 0 && len(list) > 0 && list[0].score > 0 {
+			floor = opts.Cut * list[0].score
+		}
+		k := strong()
+		if k >= n || !more || (size > tierItems && k == kept) {
 			break
 		}
+		kept = k
+	}
+	if !math.IsInf(floor, -1) {
+		var cut []*scoredItem
+		for _, it := range list {
+			if it.score >= floor {
+				cut = append(cut, it)
+			}
+		}
+		list = cut
 	}
 	if opts.Offset >= len(list) {
 		return nil, nil

@@ -118,8 +118,47 @@ func TestRankingIgnoresLimit(t *testing.T) {
 			differ++
 			t.Errorf("%q: pages of 10 differ from --limit 100 (-100 +pages):\n%s", text, d)
 		}
+		if q%4 != 0 {
+			continue
+		}
+		// with weak matches cut, pages still agree, and cut items are weak
+		res := search(t, s, SearchOptions{Text: text, Limit: 100, Cut: DefaultCut})
+		var cut []string
+		for _, h := range res.Hits {
+			cut = append(cut, h.ID)
+			if h.Hit.Score < DefaultCut*res.Hits[0].Hit.Score-1e-6 {
+				t.Errorf("%q: %s scores %v, under the cut of %v × %v", text, h.ID, h.Hit.Score, DefaultCut, res.Hits[0].Hit.Score)
+			}
+		}
+		paged = nil
+		for off := 0; off < 100; off += 25 {
+			paged = append(paged, hitIDs(t, s, SearchOptions{Text: text, Limit: 25, Offset: off, Cut: DefaultCut})...)
+		}
+		if d := cmp.Diff(cut, paged); d != "" {
+			differ++
+			t.Errorf("%q: with the cut, pages of 25 differ from --limit 100 (-100 +pages):\n%s", text, d)
+		}
 	}
 	if differ > 0 {
 		t.Errorf("%d of %d lists differ", differ, 2*queries)
+	}
+}
+
+// TestSearchCut: with a cut, an item scoring below that share of the best
+// one's score is left out; without, every match is listed.
+func TestSearchCut(t *testing.T) {
+	s := openTest(t)
+	addFiller(t, s, 12)
+	addDocs(t, s,
+		doc{url: "https://t.test/strong", title: "Tomato tomato tomatoes", chunks: []string{"Tomatoes, tomatoes: growing tomatoes in pots, tomato by tomato."}},
+		doc{url: "https://t.test/weak", title: "Gardening", chunks: []string{"A long page about many plants and soil and water and sun, with one tomato somewhere in the middle of a very long paragraph on other crops, beans, peas, onions, leeks, kale and chard."}},
+	)
+	all := urls(search(t, s, SearchOptions{Text: "tomato"}))
+	cut := urls(search(t, s, SearchOptions{Text: "tomato", Cut: 0.5}))
+	if d := cmp.Diff([]string{"strong", "weak"}, all); d != "" {
+		t.Errorf("every match (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"strong"}, cut); d != "" {
+		t.Errorf("cut at 0.5 (-want +got):\n%s", d)
 	}
 }

@@ -55,6 +55,13 @@ func (w Weights) decayed(now time.Time) (string, []any) {
 	return DecayPolicy{Below: w.DecayBelow, After: w.DecayAfter}.cond(now)
 }
 
+// DefaultCut is ll-find's, ll-brief's and the MCP tools' default
+// SearchOptions.Cut (ledger.FindOptions): the largest share that
+// cost neither nDCG@10 nor a relevant item in the top 29 on SciFact train
+// half A (0.32; 0.3 kept, a margin), confirmed on half B
+// (docs/retrieval.md "Weak matches").
+const DefaultCut = 0.3
+
 // DefaultWeights are the documented defaults.
 var DefaultWeights = Weights{
 	Title:                2,
@@ -290,6 +297,11 @@ type SearchOptions struct {
 	// rows (stopword-like), taken newest first without bm25. So a query's
 	// cost does not grow with the number of matches.
 	ScanRows int
+	// Cut leaves out weak matches: items scoring below Cut times the best
+	// item's score (the first of the whole list, not of the page; see
+	// rankPage). 0 or less: every match (the ledger's default is
+	// DefaultCut). Unranked results (all scoring 0) are never cut.
+	Cut float64
 	// AllCopies shows every copy of the same text as its own hit, each
 	// listing the others; by default a group of copies is one hit (see
 	// copies.go).
@@ -320,6 +332,7 @@ func (o SearchOptions) withDefaults() SearchOptions {
 	if o.ScanRows == 0 {
 		o.ScanRows = DefaultScanRows
 	}
+
 	return o
 }
 
