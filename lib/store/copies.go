@@ -289,9 +289,9 @@ const (
 )
 
 // rankPage ranks (rank) and cuts the page opts asks for from the list of
-// tiers (see tierItems). With opts.Cut, the items of the list scoring
-// below Cut times its first item's score are left out; tiers are added
-// until the page is full, or a tier adds no item above the cut.
+// tiers (see tierItems). With opts.Cut, the items of the list whose text
+// match (bm25) is below Cut times the best of the first tier are left out; tiers are
+// added until the page is full, or a tier adds no item above the cut.
 func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, rank func(SearchOptions) ([]*scoredItem, error)) ([]*scoredItem, error) {
 	n := opts.Offset + opts.Limit
 	var list []*scoredItem
@@ -300,7 +300,7 @@ func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOption
 	strong := func() int {
 		k := 0
 		for _, it := range list {
-			if it.score >= floor {
+			if it.rel >= floor {
 				k++
 			}
 		}
@@ -327,8 +327,18 @@ func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOption
 				list = append(list, it)
 			}
 		}
-		if opts.Cut > 0 && len(list) > 0 && list[0].score > 0 {
-			floor = opts.Cut * list[0].score
+		if opts.Cut > 0 && size == tierItems {
+			// the best text match (bm25) of the first tier (fixed
+			// whatever the page), not the pinned boost or the
+			// low-confidence penalty: those are about annotations, and a
+			// boost of 2 would dwarf every bm25 of a small ledger
+			best := 0.0
+			for _, it := range list {
+				best = max(best, it.rel)
+			}
+			if best > 0 {
+				floor = opts.Cut * best
+			}
 		}
 		k := strong()
 		if k >= n || !more || (size > tierItems && k == kept) {
@@ -339,7 +349,7 @@ func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOption
 	if !math.IsInf(floor, -1) {
 		var cut []*scoredItem
 		for _, it := range list {
-			if it.score >= floor {
+			if it.rel >= floor {
 				cut = append(cut, it)
 			}
 		}
