@@ -32,7 +32,8 @@ func anchors(t *testing.T, s *Store, url string) map[string]string {
 // TestQuoteChecked: a highlight or lowlight is checked against the text
 // when stored. An agent's quote not in it is refused (quote_not_found,
 // the closest passage as hint, nothing saved); a person's is kept
-// unanchored; on an item without text both wait (pending) and are
+// unanchored; an agent's quote found folded is stored as the text spells
+// it; on an item without text both wait (pending) and are
 // checked when it is indexed, where an unfound quote is unanchored.
 func TestQuoteChecked(t *testing.T) {
 	ctx := context.Background()
@@ -68,11 +69,13 @@ func TestQuoteChecked(t *testing.T) {
 	if err := save("agent:a", "note", "a note is the agent's own words"); err != nil {
 		t.Fatal(err)
 	}
+	// an agent's quote found other than as written is stored as the text
+	// spells it (it is served as evidence)
 	want := map[string]string{
-		"agent:a: the CRUST should be dark - not pale":  "anchored",
-		"agent:a: sour\u00addough  needs a ripe levain": "anchored",
-		"human: my own words about bread":               record.AnchorUnanchored,
-		"agent:a: a note is the agent's own words":      "anchored",
+		"agent:a: The crust should be dark — not pale": "anchored",
+		"agent:a: Sourdough needs a ripe levain":       "anchored",
+		"human: my own words about bread":              record.AnchorUnanchored,
+		"agent:a: a note is the agent's own words":     "anchored",
 	}
 	if d := cmp.Diff(want, anchors(t, s, url)); d != "" {
 		t.Errorf("annotations (-want +got):\n%s", d)

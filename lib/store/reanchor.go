@@ -78,6 +78,9 @@ type newAnchor struct {
 	// passage nearest to it, for the hint).
 	state   int
 	closest string
+	// matched is the text as the item spells it, when it was found other
+	// than as written (folded or fuzzily)
+	matched string
 }
 
 // States of a newAnchor.
@@ -105,7 +108,11 @@ func anchorNew(ctx context.Context, tx dbtx, itemID string, a record.Annotation,
 		return newAnchor{state: anchorMissing, closest: c.text.closest(a.Text)}, nil
 	}
 	prefix, suffix := c.text.context(m)
-	return newAnchor{chunkID: c.ids[m.Chunk], idx: c.index[m.Chunk], prefix: prefix, suffix: suffix}, nil
+	an := newAnchor{chunkID: c.ids[m.Chunk], idx: c.index[m.Chunk], prefix: prefix, suffix: suffix}
+	if m.Method != anchorExact {
+		an.matched = c.text.raw[m.Chunk][m.Start:m.End]
+	}
+	return an, nil
 }
 
 // anchorRow is an annotation as re-anchoring and merging read it.

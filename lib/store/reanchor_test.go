@@ -106,7 +106,7 @@ func TestReanchorOnReindex(t *testing.T) {
 	fuzzyID, movedID, lowID, neverID, noteID := ids[0], ids[1], ids[2], ids[3], ids[4]
 	want := map[int64]annState{
 		fuzzyID: {"The levain is fed with flour and water every day", 1, false},
-		movedID: {"the crust should be dark", 2, false},
+		movedID: {"The crust should be dark", 2, false}, // an agent's quote, as the text spells it,
 		lowID:   {"Bake at a high heat", 3, false},
 		neverID: {"words that were never in the text", -1, true},
 		noteID:  {"the crust should be dark", -1, false},
@@ -119,7 +119,7 @@ func TestReanchorOnReindex(t *testing.T) {
 	// levain sentence is edited, the bake paragraph is gone
 	reindex(t, s, url, "THE CRUST  should be dark and the crumb open.", intro, "The levain is fed with rye flour and water every day.")
 	want[fuzzyID] = annState{"The levain is fed with flour and water every day", 2, false}
-	want[movedID] = annState{"the crust should be dark", 0, false}
+	want[movedID] = annState{"The crust should be dark", 0, false}
 	want[lowID] = annState{"Bake at a high heat", -1, true}
 	if d := cmp.Diff(want, annStates(t, s, url)); d != "" {
 		t.Fatalf("after the text changed (-want +got):\n%s", d)
@@ -246,7 +246,7 @@ func TestMergeNearDuplicates(t *testing.T) {
 			"memory of links", "", []kept{{"highlight", "need a memory of links", "agent:a", false, "confirmed"}}, 1},
 		{"higher confidence, then earlier",
 			[][]record.Annotation{{h("memory of links", "agent:a", 0.4), h("Memory  of links", "agent:b", 0.8), h("memory of LINKS", "agent:c", 0.8)}},
-			"", "", []kept{{"highlight", "Memory  of links", "agent:b", false, ""}}, 2},
+			"", "", []kept{{"highlight", "memory of links", "agent:b", false, ""}}, 2},
 		{"a pin survives the merge",
 			[][]record.Annotation{{pinned(h("memory of links", "agent:a", 0.5)), h("a memory of links", "human", 0)}},
 			"", "", []kept{{"highlight", "a memory of links", "human", true, ""}}, 1},

@@ -765,6 +765,7 @@ func (s *Store) insertAnnotation(ctx context.Context, tx dbtx, itemID string, a 
 	// (reanchor.go), the chunk it names first
 	var chunkID any = a.ChunkID
 	var prefix, suffix, orphaned any
+	given := ""
 	an, err := anchorNew(ctx, tx, itemID, a, chunkIndex)
 	if err != nil {
 		return 0, err
@@ -772,6 +773,12 @@ func (s *Store) insertAnnotation(ctx context.Context, tx dbtx, itemID string, a 
 	switch an.state {
 	case anchorFound:
 		chunkID, chunkIndex, prefix, suffix = an.chunkID, sql.NullInt64{Int64: int64(an.idx), Valid: true}, an.prefix, an.suffix
+		if an.matched != "" && isAgent(a.Actor) {
+			// an agent's quote is served as evidence: as the source
+			// spells it (the text as given is in the created event)
+			given = a.Text
+			a.Text = an.matched
+		}
 	case anchorMissing:
 		// An agent's quote must be in the source; a person's words are
 		// kept, unanchored (never served as a quote of the source).
@@ -801,6 +808,9 @@ func (s *Store) insertAnnotation(ctx context.Context, tx dbtx, itemID string, a 
 	}
 	if an.state == anchorMissing {
 		detail["anchor"] = record.AnchorUnanchored
+	}
+	if given != "" {
+		detail["given"] = given
 	}
 	return id, s.event(ctx, tx, itemID, "annotation", fmt.Sprint(id), annotationCreatedEventName, a.Actor, detail)
 }
