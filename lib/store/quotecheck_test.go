@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -79,6 +80,23 @@ func TestQuoteChecked(t *testing.T) {
 	}
 	if d := cmp.Diff(want, anchors(t, s, url)); d != "" {
 		t.Errorf("annotations (-want +got):\n%s", d)
+	}
+	// the history keeps the quote as the agent gave it
+	hist, err := s.History(ctx, record.ItemID(url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var given []string
+	for _, e := range hist {
+		var d struct {
+			Given string `json:"given"`
+		}
+		if e.Entity == "annotation" && json.Unmarshal(e.Detail, &d) == nil && d.Given != "" {
+			given = append(given, d.Given)
+		}
+	}
+	if d := cmp.Diff([]string{"the CRUST should be dark - not pale", "sour\u00addough  needs a ripe levain"}, given); d != "" {
+		t.Errorf("given (-want +got):\n%s", d)
 	}
 	orphans, err := s.Orphans(ctx, 0)
 	if err != nil || len(orphans) != 1 || orphans[0].Annotations[0].Text != "my own words about bread" {
