@@ -4,6 +4,13 @@
 //	benchfind gen -db FILE -items N      synthetic article-like items (Zipf vocabulary)
 //	benchfind load -db FILE < records    records {url, title, text}, chunked like ll-index
 //	benchfind queries -n N               varied queries, one per line
+//	benchfind stream -n N [-seed S]      N article-sized records {url, title, text}
+//	                                     (NDJSON on stdout, deterministic): the
+//	                                     ingest benchmark's input (bench.sh)
+//	benchfind ingest -stream FILE -bin DIR -floor BENCHFLOOR -n RUNS
+//	                                     ll-save | ll-index of the stream into a new
+//	                                     database against benchfloor load of it,
+//	                                     interleaved: p50s, ratio, records/s, peak RSS
 //	benchfind time -queries FILE -n RUNS -label L -- CMD ARGS  whole-process timings;
 //	                                     "{q}" in an argument is the next query of FILE
 //
@@ -24,6 +31,7 @@ import (
 	"os/exec"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/chunk"
@@ -44,6 +52,10 @@ func main() {
 		err = load(os.Args[2:])
 	case "queries":
 		err = queries(os.Args[2:])
+	case "stream":
+		err = stream(os.Args[2:])
+	case "ingest":
+		err = ingest(os.Args[2:])
 	case "time":
 		err = timeRuns(os.Args[2:])
 	case "ratio":
@@ -231,6 +243,181 @@ func load(args []string) error {
 	fmt.Fprintf(os.Stderr, "benchfind: loaded %d records\n", n)
 	_, err = st.MergeIndex(ctx, n*store.MergePagesPerItem) // as ll-index does
 	return err
+}
+
+// stream writes n article-sized records {url, title, text} as NDJSON: a
+// text of 3 to 16 paragraphs (about 6.9 KB on average, as the issue's 2,000
+// records of 13.8 MB) of Zipf-distributed pseudo-English words, with the
+// odd number, comma and question a real article has. The same n and seed
+// give the same bytes; the default seed (11) is not gen's (1), so the text
+// is never one a store of the find benchmarks already holds.
+func stream(args []string) error {
+	fs := flag.NewFlagSet("stream", flag.ExitOnError)
+	n := fs.Int("n", 2000, "records")
+	seed := fs.Int64("seed", 11, "random seed")
+	fs.Parse(args)
+	g := newTextGen(*seed)
+	w := bufio.NewWriterSize(os.Stdout, 1<<20)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := 0; i < *n; i++ {
+		var text strings.Builder
+		paras := 3 + g.rng.Intn(15)
+		for p := 0; p < paras; p++ {
+			if p > 0 {
+				text.WriteString("\n\n")
+			}
+			sentences := 3 + g.rng.Intn(8)
+			for s := 0; s < sentences; s++ {
+				if s > 0 {
+					text.WriteByte(' ')
+				}
+				t := strings.TrimSpace(g.sentence())
+				switch g.rng.Intn(12) {
+				case 0:
+					t = strings.TrimSuffix(t, ".") + "?"
+				case 1:
+					t = strings.Replace(t, " ", ", ", 1)
+				case 2:
+					t = strings.TrimSuffix(t, ".") + fmt.Sprintf(" in %d.", 1990+g.rng.Intn(36))
+				}
+				text.WriteString(t)
+			}
+		}
+		rec := struct {
+			URL   string `json:"url"`
+			Title string `json:"title"`
+			Text  string `json:"text"`
+		}{
+			URL:   fmt.Sprintf("https://ingest%d.example/%d/article-%d", i%113, *seed, i),
+			Title: strings.TrimSuffix(strings.TrimSpace(g.sentence()), "."),
+			Text:  text.String(),
+		}
+		if err := enc.Encode(rec); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+// ingest times, interleaved, the raw load of a stream (benchfloor load,
+// one FTS5 table) and ll-save | ll-index of the same stream, each into a
+// new database, and prints each one's p50 and p95, the ratio of the p50s,
+// ll-index's records/s and CPU seconds, and the peak RSS of each process.
+func ingest(args []string) error {
+	fs := flag.NewFlagSet("ingest", flag.ExitOnError)
+	file := fs.String("stream", "", "NDJSON records (benchfind stream)")
+	bin := fs.String("bin", "bin", "folder holding ll-save and ll-index")
+	floor := fs.String("floor", "", "benchfloor binary")
+	n := fs.Int("n", 5, "timed runs of each")
+	label := fs.String("label", "", "name printed with the result")
+	fs.Parse(args)
+	if *file == "" || *floor == "" {
+		return fmt.Errorf("ingest: need -stream and -floor")
+	}
+	b, err := os.ReadFile(*file)
+	if err != nil {
+		return err
+	}
+	records := strings.Count(string(b), "\n")
+	dir, err := os.MkdirTemp("", "benchingest")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	db := dir + "/ingest.db"
+	fresh := func() {
+		for _, s := range []string{"", "-wal", "-shm"} {
+			os.Remove(db + s)
+		}
+	}
+	// usage is what one process cost: its CPU time and peak RSS.
+	type usage struct {
+		cpu time.Duration
+		rss int64 // KB
+	}
+	of := func(ps *os.ProcessState) usage {
+		u := usage{cpu: ps.UserTime() + ps.SystemTime()}
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			u.rss = ru.Maxrss
+		}
+		return u
+	}
+	runFloor := func() (time.Duration, usage, error) {
+		fresh()
+		in, err := os.Open(*file)
+		if err != nil {
+			return 0, usage{}, err
+		}
+		defer in.Close()
+		cmd := exec.Command(*floor, "load", db)
+		cmd.Stdin, cmd.Stderr = in, os.Stderr
+		start := time.Now()
+		err = cmd.Run()
+		return time.Since(start), of(cmd.ProcessState), err
+	}
+	runPipe := func() (time.Duration, usage, usage, error) {
+		fresh()
+		in, err := os.Open(*file)
+		if err != nil {
+			return 0, usage{}, usage{}, err
+		}
+		defer in.Close()
+		save := exec.Command(*bin+"/ll-save", "-q", "--db", db)
+		index := exec.Command(*bin+"/ll-index", "-q", "--db", db)
+		save.Stdin, save.Stderr, index.Stderr = in, os.Stderr, os.Stderr
+		pipe, err := save.StdoutPipe()
+		if err != nil {
+			return 0, usage{}, usage{}, err
+		}
+		index.Stdin = pipe
+		start := time.Now()
+		if err := save.Start(); err != nil {
+			return 0, usage{}, usage{}, err
+		}
+		if err := index.Start(); err != nil {
+			save.Process.Kill()
+			save.Wait()
+			return 0, usage{}, usage{}, err
+		}
+		errS, errI := save.Wait(), index.Wait()
+		d := time.Since(start)
+		if errS != nil || errI != nil {
+			return 0, usage{}, usage{}, fmt.Errorf("ll-save: %v, ll-index: %v", errS, errI)
+		}
+		return d, of(save.ProcessState), of(index.ProcessState), nil
+	}
+	var floors, pipes, idxCPU, floorCPU, pipeCPU []time.Duration
+	var floorRSS, saveRSS, indexRSS int64
+	for i := -1; i < *n; i++ { // one warm-up of each
+		fd, fu, err := runFloor()
+		if err != nil {
+			return fmt.Errorf("floor: %w", err)
+		}
+		pd, su, iu, err := runPipe()
+		if err != nil {
+			return err
+		}
+		if i < 0 {
+			continue
+		}
+		floors, pipes, idxCPU = append(floors, fd), append(pipes, pd), append(idxCPU, iu.cpu)
+		floorCPU, pipeCPU = append(floorCPU, fu.cpu), append(pipeCPU, su.cpu+iu.cpu)
+		floorRSS, saveRSS, indexRSS = max(floorRSS, fu.rss), max(saveRSS, su.rss), max(indexRSS, iu.rss)
+	}
+	q := func(d []time.Duration, p float64) time.Duration {
+		sort.Slice(d, func(a, b int) bool { return d[a] < d[b] })
+		return d[int(p*float64(len(d)-1)+0.5)]
+	}
+	sec := func(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+	fp, pp := q(floors, 0.5), q(pipes, 0.5)
+	fmt.Printf("%s (interleaved, runs=%d each, %d records, %.1f MB)\n", *label, *n, records, float64(len(b))/1e6)
+	fc, pc := q(floorCPU, 0.5), q(pipeCPU, 0.5)
+	fmt.Printf("  %-34s wall p50=%s  p95=%s  CPU p50=%s  peak RSS %d MB\n", "floor: benchfloor load (FTS5)", sec(fp), sec(q(floors, 0.95)), sec(fc), floorRSS>>10)
+	fmt.Printf("  %-34s wall p50=%s  p95=%s  CPU p50=%s  %.0f records/s\n", "ll-save | ll-index", sec(pp), sec(q(pipes, 0.95)), sec(pc), float64(records)/pp.Seconds())
+	fmt.Printf("  %-34s wall p50/floor=%.2f  CPU p50/floor=%.2f\n", "ratio to the floor", float64(pp)/float64(fp), float64(pc)/float64(fc))
+	fmt.Printf("  %-34s CPU p50=%s  peak RSS %d MB (ll-save %d MB)\n", "ll-index alone", sec(q(idxCPU, 0.5)), indexRSS>>10, saveRSS>>10)
+	return nil
 }
 
 // queries prints n varied queries over the generator's vocabulary: short
