@@ -148,17 +148,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		progress: progress,
 	}
 	defer ix.close()
-	indexed := 0
-	err = cli.EachRecord(ctx, env.Stdin, out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {
-		if err := ix.one(ctx, rec); err != nil {
-			return err
-		}
-		if rec.Index != nil && rec.Index.Chunks > 0 && !rec.Index.Unchanged {
-			indexed++
-		}
-		ix.progress.Tick(rec.Error != nil)
-		return out.Emit(rec)
-	})
+	indexed, err := ix.pipeline(ctx, env.Stdin, out)
 	if err != nil {
 		return err
 	}
@@ -233,23 +223,25 @@ func (ix *indexer) close() {
 	}
 }
 
-// one indexes rec in place. It returns an error only when the stream must
-// stop (cancelled, database unusable).
-func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
+// prepare does what ll-index does to rec before the store (identity,
+// parsing, chunking, bounds: no state but the options, so workers run it
+// concurrently) and reports whether rec has anything to write. Its
+// diagnostics go to diag.
+func (ix *indexer) prepare(rec *record.Record, diag cli.Diag) (write bool) {
 	if rec.ID == "" || rec.CanonicalURL == "" {
 		if rec.URL == "" {
 			if rec.Error == nil {
 				rec.Error = &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput, Message: "record has no url"}
-				ix.diag.Printf("record without url: skipped")
+				diag.Printf("record without url: skipped")
 			}
-			return nil // an earlier stage's error without an item: nothing to store
+			return false // an earlier stage's error without an item: nothing to store
 		}
 		res, err := canon.Canonicalize(rec.URL)
 		if err != nil {
 			if rec.Error == nil {
 				rec.Fail(record.StageIndex, record.CodeBadURL, err.Error(), false)
 			}
-			return nil
+			return false
 		}
 		rec.CanonicalURL = res.URL
 		rec.ID = record.ItemID(res.URL)
@@ -259,11 +251,11 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 	}
 	if e := store.CheckID(rec); e != nil {
 		// A forged id: nothing is stored, whatever the record carries.
-		ix.diag.Printf("%s: %s", rec.Ref(), e.Message)
+		diag.Printf("%s: %s", rec.Ref(), e.Message)
 		if rec.Error == nil {
 			rec.Error = e
 		}
-		return nil
+		return false
 	}
 	if rec.Error == nil {
 		hasBody := rec.Body != nil || rec.BodyBase64 != nil
@@ -279,26 +271,20 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		// Records can be made by hand: text and chunks over the cap are cut.
 		// (A record carrying the item's stored chunks writes no content.)
 		if !store.FromStore(rec) && parse.Bound(rec, ix.popts) {
-			ix.diag.Debugf("%s: text over --max-text-bytes %d: truncated", rec.Ref(), ix.popts.MaxTextBytes)
+			diag.Debugf("%s: text over --max-text-bytes %d: truncated", rec.Ref(), ix.popts.MaxTextBytes)
 		}
 	}
 	if rec.Error == nil && rec.Text == nil && len(rec.Chunks) == 0 && (rec.Fetch == nil || !rec.Fetch.NotModified) {
-		ix.diag.Debugf("%s: nothing to index (no body, text or error): passed through", rec.Ref())
-		return nil
+		diag.Debugf("%s: nothing to index (no body, text or error): passed through", rec.Ref())
+		return false
 	}
-	if ix.busy != nil {
-		// Every write would wait the whole timeout again: the rest of the
-		// input passes through failed (retryable), without trying.
-		if rec.Error == nil {
-			rec.Fail(record.StageIndex, record.CodeStore, fmt.Sprintf("not indexed: database locked by another process (ll-index gave up after %v on an earlier record)", ix.wait), true)
-		}
-		return nil
-	}
-	st, err := ix.store(ctx)
-	if err != nil {
-		return err
-	}
-	res, err := st.Index(ctx, rec, ix.iopts)
+	return true
+}
+
+// stored applies what the store did with a prepared record (res, err from
+// store.IndexBatch) to rec in place. It returns an error only when the
+// stream must stop (cancelled).
+func (ix *indexer) stored(ctx context.Context, rec *record.Record, res *record.IndexResult, err error) error {
 	var bad *record.Error
 	if errors.As(err, &bad) {
 		// The record asks for something invalid: nothing was stored.
@@ -313,6 +299,11 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 			return ctx.Err()
 		}
 		if store.IsBusy(err) {
+			if ix.busy != nil {
+				// the rest of a batch that met the lock: as a record after it
+				ix.notTried(rec)
+				return nil
+			}
 			ix.busy = cli.BusyError(ix.path, ix.wait, "this record and the rest of the input are written out failed (retryable), not indexed; saved items keep their status, so ll-find --pending or --failed lists them again")
 			err = ix.busy
 		}
@@ -331,4 +322,14 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		rec.Body, rec.BodyBase64, rec.Text, rec.Chunks = nil, nil, nil, nil
 	}
 	return nil
+}
+
+// notTried fails a record that was not written because an earlier one met
+// another process's lock.
+func (ix *indexer) notTried(rec *record.Record) {
+	// Every write would wait the whole timeout again: the rest of the
+	// input passes through failed (retryable), without trying.
+	if rec.Error == nil {
+		rec.Fail(record.StageIndex, record.CodeStore, fmt.Sprintf("not indexed: database locked by another process (ll-index gave up after %v on an earlier record)", ix.wait), true)
+	}
 }
