@@ -16,7 +16,7 @@ import (
 // count, replaced on a collision: bounded memory (at most cacheSlots
 // pieces of at most scanMax bytes), no lock (a slot is swapped whole), safe
 // for concurrent counts.
-const cacheSlots = 1 << 14
+const cacheSlots = 1 << 16
 
 type cacheEntry struct {
 	piece string

@@ -302,12 +302,14 @@ func stream(args []string) error {
 
 // ingest times, interleaved, the raw load of a stream (benchfloor load,
 // one FTS5 table) and ll-save | ll-index of the same stream, each into a
-// new database, and prints each one's p50 and p95, the ratio of the p50s,
-// ll-index's records/s and CPU seconds, and the peak RSS of each process.
+// new database, and prints each one's wall and CPU p50 and p95, the ratios
+// of the p50s to the floor's, ll-index's records/s, and the peak RSS of
+// each process. -bin may name several folders (comma-separated: builds to
+// compare, each timed in every round).
 func ingest(args []string) error {
 	fs := flag.NewFlagSet("ingest", flag.ExitOnError)
 	file := fs.String("stream", "", "NDJSON records (benchfind stream)")
-	bin := fs.String("bin", "bin", "folder holding ll-save and ll-index")
+	bins := fs.String("bin", "bin", "folders holding ll-save and ll-index, comma-separated")
 	floor := fs.String("floor", "", "benchfloor binary")
 	n := fs.Int("n", 5, "timed runs of each")
 	label := fs.String("label", "", "name printed with the result")
@@ -356,15 +358,15 @@ func ingest(args []string) error {
 		err = cmd.Run()
 		return time.Since(start), of(cmd.ProcessState), err
 	}
-	runPipe := func() (time.Duration, usage, usage, error) {
+	runPipe := func(bin string) (time.Duration, usage, usage, error) {
 		fresh()
 		in, err := os.Open(*file)
 		if err != nil {
 			return 0, usage{}, usage{}, err
 		}
 		defer in.Close()
-		save := exec.Command(*bin+"/ll-save", "-q", "--db", db)
-		index := exec.Command(*bin+"/ll-index", "-q", "--db", db)
+		save := exec.Command(bin+"/ll-save", "-q", "--db", db)
+		index := exec.Command(bin+"/ll-index", "-q", "--db", db)
 		save.Stdin, save.Stderr, index.Stderr = in, os.Stderr, os.Stderr
 		pipe, err := save.StdoutPipe()
 		if err != nil {
@@ -383,41 +385,67 @@ func ingest(args []string) error {
 		errS, errI := save.Wait(), index.Wait()
 		d := time.Since(start)
 		if errS != nil || errI != nil {
-			return 0, usage{}, usage{}, fmt.Errorf("ll-save: %v, ll-index: %v", errS, errI)
+			return 0, usage{}, usage{}, fmt.Errorf("%s: ll-save: %v, ll-index: %v", bin, errS, errI)
 		}
 		return d, of(save.ProcessState), of(index.ProcessState), nil
 	}
-	var floors, pipes, idxCPU, floorCPU, pipeCPU []time.Duration
-	var floorRSS, saveRSS, indexRSS int64
-	for i := -1; i < *n; i++ { // one warm-up of each
+	// series are one command's timings.
+	type series struct {
+		wall, cpu, indexCPU []time.Duration
+		rss, saveRSS        int64
+		size                int64 // database bytes after the run
+	}
+	dirs := strings.Split(*bins, ",")
+	var fl series
+	pipes := make([]series, len(dirs))
+	for i := -1; i < *n; i++ { // one warm-up round
 		fd, fu, err := runFloor()
 		if err != nil {
 			return fmt.Errorf("floor: %w", err)
 		}
-		pd, su, iu, err := runPipe()
-		if err != nil {
-			return err
+		if i >= 0 {
+			fl.wall, fl.cpu, fl.rss = append(fl.wall, fd), append(fl.cpu, fu.cpu), max(fl.rss, fu.rss)
 		}
-		if i < 0 {
-			continue
+		for k, bin := range dirs {
+			pd, su, iu, err := runPipe(bin)
+			if err != nil {
+				return err
+			}
+			if i < 0 {
+				continue
+			}
+			p := &pipes[k]
+			p.wall, p.cpu, p.indexCPU = append(p.wall, pd), append(p.cpu, su.cpu+iu.cpu), append(p.indexCPU, iu.cpu)
+			p.rss, p.saveRSS = max(p.rss, iu.rss), max(p.saveRSS, su.rss)
+			if st, err := os.Stat(db); err == nil {
+				p.size = st.Size()
+			}
 		}
-		floors, pipes, idxCPU = append(floors, fd), append(pipes, pd), append(idxCPU, iu.cpu)
-		floorCPU, pipeCPU = append(floorCPU, fu.cpu), append(pipeCPU, su.cpu+iu.cpu)
-		floorRSS, saveRSS, indexRSS = max(floorRSS, fu.rss), max(saveRSS, su.rss), max(indexRSS, iu.rss)
 	}
 	q := func(d []time.Duration, p float64) time.Duration {
 		sort.Slice(d, func(a, b int) bool { return d[a] < d[b] })
 		return d[int(p*float64(len(d)-1)+0.5)]
 	}
 	sec := func(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
-	fp, pp := q(floors, 0.5), q(pipes, 0.5)
-	fmt.Printf("%s (interleaved, runs=%d each, %d records, %.1f MB)\n", *label, *n, records, float64(len(b))/1e6)
-	fc, pc := q(floorCPU, 0.5), q(pipeCPU, 0.5)
-	fmt.Printf("  %-34s wall p50=%s  p95=%s  CPU p50=%s  peak RSS %d MB\n", "floor: benchfloor load (FTS5)", sec(fp), sec(q(floors, 0.95)), sec(fc), floorRSS>>10)
-	fmt.Printf("  %-34s wall p50=%s  p95=%s  CPU p50=%s  %.0f records/s\n", "ll-save | ll-index", sec(pp), sec(q(pipes, 0.95)), sec(pc), float64(records)/pp.Seconds())
-	fmt.Printf("  %-34s wall p50/floor=%.2f  CPU p50/floor=%.2f\n", "ratio to the floor", float64(pp)/float64(fp), float64(pc)/float64(fc))
-	fmt.Printf("  %-34s CPU p50=%s  peak RSS %d MB (ll-save %d MB)\n", "ll-index alone", sec(q(idxCPU, 0.5)), indexRSS>>10, saveRSS>>10)
+	fw, fc := q(fl.wall, 0.5), q(fl.cpu, 0.5)
+	fmt.Printf("%s (interleaved, runs=%d each, %d records, %.1f MB; load average %s)\n", *label, *n, records, float64(len(b))/1e6, loadAvg())
+	fmt.Printf("  %-28s wall p50=%s p95=%s  CPU p50=%s  peak RSS %d MB\n", "floor: benchfloor load", sec(fw), sec(q(fl.wall, 0.95)), sec(fc), fl.rss>>10)
+	for k, p := range pipes {
+		pw, pc := q(p.wall, 0.5), q(p.cpu, 0.5)
+		fmt.Printf("  %-28s wall p50=%s p95=%s  CPU p50=%s  wall/floor=%.2f  CPU/floor=%.2f  %.0f records/s\n",
+			"ll-save | ll-index", sec(pw), sec(q(p.wall, 0.95)), sec(pc), float64(pw)/float64(fw), float64(pc)/float64(fc), float64(records)/pw.Seconds())
+		fmt.Printf("  %-28s ll-index CPU p50=%s  peak RSS ll-index %d MB, ll-save %d MB  database %.1f MB  (%s)\n", "", sec(q(p.indexCPU, 0.5)), p.rss>>10, p.saveRSS>>10, float64(p.size)/1e6, dirs[k])
+	}
 	return nil
+}
+
+// loadAvg is the 1-minute load average, or "?".
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	return strings.Fields(string(b))[0]
 }
 
 // queries prints n varied queries over the generator's vocabulary: short
