@@ -47,6 +47,13 @@ ingest=${BENCH_INGEST_RECORDS:-2000}
 "$work/benchfind" stream -n "$ingest" > "$work/stream.ndjson"
 "$work/benchfind" ingest -stream "$work/stream.ndjson" -bin "$bin" -floor "$work/benchfloor" -n "${BENCH_INGEST_RUNS:-7}" \
   -label "ingest of ${ingest} records"
+# ll-parse on the real extraction dev pages (skipped without ../shared)
+pages="${LL_EVAL_DATA:-$root/../shared/eval}/extraction/html"
+if [ -d "$pages" ]; then
+  "$work/benchfind" parse -pages "$pages" -bin "$bin" -n "${BENCH_PARSE_RUNS:-7}"
+else
+  echo "ll-parse on real pages: $pages not found; skipped"
+fi
 
 echo
 echo "== import: a 50,000-link Pocket CSV (rows/s; linkledger import: median of 3 runs into a new database)"

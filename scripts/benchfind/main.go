@@ -11,6 +11,10 @@
 //	                                     ll-save | ll-index of the stream into a new
 //	                                     database against benchfloor load of it,
 //	                                     interleaved: p50s, ratio, records/s, peak RSS
+//	benchfind parse -pages DIR -bin DIR -n RUNS
+//	                                     ll-parse of real pages (DIR/*.html.gz, served
+//	                                     by a loopback server and fetched once by
+//	                                     ll-fetch): pages/s per core, peak RSS
 //	benchfind time -queries FILE -n RUNS -label L -- CMD ARGS  whole-process timings;
 //	                                     "{q}" in an argument is the next query of FILE
 //
@@ -21,14 +25,19 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -56,6 +65,8 @@ func main() {
 		err = stream(os.Args[2:])
 	case "ingest":
 		err = ingest(os.Args[2:])
+	case "parse":
+		err = parseBench(os.Args[2:])
 	case "time":
 		err = timeRuns(os.Args[2:])
 	case "ratio":
@@ -437,6 +448,113 @@ func ingest(args []string) error {
 		fmt.Printf("  %-28s ll-index CPU p50=%s  peak RSS ll-index %d MB, ll-save %d MB  database %.1f MB  (%s)\n", "", sec(q(p.indexCPU, 0.5)), p.rss>>10, p.saveRSS>>10, float64(p.size)/1e6, dirs[k])
 	}
 	return nil
+}
+
+// parseBench times ll-parse on real pages: it serves DIR/*.html.gz from a
+// loopback HTTP server, fetches them once with ll-fetch (untimed), then
+// runs ll-parse on the fetched records n times with one worker and with
+// its default concurrency, and prints the p50 wall time, the CPU time,
+// pages/s per core (pages over CPU seconds) and the peak RSS.
+func parseBench(args []string) error {
+	fs := flag.NewFlagSet("parse", flag.ExitOnError)
+	dir := fs.String("pages", "", "folder of *.html.gz pages")
+	bin := fs.String("bin", "bin", "folder holding ll-fetch and ll-parse")
+	n := fs.Int("n", 5, "timed runs")
+	fs.Parse(args)
+	files, err := filepath.Glob(filepath.Join(*dir, "*.html.gz"))
+	if err != nil || len(files) == 0 {
+		return fmt.Errorf("parse: no *.html.gz in %q", *dir)
+	}
+	pages := map[string][]byte{}
+	var size int
+	for _, f := range files {
+		b, err := gunzipFile(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		pages["/"+strings.TrimSuffix(filepath.Base(f), ".gz")] = b
+		size += len(b)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write(b)
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+	var urls strings.Builder
+	for p := range pages {
+		fmt.Fprintf(&urls, "http://%s%s\n", ln.Addr(), p)
+	}
+	fetch := exec.Command(*bin+"/ll-fetch", "-q", "--host-interval", "0", "--per-host", "8", "--concurrency", "8")
+	fetch.Stdin, fetch.Stderr = strings.NewReader(urls.String()), os.Stderr
+	fetched, err := fetch.Output()
+	if err != nil {
+		return fmt.Errorf("ll-fetch: %w", err)
+	}
+	if got := bytes.Count(fetched, []byte("\n")); got != len(pages) {
+		return fmt.Errorf("ll-fetch wrote %d records for %d pages", got, len(pages))
+	}
+	fmt.Printf("ll-parse of %d real pages (%.1f MB of HTML, served on loopback, fetched once; runs=%d; load average %s)\n", len(pages), float64(size)/1e6, *n, loadAvg())
+	for _, conc := range []string{"1", ""} {
+		var walls, cpus []time.Duration
+		var rss int64
+		for i := -1; i < *n; i++ {
+			a := []string{"-q"}
+			if conc != "" {
+				a = append(a, "--concurrency", conc)
+			}
+			cmd := exec.Command(*bin+"/ll-parse", a...)
+			cmd.Stdin, cmd.Stderr = bytes.NewReader(fetched), os.Stderr
+			start := time.Now()
+			// exit 3: some pages failed (no text); they count as parsed
+			if err := cmd.Run(); err != nil && cmd.ProcessState.ExitCode() != 3 {
+				return fmt.Errorf("ll-parse: %w", err)
+			}
+			d := time.Since(start)
+			if i < 0 {
+				continue
+			}
+			walls, cpus = append(walls, d), append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				rss = max(rss, ru.Maxrss)
+			}
+		}
+		med := func(d []time.Duration) time.Duration {
+			sort.Slice(d, func(a, b int) bool { return d[a] < d[b] })
+			return d[len(d)/2]
+		}
+		w, c := med(walls), med(cpus)
+		label := "ll-parse --concurrency 1"
+		if conc == "" {
+			label = "ll-parse (default concurrency)"
+		}
+		fmt.Printf("  %-32s wall p50=%.2f s  CPU p50=%.2f s  %.1f pages/s  %.1f pages/s per core  peak RSS %d MB\n",
+			label, w.Seconds(), c.Seconds(), float64(len(pages))/w.Seconds(), float64(len(pages))/c.Seconds(), rss>>10)
+	}
+	return nil
+}
+
+// gunzipFile returns the decompressed bytes of a .gz file.
+func gunzipFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(io.LimitReader(zr, 64<<20))
 }
 
 // loadAvg is the 1-minute load average, or "?".
