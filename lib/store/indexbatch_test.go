@@ -128,16 +128,12 @@ func TestIndexBatchMatchesIndex(t *testing.T) {
 	}
 	dump := func(s *Store) map[string][]string {
 		out := storeDump(t, s)
-		for name, q := range map[string]string{
+		for name, rows := range dumpRows(t, s, map[string]string{
 			"items_content": `SELECT json_array(id, title, checksum, duplicate_of, ingest_status, error_json, attempts, fetched_at, content_from_record) FROM items ORDER BY seq`,
 			"chunks":        `SELECT json_array(id, item_id, chunk_index, text, tokens) FROM content_chunks ORDER BY id`,
 			"search_cjk":    `SELECT json_array(rowid, title, body, annotations) FROM search_cjk ORDER BY rowid`,
 			"anchors":       `SELECT json_array(id, chunk_id, chunk_index, text) FROM annotations ORDER BY id`,
-		} {
-			var rows []string
-			if err := s.DB().Select(&rows, q); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
+		}) {
 			out[name] = rows
 		}
 		return out

@@ -10,8 +10,10 @@
 // stored).
 // Writes: each record with index: {status, chunks, duplicate_of, unchanged};
 // bodies, text and chunks are dropped from the output unless --keep-content.
-// Touches: the store, one transaction per item (a killed ll-index leaves
-// every item either complete or untouched); it opens (and creates) the
+// Touches: the store, each item written whole in one transaction (items
+// that arrive together share one, see pipeline.go; a killed ll-index
+// leaves every item either complete or untouched, and writes a record out
+// only after its transaction committed); it opens (and creates) the
 // database at the first record to write, so an empty input touches nothing.
 package llindex
 
@@ -35,7 +37,10 @@ import (
 
 const description = `ll-index stores ingested records: per item, in one transaction, its
 metadata, its chunks (replaced atomically), the full-text index, checksum and
-ingest state (saved -> fetched -> parsed -> enriched, or failed).
+ingest state (saved -> fetched -> parsed -> enriched, or failed). Records
+that arrive together share a transaction (at most 64, or 8 MB of text);
+each is written out once its transaction committed, so a killed ll-index
+leaves every item complete or untouched.
 
 Records that were fetched but not parsed are parsed here with ll-parse's
 adapter chain, so 'll-find --stale | ll-fetch | ll-index' works as written.
