@@ -28,6 +28,9 @@ type IndexResult struct {
 // batchable reports whether Index would store rec as new content and
 // nothing else (no failure, no 304, no stored chunks, no enrichment): the
 // records IndexBatch writes together. The others go through Index alone.
+// Keep it in step with Index: a record for which Index stores anything
+// more than its content (vectors or an embedding failure once ll-embed's
+// rec.Embed exists) must not be batchable.
 func batchable(rec *record.Record) bool {
 	return rec.Error == nil && !(rec.Fetch != nil && rec.Fetch.NotModified) && !FromStore(rec) &&
 		(rec.Text != nil || len(rec.Chunks) > 0) && rec.Artifact == nil && rec.Enrich == nil
