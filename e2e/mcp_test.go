@@ -270,7 +270,7 @@ func TestMCP(t *testing.T) {
 	// annotate (the actor is the client's name), pin, tag, show
 	conf := 0.8
 	var ann mcp.SaveOutput
-	call(t, cs, schemas, "annotate", map[string]any{"item": srv.URL + "/quokka.html", "text": "quokkas can go long periods without fresh water", "confidence": conf}, &ann)
+	call(t, cs, schemas, "annotate", map[string]any{"item": srv.URL + "/quokka.html", "text": "can go long periods without drinking fresh water", "confidence": conf}, &ann)
 	if ann.Item.ID != id || ann.Item.Save == nil || len(ann.Item.Save.AnnotationIDs) != 1 {
 		t.Fatalf("annotate: %+v", ann.Item)
 	}
@@ -304,6 +304,26 @@ func TestMCP(t *testing.T) {
 	}
 	if tokens > 30 {
 		t.Errorf("show: %d text tokens over max_text_tokens 30", tokens)
+	}
+
+	// the query language reads as in ll-find: qualifiers, exclusions
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"has:highlights is:pinned", []string{id}},
+		{"quokkas -rangers", nil},
+		{`"go long periods" type:article`, []string{id}},
+	} {
+		var got mcp.FindOutput
+		call(t, cs, schemas, "find", map[string]any{"query": tc.query}, &got)
+		var ids []string
+		for _, it := range got.Items {
+			ids = append(ids, it.ID)
+		}
+		if d := cmp.Diff(tc.want, ids); d != "" {
+			t.Errorf("find %q (-want +got):\n%s", tc.query, d)
+		}
 	}
 
 	// brief within a budget; the pinned highlight is in the pack
@@ -397,6 +417,9 @@ func TestMCP(t *testing.T) {
 		{"show", map[string]any{"item": srv.URL + "/missing"}, `not_found: no item "` + srv.URL + `/missing" in ` + db},
 		{"annotate", map[string]any{"item": id, "text": "x", "confidence": 2}, "usage: confidence 2: want a number from 0 to 1"},
 		{"annotate", map[string]any{"item": id, "text": "x", "actor": "robot"}, `usage: actor "robot": want human or agent:<name>`},
+		// an agent's quote must be in the source: refused, the closest passage as hint
+		{"annotate", map[string]any{"item": id, "text": "quokkas drink sea water in summer"}, `quote_not_found: highlight "quokkas drink sea water in summer" is not in the text of item ` + id},
+		{"annotate", map[string]any{"item": id, "text": "quokkas drink sea water in summer"}, "\nhint: the closest passage is \"Quokkas survive the dry summer by eating succulent plants and can go long periods without drinking fresh water.\""},
 		{"save", map[string]any{"url": "not a url at all"}, `bad_input: url "not a url at all": not a URL; save takes an http or https URL`},
 		{"save", map[string]any{"url": "ftp://example.com/x"}, "unsupported_scheme:"},
 		{"pin", map[string]any{"item": id, "annotation_id": 9999}, "not_found:"},

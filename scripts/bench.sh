@@ -56,6 +56,21 @@ LINKLEDGER_EMBED_URL=$(cat "$work/fake.url") LINKLEDGER_EMBED_MODEL=hash-768 \
 exec 9>&-
 
 echo
+echo "== ingest: ll-save | ll-index of generated article-sized records, against a raw FTS5 load of the same text (issue 23)"
+go build -o "$work/benchfind" "$root/scripts/benchfind"
+ingest=${BENCH_INGEST_RECORDS:-2000}
+"$work/benchfind" stream -n "$ingest" > "$work/stream.ndjson"
+"$work/benchfind" ingest -stream "$work/stream.ndjson" -bin "$bin" -floor "$work/benchfloor" -n "${BENCH_INGEST_RUNS:-7}" \
+  -label "ingest of ${ingest} records"
+# ll-parse on the real extraction dev pages (skipped without ../shared)
+pages="${LL_EVAL_DATA:-$root/../shared/eval}/extraction/html"
+if [ -d "$pages" ]; then
+  "$work/benchfind" parse -pages "$pages" -bin "$bin" -n "${BENCH_PARSE_RUNS:-7}"
+else
+  echo "ll-parse on real pages: $pages not found; skipped"
+fi
+
+echo
 echo "== import: a 50,000-link Pocket CSV (rows/s; linkledger import: median of 3 runs into a new database)"
 rows=${BENCH_IMPORT_ROWS:-50000}
 awk -v n="$rows" 'BEGIN { print "title,url,time_added,tags,status"; for (i = 0; i < n; i++) printf "\"Post %d, \"\"quoted\"\"\",https://site%d.example/post/%d?utm_source=x,%d,a|b%d,%s\n", i, i % 97, i, 1500000000 + i, i % 7, (i % 3 ? "unread" : "archive") }' > "$work/pocket.csv"

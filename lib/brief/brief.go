@@ -78,19 +78,22 @@ type Pack struct {
 
 // Item is one item's evidence.
 type Item struct {
-	Rank        int                  `json:"rank"`
-	ID          string               `json:"id"`
-	URL         string               `json:"url"`
-	Title       string               `json:"title,omitempty"`
-	SourceType  string               `json:"source_type,omitempty"`
-	Author      string               `json:"author,omitempty"`
-	SiteName    string               `json:"site_name,omitempty"`
-	PublishedAt string               `json:"published_at,omitempty"`
-	SavedAt     string               `json:"saved_at,omitempty"`
-	Tags        []string             `json:"tags,omitempty"`
-	Score       float64              `json:"score"`
-	WhyRanked   *record.WhyRanked    `json:"why_ranked,omitempty"`
-	Summary     string               `json:"summary,omitempty"`
+	Rank        int               `json:"rank"`
+	ID          string            `json:"id"`
+	URL         string            `json:"url"`
+	Title       string            `json:"title,omitempty"`
+	SourceType  string            `json:"source_type,omitempty"`
+	Author      string            `json:"author,omitempty"`
+	SiteName    string            `json:"site_name,omitempty"`
+	PublishedAt string            `json:"published_at,omitempty"`
+	SavedAt     string            `json:"saved_at,omitempty"`
+	Tags        []string          `json:"tags,omitempty"`
+	Score       float64           `json:"score"`
+	WhyRanked   *record.WhyRanked `json:"why_ranked,omitempty"`
+	Summary     string            `json:"summary,omitempty"`
+	// SummaryAlso names what else said the summary's passage (key_claim,
+	// snippet): written once (see same.go).
+	SummaryAlso []string             `json:"summary_also,omitempty"`
 	KeyClaims   []string             `json:"key_claims,omitempty"`
 	Highlights  []Evidence           `json:"highlights,omitempty"`
 	Lowlights   []Evidence           `json:"lowlights,omitempty"`
@@ -98,6 +101,9 @@ type Item struct {
 	Snippets    []record.Snippet     `json:"snippets,omitempty"`
 	Revalidate  *record.Revalidation `json:"revalidate,omitempty"`
 	FetchedAt   string               `json:"fetched_at,omitempty"`
+	// Unanchored counts the agents' highlights and lowlights left out
+	// because their quote is not in the text (Pack.Dropped).
+	Unanchored int `json:"-"`
 }
 
 // Pointer is a candidate past the full items, in one line: where it is,
@@ -140,11 +146,18 @@ type Evidence struct {
 	Actor      string   `json:"actor,omitempty"`
 	Confidence *float64 `json:"confidence,omitempty"`
 	Pinned     bool     `json:"pinned,omitempty"`
+	// Also names what else said this passage (key_claim, summary,
+	// snippet), each written once (see same.go).
+	Also []string `json:"also,omitempty"`
+	// Anchor is "unanchored" or "pending" on a note that was a person's
+	// highlight or lowlight whose words are not (or not yet known to be)
+	// in the text: the person's words, not a quote of the source.
+	Anchor string `json:"anchor,omitempty"`
 }
 
 // Dropped says how much of one kind of evidence was left out.
 type Dropped struct {
-	What  string `json:"what"` // snippets, lowlights, low_confidence_highlights, items
+	What  string `json:"what"` // snippets, lowlights, low_confidence_highlights, items, unanchored_quotes
 	Count int    `json:"count"`
 }
 
@@ -154,7 +167,7 @@ var ErrBudget = errors.New("token budget too small")
 func evidence(as []record.Annotation) []Evidence {
 	var out []Evidence
 	for _, a := range as {
-		out = append(out, Evidence{Text: a.Text, Actor: a.Actor, Confidence: a.Confidence, Pinned: a.Pinned})
+		out = append(out, Evidence{Text: a.Text, Actor: a.Actor, Confidence: a.Confidence, Pinned: a.Pinned, Anchor: a.Anchor})
 	}
 	return out
 }
@@ -168,15 +181,41 @@ func FromRecord(r *record.Record) Item {
 	}
 	if h := r.Hit; h != nil {
 		it.Rank, it.Score, it.WhyRanked, it.SavedAt, it.FetchedAt = h.Rank, h.Score, h.WhyRanked, h.SavedAt, h.FetchedAt
-		it.Highlights = evidence(h.Highlights)
-		it.Lowlights = evidence(h.Lowlights)
-		it.Notes = evidence(h.Notes)
+		// Only quotes found in the text are evidence from the source: a
+		// person's other words are shown as their notes, an agent's are
+		// left out (counted in dropped).
+		var hs, ls, notes []record.Annotation
+		for _, a := range h.Highlights {
+			hs = appendQuote(hs, &notes, &it.Unanchored, a)
+		}
+		for _, a := range h.Lowlights {
+			ls = appendQuote(ls, &notes, &it.Unanchored, a)
+		}
+		it.Highlights = evidence(hs)
+		it.Lowlights = evidence(ls)
+		it.Notes = evidence(append(notes, h.Notes...))
 		it.Snippets = h.Snippets
 		if a := h.Artifact; a != nil {
 			it.Summary, it.KeyClaims = a.Summary, a.SupportedClaims()
 		}
+		dedupe(&it)
 	}
 	return it
+}
+
+// appendQuote appends a to quotes when it is anchored in the text; a
+// person's unanchored words go to notes (marked), an agent's are counted
+// in dropped.
+func appendQuote(quotes []record.Annotation, notes *[]record.Annotation, dropped *int, a record.Annotation) []record.Annotation {
+	switch {
+	case a.Anchor == "":
+		return append(quotes, a)
+	case strings.HasPrefix(a.Actor, "agent:"):
+		*dropped++
+	default:
+		*notes = append(*notes, a)
+	}
+	return quotes
 }
 
 // unit is one removable piece of evidence.
@@ -371,6 +410,13 @@ func render(items []Item, removed []unit, ptrs []Pointer, opts Options, exact bo
 		if counts[k] > 0 {
 			p.Dropped = append(p.Dropped, Dropped{What: k, Count: counts[k]})
 		}
+	}
+	unanchored := 0
+	for _, it := range p.Items {
+		unanchored += it.Unanchored
+	}
+	if unanchored > 0 {
+		p.Dropped = append(p.Dropped, Dropped{What: "unanchored_quotes", Count: unanchored})
 	}
 	if opts.Format == FormatMD {
 		text := Markdown(p)

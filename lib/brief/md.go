@@ -72,7 +72,11 @@ func Markdown(p *Pack) string {
 			fmt.Fprintf(&b, "Content fetched %s; may be out of date.\n", day(it.Revalidate.FetchedAt))
 		}
 		if it.Summary != "" {
-			fmt.Fprintf(&b, "Summary: %s\n", oneLine(it.Summary))
+			also := ""
+			if len(it.SummaryAlso) > 0 {
+				also = " (also " + strings.ReplaceAll(strings.Join(it.SummaryAlso, ", "), "_", " ") + ")"
+			}
+			fmt.Fprintf(&b, "Summary: %s%s\n", oneLine(it.Summary), also)
 		}
 		list(&b, "Key claims", func(add func(string)) {
 			for _, c := range it.KeyClaims {
@@ -131,6 +135,12 @@ func evidenceList(b *strings.Builder, head string, es []Evidence) {
 			}
 			if e.Pinned {
 				who += ", pinned"
+			}
+			if e.Anchor != "" {
+				who += ", their words: not in the text"
+			}
+			if len(e.Also) > 0 {
+				who += ", also " + strings.ReplaceAll(strings.Join(e.Also, ", "), "_", " ")
 			}
 			line := "\"" + oneLine(e.Text) + "\""
 			if who != "" {

@@ -29,11 +29,5 @@ func prefixBytes(s string, n int) int {
 // limit+1 otherwise. It stops tokenising past limit, so deciding whether a
 // 20 MB sentence fits in a chunk costs a scan of s, not a full encoding.
 func countUpTo(s string, limit int) int {
-	n := 0
-	for range tokens.Split(s) {
-		if n++; n > limit {
-			break
-		}
-	}
-	return n
+	return tokens.CountUpTo(s, limit)
 }

@@ -205,6 +205,17 @@ func Markdown(rec *record.Record) []byte {
 			if a.Pinned {
 				who += ", pinned"
 			}
+			// a quote that is not in the source, or one a person
+			// rejected, says so: it is not evidence
+			switch a.Anchor {
+			case record.AnchorUnanchored:
+				who += ", unanchored: not in the text, not a quote of the source"
+			case record.AnchorPending:
+				who += ", pending: not yet checked against the text"
+			}
+			if a.Review != "" {
+				who += ", " + a.Review
+			}
 			fmt.Fprintf(&b, "- %s  \n  — %s, %s\n", text, who, a.CreatedAt)
 		}
 		b.WriteString("\n")

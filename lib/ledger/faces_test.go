@@ -9,7 +9,7 @@ import (
 // faces are the packages people and agents use linkledger through: the
 // commands (linkledger VERB), the MCP server and the web app. They reach
 // the database through lib/ledger only, so that none holds logic another
-// needs. The filters (lib/cmd/ll-*) are not faces: they are the stages of
+// needs. The filters (lib/cmd/ll*) are not faces: they are the stages of
 // the pipeline, and ll-save, ll-index and ll-find open the store
 // themselves (docs/cli.md, "Three faces").
 var faces = []string{

@@ -44,6 +44,9 @@ type FindOptions struct {
 	// StaleAfter marks items fetched longer ago as due for revalidation
 	// (0: never).
 	StaleAfter time.Duration
+	// Cut leaves out weak matches: items scoring below Cut times the best
+	// item's score (0: store.DefaultCut; negative: every match).
+	Cut float64
 	// Ranking: Weights (zero: store.DefaultWeights) and ScanRows (0:
 	// store.DefaultScanRows; -1: no bound).
 	Weights  store.Weights
@@ -62,19 +65,33 @@ type FindOptions struct {
 	SemanticWeight *float64
 
 	semantic *store.Semantic // set by Find from the three above
+
+	lang store.Filter // the query language's filters (applyQuery)
 }
 
 // SearchOptions maps the options to the store's.
 func (o FindOptions) SearchOptions() store.SearchOptions {
-	f := store.Filter{Tags: o.Tags, Type: o.Type, Since: o.Since, Until: o.Until, Actor: o.Actor, Status: o.Status, Archived: store.NotArchived}
+	f := o.lang
+	f.Tags, f.Type, f.Since, f.Until, f.Actor, f.Status, f.Archived = o.Tags, o.Type, o.Since, o.Until, o.Actor, o.Status, store.NotArchived
 	if o.ArchivedSet {
 		f.Archived = o.Archived
 	}
 	return store.SearchOptions{
 		Text: o.Query, Filter: f, Limit: o.Limit, Offset: o.Offset, Snippets: o.Snippets,
 		ExpandChunks: o.ExpandChunks, Detailed: o.Detailed, AllCopies: o.AllCopies, StaleAfter: o.StaleAfter,
-		Weights: o.Weights, ScanRows: o.ScanRows, Semantic: o.semantic,
+		Weights: o.Weights, ScanRows: o.ScanRows, Semantic: o.semantic, Cut: o.cut(),
 	}
+}
+
+// cut is the store's Cut for o.Cut (0: the default share).
+func (o FindOptions) cut() float64 {
+	switch {
+	case o.Cut == 0:
+		return store.DefaultCut
+	case o.Cut < 0:
+		return 0
+	}
+	return o.Cut
 }
 
 // FindResult is what Find and Related return.
@@ -98,6 +115,7 @@ type FindResult struct {
 // Find searches the ledger (or, with no query, lists items newest first)
 // and marks the stale items it returns as due for revalidation.
 func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, error) {
+	opt = applyQuery(opt, st.Now())
 	opt, err := ResolveDecay(ctx, st, opt)
 	if err != nil {
 		return nil, err

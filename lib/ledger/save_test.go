@@ -120,7 +120,7 @@ func TestSaveAnnotateTagPin(t *testing.T) {
 	}
 	want := []record.Annotation{
 		{Type: record.AnnNote, Text: "why", Actor: "agent:test"},
-		{Type: record.AnnHighlight, Text: "the claim", Actor: "agent:test", Confidence: &conf, Pinned: true},
+		{Type: record.AnnHighlight, Text: "the claim", Actor: "agent:test", Confidence: &conf, Pinned: true, Anchor: record.AnchorPending}, // not ingested: checked when it is
 	}
 	if d := cmp.Diff(want, got.Annotations, cmp.FilterPath(func(p cmp.Path) bool {
 		f := p.Last().String()

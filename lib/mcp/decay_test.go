@@ -26,7 +26,7 @@ func TestFindFollowsDecayPolicy(t *testing.T) {
 	}
 	defer st.Close()
 	url := "https://decay.test/owls"
-	text := "owls hunt at night"
+	text := "owls hunt at night (an owls guess)"
 	rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle, Title: "Owls",
 		Text: &text, Checksum: "sha256:owls", Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 4}}}
 	if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {

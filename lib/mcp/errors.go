@@ -62,7 +62,7 @@ func toolError(err error, db string, wait time.Duration) error {
 	case errors.As(err, &ie):
 		return &ToolError{Code: ie.Code, Message: ie.Message}
 	case errors.As(err, &re):
-		return &ToolError{Code: re.Code, Message: re.Message}
+		return &ToolError{Code: re.Code, Message: re.Message, Hint: re.Hint}
 	case ledger.IsBusy(err):
 		return &ToolError{Code: CodeBusy, Message: cli.BusyError(db, wait, "nothing was written; calling again is safe").Error(),
 			Hint: "wait for the other process (an import or a worker) and call again"}

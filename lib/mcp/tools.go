@@ -41,7 +41,7 @@ const (
 
 // FindInput is the find tool's input.
 type FindInput struct {
-	Query    string   `json:"query,omitempty" jsonschema:"what to search for, in plain words (any text; no query syntax). Empty lists the newest items."`
+	Query    string   `json:"query,omitempty" jsonschema:"what to search for: plain words, and optionally \"exact phrase\", -word to exclude, tag:T, site:HOST, type:TYPE, after:2w, before:2026-01-01, is:pinned|archived|failed, has:highlights|notes, by:agent:NAME (any text is valid; unknown qualifiers are words). Only qualifiers lists the newest matching items; empty lists the newest items."`
 	Tags     []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
 	Type     string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
 	Since    string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, or a duration ago such as 30d or 12h"`
@@ -77,7 +77,7 @@ type FindOutput struct {
 
 // BriefInput is the brief tool's input.
 type BriefInput struct {
-	Query     string   `json:"query" jsonschema:"the topic or task to gather evidence for, in plain words"`
+	Query     string   `json:"query" jsonschema:"the topic or task to gather evidence for, in plain words; the find tool's qualifiers and \"phrases\" work here too"`
 	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget of the pack (cl100k_base), 1 to 8000 (default 2000); a budget too small for the pack's frame is an error"`
 	MaxItems  int      `json:"max_items,omitempty" jsonschema:"at most this many items, 1 to 20 (default 8)"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
@@ -106,7 +106,7 @@ type SaveInput struct {
 type AnnotateInput struct {
 	Item       string   `json:"item" jsonschema:"the item: its id (ll_ and 16 hex digits) or its URL"`
 	Type       string   `json:"type,omitempty" jsonschema:"highlight (a key claim worth remembering; the default), lowlight (a weak, outdated or wrong part) or note (your comment)"`
-	Text       string   `json:"text" jsonschema:"the annotation text: a short quote or claim, one idea"`
+	Text       string   `json:"text" jsonschema:"the annotation text, one idea: for a highlight or lowlight a short exact quote of the item's text (copy it from show; a paraphrase is refused with quote_not_found and the closest passage), for a note your own words"`
 	Confidence *float64 `json:"confidence,omitempty" jsonschema:"how sure you are, 0 to 1 (default 0.5 for agents); low-confidence agent highlights rank and pack last"`
 	Pinned     bool     `json:"pinned,omitempty" jsonschema:"pin a highlight: never displaced by the agent highlight cap and boosts the item in search"`
 	Actor      string   `json:"actor,omitempty" jsonschema:"who says it: human or agent:NAME (default agent:CLIENT)"`
@@ -188,7 +188,7 @@ func (s *Server) addTools() {
 		safe(s, s.brief))
 	addTool(s, add("save", "Save a link", `Save a URL to the user's ledger with an optional note (why it matters) and tags. Saving is instant and does no network work: the page is fetched and indexed later by the ledger's worker, so a new item is found by title and text only after that (status shows its ingest state). Saving the same URL again (in any form that canonicalizes to it) returns the same id with new: false and adds the note and tags. Result: one item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.save))
-	addTool(s, add("annotate", "Annotate an item", `Add a highlight (a key claim worth remembering), a lowlight (a weak, outdated or wrong part) or a note to a saved item, with your confidence (0 to 1). Agent highlights are capped per item (5 by default): beyond the cap the lowest-confidence unpinned agent highlight is displaced (save.displaced lists it), so keep only your best few. Human and pinned highlights are never displaced. Result: the item record with save.annotation_ids (small).`, nil),
+	addTool(s, add("annotate", "Annotate an item", `Add a highlight (a key claim worth remembering), a lowlight (a weak, outdated or wrong part) or a note to a saved item, with your confidence (0 to 1). A highlight or lowlight must quote the item's text exactly (case, spacing, quote marks and dashes aside): otherwise it is refused (quote_not_found, nothing saved) with the closest passage as hint; your own words go in a note. On an item not fetched yet the quote is checked when it is indexed. Agent highlights are capped per item (5 by default): beyond the cap the lowest-confidence unpinned agent highlight is displaced (save.displaced lists it), so keep only your best few. Human and pinned highlights are never displaced. Result: the item record with save.annotation_ids (small).`, nil),
 		safe(s, s.annotate))
 	addTool(s, add("tag", "Tag an item", `Add and remove tags on a saved item. Result: the item record with save.tags_added and save.tags_removed (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.tag))

@@ -244,6 +244,7 @@ func (e *objWriter) annotations(k string, as []Annotation) {
 		o.str("review", a.Review, true)
 		o.boolean("decayed", a.Decayed, true)
 		o.str("orphaned_at", a.OrphanedAt, true)
+		o.str("anchor", a.Anchor, true)
 	})
 }
 

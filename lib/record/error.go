@@ -19,6 +19,9 @@ type Error struct {
 	// server's Retry-After; ll-index sets the item's next_retry_at no
 	// earlier.
 	RetryAfter string `json:"retry_after,omitempty"`
+	// Hint is the next thing to try, when there is one (quote_not_found:
+	// the passage of the text closest to the quote).
+	Hint string `json:"hint,omitempty"`
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Stage, e.Code, e.Message) }
@@ -62,6 +65,9 @@ const (
 	CodeMissingTool     = "missing_tool" // an external tool (pdftotext) is absent
 	CodeUpstream        = "upstream"     // a source API answered with an error shape
 	CodeStore           = "store"        // database error
+	// CodeQuoteNotFound: an agent's highlight or lowlight quotes text the
+	// item does not hold (error.hint: the closest passage).
+	CodeQuoteNotFound = "quote_not_found"
 )
 
 // Source types.

@@ -132,7 +132,19 @@ type Annotation struct {
 	// highlight's or lowlight's quote (it keeps its text; found again,
 	// the mark goes). Empty: anchored, or never anchored to a quote.
 	OrphanedAt string `json:"orphaned_at,omitempty"`
+	// Anchor says when a highlight or lowlight is not a quote of the
+	// source: "unanchored" (its text is not in the item's text: a
+	// person's words, or a quote a changed text lost; OrphanedAt says
+	// since when) or "pending" (the item has no text yet: it is checked
+	// when the item is indexed). Empty: found in the text, or a note.
+	Anchor string `json:"anchor,omitempty"`
 }
+
+// Values of Annotation.Anchor.
+const (
+	AnchorUnanchored = "unanchored"
+	AnchorPending    = "pending"
+)
 
 // Tag is one tag of an item with who added it and when.
 type Tag struct {

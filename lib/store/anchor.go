@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/linkledger/linkledger/lib/query"
 )
 
 // anchorContextRunes is how much text each side of a quote an anchor
@@ -388,4 +390,65 @@ func approxMatches(p, text []rune, lo, hi, k int, found func(start, end, edits i
 			found(start[m], j, cost[m])
 		}
 	}
+}
+
+// closestMaxRunes bounds the passage closestPassage returns.
+const closestMaxRunes = 300
+
+// closest returns the sentence of the chunks that shares the most of the
+// quote's words (ties: the first), cut to closestMaxRunes, or "" when none
+// shares a word. It is the hint of a quote that is not in the text: the
+// passage the writer most likely meant, to quote exactly. Its cost is one
+// pass over the text.
+func (t *anchorText) closest(quote string) string {
+	want := map[string]bool{}
+	for _, w := range query.Words(quote) {
+		want[w] = true
+	}
+	if len(want) == 0 {
+		return ""
+	}
+	best, bestN := "", 0
+	for _, c := range t.raw {
+		for _, s := range sentences(c) {
+			seen := map[string]bool{}
+			for _, w := range query.Words(s) {
+				if want[w] {
+					seen[w] = true
+				}
+			}
+			if len(seen) > bestN {
+				best, bestN = s, len(seen)
+			}
+		}
+	}
+	best = strings.Join(strings.Fields(best), " ")
+	if n := 0; utf8.RuneCountInString(best) > closestMaxRunes {
+		for i := range best {
+			if n == closestMaxRunes {
+				return best[:i] + "…"
+			}
+			n++
+		}
+	}
+	return best
+}
+
+// sentences splits text after '.', '!', '?' and line breaks (roughly: a
+// hint needs no more).
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for i, r := range text {
+		if r == '.' || r == '!' || r == '?' || r == '\n' {
+			if s := strings.TrimSpace(text[start : i+utf8.RuneLen(r)]); s != "" {
+				out = append(out, s)
+			}
+			start = i + utf8.RuneLen(r)
+		}
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
 }

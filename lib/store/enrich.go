@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -151,7 +152,16 @@ func (s *Store) storeEnrichment(ctx context.Context, tx *sqlx.Tx, itemID, state 
 			h.Confidence = &c
 		}
 		if _, err := s.insertAnnotation(ctx, tx, itemID, h, now, ""); err != nil {
-			return "", err
+			// a suggestion that does not quote the text is not evidence:
+			// left out, and the history says so
+			var re *record.Error
+			if !errors.As(err, &re) || re.Code != record.CodeQuoteNotFound {
+				return "", err
+			}
+			if err := s.event(ctx, tx, itemID, "annotation", "", annotationRefusedEventName, by,
+				map[string]any{"type": h.Type, "text": h.Text, "code": re.Code}); err != nil {
+				return "", err
+			}
 		}
 	}
 	if _, err := s.mergeNearDuplicates(ctx, tx, itemID, by); err != nil {

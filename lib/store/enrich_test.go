@@ -14,10 +14,10 @@ import (
 // enrichedRecord is a parsed record with an artifact by agent and n
 // highlight suggestions (confidence 0.5 + i/100, chunk i%2).
 func enrichedRecord(url, agent string, n int) *record.Record {
-	text := "First sentence here. Second sentence there."
+	text := "First sentence here, suggestion 0, suggestion 2, suggestion 4. Second sentence there, suggestion 1, suggestion 3, suggestion 5."
 	rec := item(url)
 	rec.Text, rec.Checksum = &text, "sha256:e"
-	rec.Chunks = []record.Chunk{{Index: 0, Text: "First sentence here.", Tokens: 4}, {Index: 1, Text: "Second sentence there.", Tokens: 4}}
+	rec.Chunks = []record.Chunk{{Index: 0, Text: "First sentence here, suggestion 0, suggestion 2, suggestion 4.", Tokens: 9}, {Index: 1, Text: "Second sentence there, suggestion 1, suggestion 3, suggestion 5.", Tokens: 9}}
 	rec.Artifact = &record.Artifact{Summary: "First sentence here.", KeyClaims: []string{"Second sentence there."}, CreatedBy: agent, Method: "offline",
 		Claims: []record.Claim{{Text: "Second sentence there.", ChunkIndex: 1, Confidence: 0.6}}}
 	for i := 0; i < n; i++ {

@@ -21,6 +21,9 @@ import (
 
 // deleteFTS removes an item's rows. Call it before deleting chunk rows.
 func deleteFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
+	if err := writeDeferredFTS(ctx, tx); err != nil {
+		return err
+	}
 	for _, table := range []string{"search", "search_cjk"} {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE rowid IN (SELECT id FROM content_chunks WHERE item_id = ?)`, itemID); err != nil {
 			return err
@@ -34,6 +37,32 @@ func deleteFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
 
 // insertFTS writes an item's rows from the current tables.
 func insertFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
+	if err := writeDeferredFTS(ctx, tx); err != nil {
+		return err
+	}
+	var rows ftsRows
+	if err := rows.addItem(ctx, tx, seq, itemID); err != nil {
+		return err
+	}
+	return rows.write(ctx, tx)
+}
+
+// ftsRow is one row of search or search_cjk.
+type ftsRow struct {
+	rowid                    int64
+	title, body, annotations string
+}
+
+// ftsRows are search rows to delete and to write: an item's, or (in an
+// index batch, see deferredFTS) all the batch's items'.
+type ftsRows struct {
+	del       []int64 // rowids to delete from both tables, before the writes
+	search    []ftsRow
+	searchCJK []ftsRow
+}
+
+// addItem adds the rows of an item, read from the current tables.
+func (r *ftsRows) addItem(ctx context.Context, tx dbtx, seq int64, itemID string) error {
 	var it struct {
 		Title       string `db:"title"`
 		Description string `db:"description"`
@@ -67,13 +96,9 @@ func insertFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
 		return err
 	}
 	for _, c := range chunks {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO search(rowid, title, body, annotations) VALUES (?, ?, ?, '')`, c.id, title, c.text); err != nil {
-			return err
-		}
+		r.search = append(r.search, ftsRow{c.id, title, c.text, ""})
 		if titleCJK || hasCJK(c.text) {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO search_cjk(rowid, title, body, annotations) VALUES (?, ?, ?, '')`, c.id, title, c.text); err != nil {
-				return err
-			}
+			r.searchCJK = append(r.searchCJK, ftsRow{c.id, title, c.text, ""})
 		}
 	}
 	var ann []string
@@ -81,13 +106,85 @@ func insertFTS(ctx context.Context, tx dbtx, seq int64, itemID string) error {
 		return err
 	}
 	annText := strings.Join(ann, "\n")
-	if _, err := tx.ExecContext(ctx, `INSERT INTO search(rowid, title, body, annotations) VALUES (?, ?, ?, ?)`, -seq, title, withDescription(it.Description, docBody(chunks)), annText); err != nil {
+	r.search = append(r.search, ftsRow{-seq, title, withDescription(it.Description, docBody(chunks)), annText})
+	if titleCJK || hasCJK(annText) {
+		r.searchCJK = append(r.searchCJK, ftsRow{-seq, title, "", annText})
+	}
+	return nil
+}
+
+// addDelete adds the deletion of an item's current rows (its chunks' and
+// its own), to be written before any row.
+func (r *ftsRows) addDelete(ctx context.Context, tx dbtx, seq int64, itemID string) error {
+	var ids []int64
+	if err := tx.SelectContext(ctx, &ids, `SELECT id FROM content_chunks WHERE item_id = ?`, itemID); err != nil {
 		return err
 	}
-	if titleCJK || hasCJK(annText) {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO search_cjk(rowid, title, body, annotations) VALUES (?, ?, '', ?)`, -seq, title, annText); err != nil {
-			return err
+	r.del = append(append(r.del, ids...), -seq)
+	return nil
+}
+
+// ftsRowsPerInsert is how many rows one INSERT writes at most.
+const ftsRowsPerInsert = 256
+
+// ftsIDsPerDelete is how many rowids one DELETE names at most.
+const ftsIDsPerDelete = 500
+
+// write deletes, then writes, the rows, many to a statement, and empties
+// r. Every statement that writes an FTS5 table inside a transaction makes
+// FTS5 write the terms it holds in memory as a new index segment
+// (xSavepoint), so fewer statements mean fewer, larger segments and less
+// merging.
+func (r *ftsRows) write(ctx context.Context, tx dbtx) error {
+	for del := r.del; len(del) > 0; {
+		n := min(len(del), ftsIDsPerDelete)
+		args := make([]any, n)
+		for i, id := range del[:n] {
+			args[i] = id
 		}
+		in := strings.Repeat("?,", n)
+		in = in[:len(in)-1]
+		for _, table := range []string{"search", "search_cjk"} {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE rowid IN (`+in+`)`, args...); err != nil {
+				return err
+			}
+		}
+		del = del[n:]
+	}
+	for _, t := range []struct {
+		ins  rowInsert
+		rows []ftsRow
+	}{{insertSearchRow, r.search}, {insertSearchCJKRows, r.searchCJK}} {
+		for rows := t.rows; len(rows) > 0; {
+			n := min(len(rows), ftsRowsPerInsert)
+			args := make([]any, 0, 4*n)
+			for _, row := range rows[:n] {
+				args = append(args, row.rowid, row.title, row.body, row.annotations)
+			}
+			if _, err := tx.ExecContext(ctx, t.ins.sql(n), args...); err != nil {
+				return err
+			}
+			rows = rows[n:]
+		}
+	}
+	*r = ftsRows{}
+	return nil
+}
+
+// deferredFTS returns the search rows an index batch holds back until its
+// end (stmtTx.fts), or nil when tx writes them as it goes.
+func deferredFTS(tx dbtx) *ftsRows {
+	if t, ok := tx.(*stmtTx); ok {
+		return t.fts
+	}
+	return nil
+}
+
+// writeDeferredFTS writes the rows held back so far, before a statement
+// that reads or writes the search tables directly.
+func writeDeferredFTS(ctx context.Context, tx dbtx) error {
+	if r := deferredFTS(tx); r != nil && (len(r.del) > 0 || len(r.search) > 0 || len(r.searchCJK) > 0) {
+		return r.write(ctx, tx)
 	}
 	return nil
 }
@@ -146,8 +243,9 @@ func newItemFTS(ctx context.Context, tx dbtx, seq int64, title string, anns []st
 }
 
 var (
-	insertSearchRow    = rowInsert{head: `INSERT INTO search(rowid, title, body, annotations) VALUES `, row: `(?,?,?,?)`}
-	insertSearchCJKRow = rowInsert{head: `INSERT INTO search_cjk(rowid, title, body, annotations) VALUES `, row: `(?,?,'',?)`}
+	insertSearchRow     = rowInsert{head: `INSERT INTO search(rowid, title, body, annotations) VALUES `, row: `(?,?,?,?)`}
+	insertSearchCJKRow  = rowInsert{head: `INSERT INTO search_cjk(rowid, title, body, annotations) VALUES `, row: `(?,?,'',?)`}
+	insertSearchCJKRows = rowInsert{head: `INSERT INTO search_cjk(rowid, title, body, annotations) VALUES `, row: `(?,?,?,?)`}
 )
 
 // hasCJK reports whether s contains Han, Hiragana, Katakana or Hangul.

@@ -367,7 +367,7 @@ func TestReviewQueueDecayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	addDocs(t, s, doc{url: "https://decay.test/c", title: "Ibis", chunks: []string{"Ibis probe mud."}, anns: []record.Annotation{
+	addDocs(t, s, doc{url: "https://decay.test/c", title: "Ibis", chunks: []string{"Ibis probe mud: weak or strong."}, anns: []record.Annotation{
 		{Type: "highlight", Text: "weak", Actor: "agent:a", Confidence: conf(0.2)},
 		{Type: "highlight", Text: "strong", Actor: "agent:a", Confidence: conf(0.9)},
 	}})

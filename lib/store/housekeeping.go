@@ -56,7 +56,7 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 		Review     string        `db:"review"`
 	}
 	if err := s.db.SelectContext(ctx, &anns, `SELECT id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at,
-		coalesce(review, '') AS review, orphaned_at
+		coalesce(review, '') AS review, orphaned_at, `+pendingCol+`
 		FROM annotations WHERE item_id = ? ORDER BY id`, id); err != nil {
 		return nil, err
 	}

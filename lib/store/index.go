@@ -59,31 +59,8 @@ var ErrNothingToIndex = errors.New("nothing to index: record has no text, chunks
 // created when it was never saved. rec must carry id and canonical_url.
 func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions) (*record.IndexResult, error) {
 	opts = opts.withDefaults()
-	if rec.ID == "" {
-		return nil, errors.New("record has no id")
-	}
-	if err := CheckID(rec); err != nil {
+	if err := checkIndex(rec, opts); err != nil {
 		return nil, err
-	}
-	if err := checkSourceType(rec, record.StageIndex); err != nil {
-		return nil, err
-	}
-	for i, c := range rec.Chunks {
-		if c.Tokens < 0 {
-			return nil, &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput,
-				Message: fmt.Sprintf("chunk %d: tokens %d: want 0 or more", i, c.Tokens)}
-		}
-	}
-	if rec.Error == nil {
-		if err := checkEnrichment(rec); err != nil {
-			return nil, err
-		}
-		if err := checkEmbedding(rec); err != nil {
-			return nil, err
-		}
-	}
-	if opts.AgentHighlightCap < MinAgentHighlightCap || opts.AgentHighlightCap > MaxAgentHighlightCap {
-		return nil, fmt.Errorf("agent highlight cap %d: want %d..%d", opts.AgentHighlightCap, MinAgentHighlightCap, MaxAgentHighlightCap)
 	}
 	var res *record.IndexResult
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
@@ -198,7 +175,7 @@ func (s *Store) indexFailure(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec 
 
 // successState is the state of an item whose ingest succeeded: parsed, or
 // enriched when it has artifacts.
-func successState(ctx context.Context, tx *sqlx.Tx, itemID string) (string, error) {
+func successState(ctx context.Context, tx dbtx, itemID string) (string, error) {
 	var n int
 	if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM artifacts WHERE item_id = ?`, itemID); err != nil {
 		return "", err
@@ -265,7 +242,7 @@ func validSourceType(t string) bool {
 	return false
 }
 
-func (s *Store) indexContent(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec *record.Record) (*record.IndexResult, error) {
+func (s *Store) indexContent(ctx context.Context, tx dbtx, it *itemRow, rec *record.Record) (*record.IndexResult, error) {
 	now := s.nowString()
 	meta := itemMeta{Parse: rec.Parse, DurationS: rec.DurationS}
 	var etag, lastMod string
@@ -342,7 +319,7 @@ func (s *Store) indexContent(ctx context.Context, tx *sqlx.Tx, it *itemRow, rec 
 	return res, nil
 }
 
-func (s *Store) replaceChunks(ctx context.Context, tx *sqlx.Tx, it *itemRow, chunks []record.Chunk) error {
+func (s *Store) replaceChunks(ctx context.Context, tx dbtx, it *itemRow, chunks []record.Chunk) error {
 	// the text before, where the highlights' and lowlights' quotes were
 	// (read only when the item has some)
 	var quotes int
@@ -356,25 +333,24 @@ func (s *Store) replaceChunks(ctx context.Context, tx *sqlx.Tx, it *itemRow, chu
 			return err
 		}
 	}
-	if err := deleteFTS(ctx, tx, it.Seq, it.ID); err != nil {
+	// in an index batch the search rows are written at its end, unless
+	// the quotes' work below needs them now
+	fts := deferredFTS(tx)
+	if quotes > 0 {
+		fts = nil
+	}
+	if fts != nil {
+		if err := fts.addDelete(ctx, tx, it.Seq, it.ID); err != nil {
+			return err
+		}
+	} else if err := deleteFTS(ctx, tx, it.Seq, it.ID); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM content_chunks WHERE item_id = ?`, it.ID); err != nil {
 		return err
 	}
-	stmt, err := tx.PreparexContext(ctx, `INSERT INTO content_chunks(item_id, chunk_index, text, tokens, start_s, page) VALUES (?,?,?,?,?,?)`)
-	if err != nil {
+	if err := insertChunks(ctx, tx, it.ID, chunks); err != nil {
 		return err
-	}
-	defer stmt.Close()
-	for i, c := range chunks {
-		var page any
-		if c.Page > 0 {
-			page = c.Page
-		}
-		if _, err := stmt.ExecContext(ctx, it.ID, i, c.Text, c.Tokens, c.StartS, page); err != nil {
-			return fmt.Errorf("chunk %d: %w", i, err)
-		}
 	}
 	// annotations anchored to a chunk follow its index into the new rows
 	if _, err := tx.ExecContext(ctx, `UPDATE annotations SET chunk_id = (SELECT id FROM content_chunks c
@@ -391,6 +367,9 @@ func (s *Store) replaceChunks(ctx context.Context, tx *sqlx.Tx, it *itemRow, chu
 		if _, err := s.mergeNearDuplicates(ctx, tx, it.ID, eventActorIndex); err != nil {
 			return err
 		}
+	}
+	if fts != nil {
+		return fts.addItem(ctx, tx, it.Seq, it.ID)
 	}
 	return insertFTS(ctx, tx, it.Seq, it.ID)
 }

@@ -19,6 +19,9 @@ const (
 	annotationOrphanedEventName   = "orphaned"
 	annotationMergedEventName     = "merged"   // on the annotation merged away: detail.into
 	annotationAbsorbedEventName   = "absorbed" // on the one it was merged into: detail.from
+	// annotationRefusedEventName: an enricher's highlight that does not
+	// quote the text, left out (detail: type, text, code)
+	annotationRefusedEventName = "refused"
 )
 
 // quoted reports whether annotations of type typ are anchored by their
@@ -65,24 +68,51 @@ func (c *itemChunks) pos(idx sql.NullInt64) int {
 	return -1
 }
 
+// newAnchor is where anchorNew found a new annotation's quote.
+type newAnchor struct {
+	chunkID        int64
+	idx            int
+	prefix, suffix string
+	// state: anchorFound, anchorPending (the item has no text yet) or
+	// anchorMissing (its text does not hold the quote; closest is the
+	// passage nearest to it, for the hint).
+	state   int
+	closest string
+	// matched is the text as the item spells it, when it was found other
+	// than as written (folded or fuzzily)
+	matched string
+}
+
+// States of a newAnchor.
+const (
+	anchorFound = iota
+	anchorPending
+	anchorMissing
+)
+
 // anchorNew finds the quote of a highlight or lowlight about to be
-// stored in its item's chunks (the chunk it names first). Found, it
-// returns the chunk and the context to store; not found, ok is false and
-// the annotation is stored as it came (with its chunk, if it named one).
-func anchorNew(ctx context.Context, tx dbtx, itemID string, a record.Annotation, chunkIndex sql.NullInt64) (chunkID int64, idx int, prefix, suffix string, ok bool, err error) {
+// stored in its item's chunks (the chunk it names first). A note, or an
+// item without text yet, is anchorPending: the annotation is stored as it
+// came (with its chunk, if it named one) and a highlight's quote is looked
+// for when the item is indexed (reanchor).
+func anchorNew(ctx context.Context, tx dbtx, itemID string, a record.Annotation, chunkIndex sql.NullInt64) (newAnchor, error) {
 	if !quoted(a.Type) {
-		return 0, 0, "", "", false, nil
+		return newAnchor{state: anchorPending}, nil
 	}
 	c, err := loadItemChunks(ctx, tx, itemID)
 	if err != nil || len(c.ids) == 0 {
-		return 0, 0, "", "", false, err
+		return newAnchor{state: anchorPending}, err
 	}
 	m, found := c.text.find(quoteAnchor{Quote: a.Text, Hint: c.pos(chunkIndex)})
 	if !found {
-		return 0, 0, "", "", false, nil
+		return newAnchor{state: anchorMissing, closest: c.text.closest(a.Text)}, nil
 	}
-	prefix, suffix = c.text.context(m)
-	return c.ids[m.Chunk], c.index[m.Chunk], prefix, suffix, true, nil
+	prefix, suffix := c.text.context(m)
+	an := newAnchor{chunkID: c.ids[m.Chunk], idx: c.index[m.Chunk], prefix: prefix, suffix: suffix}
+	if m.Method != anchorExact {
+		an.matched = c.text.raw[m.Chunk][m.Start:m.End]
+	}
+	return an, nil
 }
 
 // anchorRow is an annotation as re-anchoring and merging read it.
@@ -114,8 +144,10 @@ func (a anchorRow) anchor(hint int) quoteAnchor {
 // context is refreshed and an orphan is found again (event reanchored when
 // its chunk changed, it was orphaned, or only a fuzzy match found it in
 // new surroundings); not found, it is orphaned (orphaned_at, no chunk;
-// event orphaned) and keeps its text. One never found in any text is anchored
-// when the new text holds its quote, and otherwise left as it is.
+// event orphaned) and keeps its text. One never found in any text (saved
+// while the item had none) is anchored when the new text holds its quote,
+// and otherwise orphaned too: an unanchored annotation is never served as
+// a quote of the source.
 func (s *Store) reanchor(ctx context.Context, tx dbtx, itemID string, old *itemChunks) error {
 	nw, err := loadItemChunks(ctx, tx, itemID)
 	if err != nil {
@@ -172,7 +204,9 @@ func (s *Store) reanchor(ctx context.Context, tx dbtx, itemID string, old *itemC
 			if err := s.event(ctx, tx, itemID, "annotation", fmt.Sprint(a.ID), annotationReanchoredEventName, eventActorIndex, detail); err != nil {
 				return err
 			}
-		case wasAnchored && !a.OrphanedAt.Valid:
+		case !a.OrphanedAt.Valid:
+			// lost by a changed text, or never in it (saved before the
+			// item had text): unanchored, not a quote of the source
 			if _, err := tx.ExecContext(ctx, `UPDATE annotations SET chunk_id = NULL, chunk_index = NULL, quote_prefix = ?, quote_suffix = ?, orphaned_at = ? WHERE id = ?`,
 				q.Prefix, q.Suffix, now, a.ID); err != nil {
 				return err

@@ -36,6 +36,7 @@ const relatedSampleBytes = 64 << 10
 // URL).
 func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*SearchResult, error) {
 	so := opts.SearchOptions.withDefaults()
+	so.Cut = 0 // related items are a neighbourhood, not matches: none is cut
 	if opts.Terms <= 0 {
 		opts.Terms = 12
 	}

@@ -46,10 +46,10 @@ func TestReviewQueueAndDecisions(t *testing.T) {
 	url := "https://review.test/owls"
 	addDocs(t, s, doc{url: url, title: "Owls at night", chunks: []string{"Owls hunt at night with silent feathers."}, anns: []record.Annotation{
 		{Type: "highlight", Text: "silent feathers", Actor: "agent:a", Confidence: conf(0.5)},
-		{Type: "highlight", Text: "owls hunt", Actor: "agent:a", Confidence: conf(0.9)},
+		{Type: "highlight", Text: "Owls hunt", Actor: "agent:a", Confidence: conf(0.9)},
 		{Type: "highlight", Text: "a person's own", Actor: "human"},
 	}})
-	if diff := cmp.Diff([]string{"owls hunt", "silent feathers"}, queueTexts(t, s)); diff != "" {
+	if diff := cmp.Diff([]string{"Owls hunt", "silent feathers"}, queueTexts(t, s)); diff != "" {
 		t.Fatalf("queue (-want +got):\n%s", diff)
 	}
 	shown, err := s.Show(ctx, record.ItemID(url), ShowOptions{})
@@ -60,7 +60,7 @@ func TestReviewQueueAndDecisions(t *testing.T) {
 	for _, a := range shown.Annotations {
 		ids[a.Text] = a.ID
 	}
-	rec, err := s.Review(ctx, ReviewDecision{AnnotationID: ids["owls hunt"], Decision: ReviewConfirmed, Confidence: conf(1)}, "human")
+	rec, err := s.Review(ctx, ReviewDecision{AnnotationID: ids["Owls hunt"], Decision: ReviewConfirmed, Confidence: conf(1)}, "human")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestReviewQueueAndDecisions(t *testing.T) {
 	if _, err := s.Review(ctx, ReviewDecision{AnnotationID: 999, Decision: ReviewRejected}, "human"); !errors.As(err, &nae) {
 		t.Errorf("unknown annotation: %v", err)
 	}
-	if _, err := s.Review(ctx, ReviewDecision{AnnotationID: ids["owls hunt"], Confidence: conf(2)}, "human"); err == nil {
+	if _, err := s.Review(ctx, ReviewDecision{AnnotationID: ids["Owls hunt"], Confidence: conf(2)}, "human"); err == nil {
 		t.Error("confidence 2 accepted")
 	}
 	integrityOK(t, s)
@@ -223,7 +223,7 @@ func TestDecay(t *testing.T) {
 	}
 	defer s.Close()
 	mk := func(url string) {
-		addDocs(t, s, doc{url: url, title: "Herons", chunks: []string{"Herons wade in shallow water."}, anns: []record.Annotation{
+		addDocs(t, s, doc{url: url, title: "Herons", chunks: []string{"Herons wade in shallow water: a weak old guess, or a strong guess."}, anns: []record.Annotation{
 			{Type: "highlight", Text: "weak old guess", Actor: "agent:a", Confidence: conf(0.3)},
 			{Type: "highlight", Text: "strong guess", Actor: "agent:a", Confidence: conf(0.8)},
 		}})
@@ -270,7 +270,7 @@ func TestDecayConfirmedStays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	addDocs(t, s, doc{url: "https://decay.test/b", title: "Egrets", chunks: []string{"Egrets nest in colonies."}, anns: []record.Annotation{
+	addDocs(t, s, doc{url: "https://decay.test/b", title: "Egrets", chunks: []string{"Egrets nest in colonies (kept by a person)."}, anns: []record.Annotation{
 		{Type: "highlight", Text: "kept by a person", Actor: "agent:a", Confidence: conf(0.2)},
 	}})
 	var id int64

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -765,14 +766,31 @@ func (s *Store) insertAnnotation(ctx context.Context, tx dbtx, itemID string, a 
 	// a highlight or lowlight is anchored to the place of its quote
 	// (reanchor.go), the chunk it names first
 	var chunkID any = a.ChunkID
-	var prefix, suffix any
-	if cid, ci, p, s, ok, err := anchorNew(ctx, tx, itemID, a, chunkIndex); err != nil {
+	var prefix, suffix, orphaned any
+	given := ""
+	an, err := anchorNew(ctx, tx, itemID, a, chunkIndex)
+	if err != nil {
 		return 0, err
-	} else if ok {
-		chunkID, chunkIndex, prefix, suffix = cid, sql.NullInt64{Int64: int64(ci), Valid: true}, p, s
 	}
-	r, err := tx.ExecContext(ctx, `INSERT INTO annotations(item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, quote_prefix, quote_suffix)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?)`, itemID, chunkID, chunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, now, prefix, suffix)
+	switch an.state {
+	case anchorFound:
+		chunkID, chunkIndex, prefix, suffix = an.chunkID, sql.NullInt64{Int64: int64(an.idx), Valid: true}, an.prefix, an.suffix
+		if an.matched != "" && isAgent(a.Actor) {
+			// an agent's quote is served as evidence: as the source
+			// spells it (the text as given is in the created event)
+			given = a.Text
+			a.Text = an.matched
+		}
+	case anchorMissing:
+		// An agent's quote must be in the source; a person's words are
+		// kept, unanchored (never served as a quote of the source).
+		if isAgent(a.Actor) {
+			return 0, quoteNotFound(itemID, a, an.closest)
+		}
+		chunkID, chunkIndex, orphaned = nil, sql.NullInt64{}, now
+	}
+	r, err := tx.ExecContext(ctx, `INSERT INTO annotations(item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, quote_prefix, quote_suffix, orphaned_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, itemID, chunkID, chunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, now, prefix, suffix, orphaned)
 	if err != nil {
 		return 0, err
 	}
@@ -790,7 +808,26 @@ func (s *Store) insertAnnotation(ctx context.Context, tx dbtx, itemID string, a 
 	if via != "" {
 		detail["via"] = via
 	}
+	if an.state == anchorMissing {
+		detail["anchor"] = record.AnchorUnanchored
+	}
+	if given != "" {
+		detail["given"] = given
+	}
 	return id, s.event(ctx, tx, itemID, "annotation", fmt.Sprint(id), annotationCreatedEventName, a.Actor, detail)
+}
+
+// quoteNotFound is the error of an agent's highlight or lowlight whose
+// quote the item's text does not hold, with the closest passage as hint.
+func quoteNotFound(itemID string, a record.Annotation, closest string) *record.Error {
+	e := &record.Error{Stage: record.StageSave, Code: record.CodeQuoteNotFound,
+		Message: fmt.Sprintf("%s %s is not in the text of item %s: an agent quotes the source exactly (nothing was saved)", a.Type, record.Quote(a.Text), itemID)}
+	if closest != "" {
+		e.Hint = "the closest passage is " + strconv.Quote(closest) + "; quote it as written, or add your own words as a note"
+	} else {
+		e.Hint = "no passage shares a word with it; add your own words as a note"
+	}
+	return e
 }
 
 func (s *Store) setPinned(ctx context.Context, tx dbtx, itemID string, annID int64, pin bool, actor string) error {

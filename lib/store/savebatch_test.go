@@ -55,15 +55,22 @@ func batchRecords() []*record.Record {
 // storeDump is every row the save path writes, for comparing stores.
 func storeDump(t *testing.T, s *Store) map[string][]string {
 	t.Helper()
-	out := map[string][]string{}
-	for name, q := range map[string]string{
+	return dumpRows(t, s, map[string]string{
 		"items":       `SELECT json_array(seq, id, canonical_url, original_url, source_type, title, ingest_status, saved_at, updated_at) FROM items ORDER BY seq`,
 		"tags":        `SELECT json_array(item_id, tag, actor, created_at) FROM tags ORDER BY item_id, tag`,
 		"annotations": `SELECT json_array(id, item_id, type, text, actor, confidence, pinned, created_at) FROM annotations ORDER BY id`,
 		"events":      `SELECT json_array(id, item_id, entity, entity_id, action, actor, at, detail_json) FROM events ORDER BY id`,
 		"artifacts":   `SELECT json_array(id, item_id, summary, key_claims_json, created_by) FROM artifacts ORDER BY id`,
 		"search":      `SELECT json_array(rowid, title, body, annotations) FROM search ORDER BY rowid`,
-	} {
+	})
+}
+
+// dumpRows runs each query (one JSON text a row) and returns its rows by
+// name.
+func dumpRows(t *testing.T, s *Store, queries map[string]string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for name, q := range queries {
 		var rows []string
 		if err := s.DB().Select(&rows, q); err != nil {
 			t.Fatalf("%s: %v", name, err)

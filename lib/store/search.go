@@ -55,6 +55,13 @@ func (w Weights) decayed(now time.Time) (string, []any) {
 	return DecayPolicy{Below: w.DecayBelow, After: w.DecayAfter}.cond(now)
 }
 
+// DefaultCut is ll-find's, ll-brief's and the MCP tools' default
+// SearchOptions.Cut (ledger.FindOptions): the largest share that
+// cost neither nDCG@10 nor a relevant item in the top 29 on SciFact train
+// half A (0.32; 0.3 kept, a margin), confirmed on half B
+// (docs/retrieval.md "Weak matches").
+const DefaultCut = 0.3
+
 // DefaultWeights are the documented defaults.
 var DefaultWeights = Weights{
 	Title:                2,
@@ -78,6 +85,19 @@ type Filter struct {
 	// Archived says whether archived items pass (default: they do; ll-find
 	// and ll-brief ask for NotArchived unless told otherwise).
 	Archived Archived
+	// From the query language (lib/query, ParseLang): items from any of
+	// Sites (a host or its subdomains), of any of Types, annotated by any
+	// of Actors, holding every one of Phrases and none of Exclude (words
+	// or phrases, in the title, text or annotations), with a pinned
+	// highlight, with a highlight, with a note.
+	Sites         []string
+	Types         []string
+	Actors        []string
+	Phrases       []string
+	Exclude       []string
+	Pinned        bool
+	HasHighlights bool
+	HasNotes      bool
 }
 
 // Archived is the archive filter.
@@ -95,7 +115,42 @@ const (
 // few archived items' rows, rather than a join on every match).
 func (f Filter) empty() bool {
 	return len(f.Tags) == 0 && f.Type == "" && f.Since.IsZero() && f.Until.IsZero() && f.Actor == "" && f.Status == "" &&
-		f.Archived != OnlyArchived
+		f.Archived != OnlyArchived && len(f.Sites) == 0 && len(f.Types) == 0 && len(f.Actors) == 0 &&
+		len(f.Phrases) == 0 && len(f.Exclude) == 0 && !f.Pinned && !f.HasHighlights && !f.HasNotes
+}
+
+// mentions is an SQL condition on items "it": the item holds text (a word
+// or phrase, matched as one FTS5 string) in its title, text or
+// annotations: its row of the word index (or of the CJK index, for CJK
+// text) or, past the whole text an item row keeps, one of its chunks.
+func mentions(text string) (string, []any) {
+	table := "search"
+	if query.HasCJK(text) {
+		table = "search_cjk"
+	}
+	m := query.Quote(text)
+	return `(it.seq IN (SELECT -rowid FROM ` + table + ` WHERE ` + table + ` MATCH ? AND rowid < 0)
+		OR it.id IN (SELECT item_id FROM content_chunks WHERE id IN (SELECT rowid FROM ` + table + ` WHERE ` + table + ` MATCH ? AND rowid > 0)))`, []any{m, m}
+}
+
+// siteCond is an SQL condition on items "it": its canonical URL's host is
+// host or a subdomain of it.
+func siteCond(host string) (string, []any) {
+	h := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(host)
+	return `(it.canonical_url LIKE ? ESCAPE '\' OR it.canonical_url LIKE ? ESCAPE '\' OR it.canonical_url LIKE ? ESCAPE '\' OR it.canonical_url LIKE ? ESCAPE '\')`,
+		[]any{"%://" + h + "/%", "%://" + h, "%://%." + h + "/%", "%://%." + h}
+}
+
+// anyOf is "(c1 OR c2 …)" of one condition per value, with its arguments.
+func anyOf(vals []string, cond func(string) (string, []any)) (string, []any) {
+	var cs []string
+	var args []any
+	for _, v := range vals {
+		c, a := cond(v)
+		cs = append(cs, c)
+		args = append(args, a...)
+	}
+	return "(" + strings.Join(cs, " OR ") + ")", args
 }
 
 // archivedOut returns a condition on FTS rows (table alias s) that leaves
@@ -166,6 +221,42 @@ func (f Filter) where() (string, []any) {
 		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE actor = ?)")
 		args = append(args, f.Actor)
 	}
+	if len(f.Types) > 0 {
+		conds = append(conds, "it.source_type IN (?"+strings.Repeat(",?", len(f.Types)-1)+")")
+		for _, t := range f.Types {
+			args = append(args, t)
+		}
+	}
+	if len(f.Actors) > 0 {
+		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE actor IN (?"+strings.Repeat(",?", len(f.Actors)-1)+"))")
+		for _, a := range f.Actors {
+			args = append(args, a)
+		}
+	}
+	if len(f.Sites) > 0 {
+		c, a := anyOf(f.Sites, siteCond)
+		conds = append(conds, c)
+		args = append(args, a...)
+	}
+	for _, p := range f.Phrases {
+		c, a := mentions(p)
+		conds = append(conds, c)
+		args = append(args, a...)
+	}
+	for _, p := range f.Exclude {
+		c, a := mentions(p)
+		conds = append(conds, "NOT "+c)
+		args = append(args, a...)
+	}
+	if f.Pinned {
+		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE pinned AND type = 'highlight' AND review IS NOT 'rejected')")
+	}
+	if f.HasHighlights {
+		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE type = 'highlight' AND review IS NOT 'rejected')")
+	}
+	if f.HasNotes {
+		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE type = 'note' AND review IS NOT 'rejected')")
+	}
 	if len(conds) == 0 {
 		return "1", nil
 	}
@@ -181,8 +272,9 @@ type SearchOptions struct {
 	Limit   int // default 10
 	Offset  int
 	// Candidates is the number of FTS rows ranked per index before grouping
-	// by item (default 8 × (limit+offset), at least 64). Cost is bounded by
-	// it, not by the number of matches.
+	// by item in the first tier of results (default tierRows × tierItems, 80;
+	// never sized by Limit or Offset, see rankPage). Cost is bounded by it,
+	// not by the number of matches.
 	Candidates int
 	// Snippets is the number of snippets per hit (default 2).
 	Snippets int
@@ -205,6 +297,11 @@ type SearchOptions struct {
 	// rows (stopword-like), taken newest first without bm25. So a query's
 	// cost does not grow with the number of matches.
 	ScanRows int
+	// Cut leaves out weak matches: items scoring below Cut times the best
+	// item's score (the first of the whole list, not of the page; see
+	// rankPage). 0 or less: every match (the ledger's default is
+	// DefaultCut). Unranked results (all scoring 0) are never cut.
+	Cut float64
 	// AllCopies shows every copy of the same text as its own hit, each
 	// listing the others; by default a group of copies is one hit (see
 	// copies.go).
@@ -230,9 +327,6 @@ func (o SearchOptions) withDefaults() SearchOptions {
 	if o.Offset < 0 {
 		o.Offset = 0
 	}
-	if o.Candidates <= 0 {
-		o.Candidates = max(64, 8*(o.Limit+o.Offset))
-	}
 	if o.Snippets == 0 {
 		o.Snippets = 2
 	}
@@ -242,6 +336,7 @@ func (o SearchOptions) withDefaults() SearchOptions {
 	if o.ScanRows == 0 {
 		o.ScanRows = DefaultScanRows
 	}
+
 	return o
 }
 
@@ -318,6 +413,12 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 	}
 	if sem != nil && sem.Mode == ModeSemantic {
 		q = query.Query{Dropped: q.Dropped} // no lexical side
+	}
+	if sem != nil {
+		// the weak-match cut compares text matches (bm25) only: an item
+		// the semantic side brought in has none and would always be cut,
+		// and fused scores are ranks, not strengths (docs/retrieval.md)
+		opts.Cut = 0
 	}
 	if q.Empty() && sem == nil {
 		return res, nil

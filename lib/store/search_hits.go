@@ -52,10 +52,24 @@ type annRow struct {
 	Pinned     bool            `db:"pinned"`
 	CreatedAt  string          `db:"created_at"`
 	OrphanedAt sql.NullString  `db:"orphaned_at"` // read by the queries that select it
+	// Pending: a highlight or lowlight not yet looked for in a text (the
+	// item had none when it was saved); read by the queries that select
+	// pendingCol.
+	Pending bool `db:"pending"`
 }
+
+// pendingCol selects annRow.Pending (on annotations unaliased or a).
+// Anchored ones (restored ones too, which carry no context) have a chunk.
+const pendingCol = `(type IN ('highlight', 'lowlight') AND chunk_id IS NULL AND orphaned_at IS NULL) AS pending`
 
 func (a annRow) annotation() record.Annotation {
 	out := record.Annotation{ID: a.ID, Type: a.Type, Text: a.Text, Actor: a.Actor, Pinned: a.Pinned, CreatedAt: a.CreatedAt, OrphanedAt: a.OrphanedAt.String}
+	switch {
+	case a.OrphanedAt.Valid:
+		out.Anchor = record.AnchorUnanchored
+	case a.Pending:
+		out.Anchor = record.AnchorPending
+	}
 	if a.Confidence.Valid {
 		c := a.Confidence.Float64
 		out.Confidence = &c
@@ -138,14 +152,14 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 	anns := map[string][]annRow{}
 	{
 		dq, dargs := opts.Weights.decayed(s.Now())
-		qs, args, err := sqlx.In(`SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at, orphaned_at FROM annotations a
+		qs, args, err := sqlx.In(`SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at, orphaned_at, `+pendingCol+` FROM annotations a
 			WHERE item_id IN (?) AND review IS NOT 'rejected' AND NOT `+dq+` ORDER BY pinned DESC, actor = 'human' DESC, coalesce(confidence, 1) DESC, id`, append([]any{evIDs}, dargs...)...)
 		if err != nil {
 			return nil, nil, err
 		}
 		err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
 			var a annRow
-			if err := scan(&a.ID, &a.ItemID, &a.ChunkID, &a.Type, &a.Text, &a.Actor, &a.Confidence, &a.Pinned, &a.CreatedAt, &a.OrphanedAt); err != nil {
+			if err := scan(&a.ID, &a.ItemID, &a.ChunkID, &a.Type, &a.Text, &a.Actor, &a.Confidence, &a.Pinned, &a.CreatedAt, &a.OrphanedAt, &a.Pending); err != nil {
 				return err
 			}
 			anns[a.ItemID] = append(anns[a.ItemID], a)

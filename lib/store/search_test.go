@@ -128,7 +128,7 @@ func TestSearchWhyRanked(t *testing.T) {
 		doc{url: "https://t.test/pinned", title: "Solar panels", chunks: []string{"Solar panels convert light."},
 			anns: []record.Annotation{{Type: "highlight", Text: "efficiency is key", Actor: "human", Pinned: true}}},
 		doc{url: "https://t.test/plain", title: "Solar panels", chunks: []string{"Solar panels convert light."}},
-		doc{url: "https://t.test/lowconf", title: "Solar panels", chunks: []string{"Solar panels convert light."},
+		doc{url: "https://t.test/lowconf", title: "Solar panels", chunks: []string{"Solar panels convert light. No solar subsidies."},
 			anns: []record.Annotation{{Type: "highlight", Text: "solar subsidies", Actor: "agent:x", Confidence: conf(0.2)}}},
 	)
 	res := search(t, s, SearchOptions{Text: "solar"})

@@ -32,6 +32,9 @@ type stmtTx struct {
 	// rows are the rows insertRow holds back, by statement, in the
 	// order of their first row
 	rows []*heldRows
+	// fts, when set (an index batch), holds the search rows' deletes and
+	// writes back until the batch's end (see deferredFTS)
+	fts *ftsRows
 }
 
 func newStmtTx(tx *sqlx.Tx) *stmtTx {

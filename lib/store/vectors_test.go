@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -97,6 +98,15 @@ func TestSemanticFindsByMeaning(t *testing.T) {
 		if h.CanonicalURL == "https://a.test/w3" && h.Hit.WhyRanked.Fusion.LexicalRank != 1 {
 			t.Errorf("nacword fusion = %+v", h.Hit.WhyRanked.Fusion)
 		}
+	}
+	// the weak-match cut (on by default for find) never drops what the
+	// semantic side brought in
+	res, err = s.Search(ctx, SearchOptions{Text: q, Semantic: sem, Cut: DefaultCut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitURLs(res); !slices.Contains(got, "https://a.test/w1") {
+		t.Errorf("hybrid with the cut: %v, want the acetylcysteine item kept", got)
 	}
 	// a filter applies to the semantic side
 	res, err = s.Search(ctx, SearchOptions{Text: "bread", Semantic: &Semantic{Vector: embedfake.Vector("hash-64", "acetylcysteine"), Model: "hash-64", Mode: ModeSemantic}, Filter: Filter{Tags: []string{"nothere"}}})

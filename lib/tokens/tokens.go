@@ -32,20 +32,30 @@ import (
 // longer than maxPiece bytes is encoded in parts (see maxPiece), the one
 // place where the count may differ from tiktoken's.
 func Count(s string) int {
+	return CountUpTo(s, -1)
+}
+
+// CountUpTo returns Count(s) when it is at most limit, and limit+1
+// otherwise, without counting past that (a negative limit: no limit). So
+// deciding whether a 20 MB sentence fits in a chunk costs a scan of s up to
+// the limit, not a full encoding.
+func CountUpTo(s string, limit int) int {
 	s = replaceInvalid(s)
 	n := 0
-	var buf [scanMax + 2]int32
 	var bounds []int32
 	var sc *scratch
 	for i, j := nextPiece(s, 0); i < j; i, j = nextPiece(s, j) {
 		for piece := s[i:j]; piece != ""; {
+			if limit >= 0 && n > limit {
+				return limit + 1
+			}
 			p := piece[:cutPiece(piece)]
 			piece = piece[len(p):]
 			switch _, ok := rank(p); {
 			case len(p) == 1 || ok:
 				n++
 			case len(p) <= scanMax:
-				n += len(mergeScan(buf[:0], p)) - 1
+				n += mergedCount(p)
 			default:
 				if sc == nil {
 					sc = scratches.Get().(*scratch)
@@ -55,6 +65,9 @@ func Count(s string) int {
 				n += len(bounds) - 1
 			}
 		}
+	}
+	if limit >= 0 && n > limit {
+		return limit + 1
 	}
 	return n
 }

@@ -12,10 +12,18 @@
 //	                          if it is missing)
 //	benchfloor find DB TEXT   one FTS5 query on linkledger's search table:
 //	                          the words of TEXT OR-ed, ORDER BY rank LIMIT 10
+//	benchfloor load DB [PER]  the raw full-text load under ll-index: NDJSON
+//	                          records {url, title, text} on stdin, each
+//	                          record's title and text one row of one FTS5
+//	                          table (linkledger's tokenizer: porter unicode61
+//	                          remove_diacritics 2), all in one transaction,
+//	                          or PER records per transaction
 package main
 
 import (
+	"bufio"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -36,8 +44,19 @@ func dsn(path string, ro bool) string {
 }
 
 func main() {
+	if len(os.Args) >= 3 && len(os.Args) <= 4 && os.Args[1] == "load" {
+		per := 0
+		if len(os.Args) == 4 {
+			per, _ = strconv.Atoi(os.Args[3])
+		}
+		if err := load(os.Args[2], per); err != nil {
+			fmt.Fprintln(os.Stderr, "benchfloor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: benchfloor write DB N | benchfloor find DB TEXT")
+		fmt.Fprintln(os.Stderr, "usage: benchfloor write DB N | benchfloor find DB TEXT | benchfloor load DB [PER] < records")
 		os.Exit(2)
 	}
 	var err error
@@ -120,4 +139,55 @@ func find(path, text string) error {
 		}
 	}
 	return rows.Err()
+}
+
+// load reads records line by line and writes each record's title and text
+// as one row of an FTS5 table, per records per transaction (0: all in one).
+func load(path string, per int) error {
+	db, err := sql.Open("sqlite3", dsn(path, false))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE VIRTUAL TABLE IF NOT EXISTS floor_text USING fts5(title, body, tokenize = 'porter unicode61 remove_diacritics 2')`); err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	var tx *sql.Tx
+	n := 0
+	for sc.Scan() {
+		var rec struct {
+			Title string `json:"title"`
+			Text  string `json:"text"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return err
+		}
+		if tx == nil {
+			if tx, err = db.Begin(); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(`INSERT INTO floor_text(title, body) VALUES (?, ?)`, rec.Title, rec.Text); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if n++; per > 0 && n%per == 0 {
+			if err := tx.Commit(); err != nil {
+				return err
+			}
+			tx = nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if tx != nil {
+			tx.Rollback()
+		}
+		return err
+	}
+	if tx != nil {
+		return tx.Commit()
+	}
+	return nil
 }

@@ -204,7 +204,8 @@ func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 		if a.Type == record.AnnHighlight && a.Pinned {
 			mark = "★"
 		}
-		if a.Type == record.AnnNote {
+		if a.Type == record.AnnNote || a.Anchor != "" {
+			// not a quote of the source: the writer's own words
 			mark, style = "note:", ""
 		}
 		fmt.Fprintf(b, "    %s %s%s\n", r.paint(style, mark), oneLine(a.Text), r.paint(dim, who(*a)))
@@ -411,8 +412,11 @@ func (r *Renderer) annotations(b *strings.Builder, rec *record.Record) {
 		if a.Decayed {
 			review += " [decayed]"
 		}
-		if a.OrphanedAt != "" {
-			review += " " + r.paint(yellow, "[orphaned: quote not in the text since "+minute(a.OrphanedAt)+"]")
+		switch {
+		case a.OrphanedAt != "":
+			review += " " + r.paint(yellow, "[unanchored: not in the text since "+minute(a.OrphanedAt)+"]")
+		case a.Anchor == record.AnchorPending:
+			review += " " + r.paint(yellow, "[pending: checked against the text when the item is ingested]")
 		}
 		fmt.Fprintf(b, "    %s %s%s%s%s\n", r.paint(green, mark+":"), oneLine(a.Text), r.paint(dim, who(a)), id, review)
 	}

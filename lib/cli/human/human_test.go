@@ -96,7 +96,7 @@ func TestRecord(t *testing.T) {
     ll_a · parsed
     https://a.test/
     highlight: kept quote #1
-    lowlight: lost quote #2 [orphaned: quote not in the text since 2026-11-23 05:12]
+    lowlight: lost quote #2 [unanchored: not in the text since 2026-11-23 05:12]
 `},
 		{"review queue: a decayed annotation", &record.Record{ID: "ll_a", URL: "https://a.test/", Title: "A", Annotations: []record.Annotation{{ID: 4, Type: "highlight", Text: "old guess", Actor: "agent:r", Confidence: conf(0.3), Decayed: true}}},
 			`A

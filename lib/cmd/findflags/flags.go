@@ -39,6 +39,8 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.StringFlag{Name: "decay-after", Usage: "decay: ... once older than `DURATION` (e.g. 90d; 0: no decay; default: the ledger's policy)"},
 		&ucli.BoolFlag{Name: "no-decay", Usage: "no decay for this search: every annotation not rejected counts"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
+		&ucli.FloatFlag{Name: "cut", Value: store.DefaultCut, Usage: "leave out weak matches: items scoring below this share of the best item's score (0: every match)"},
+		&ucli.BoolFlag{Name: "all-matches", Usage: "every match, however weak (--cut 0)"},
 		&ucli.BoolFlag{Name: "all-copies", Usage: "show every copy of the same text (saved under other URLs) as its own item; by default copies are one item listing the others under \"copies\""},
 		&ucli.StringFlag{Name: "mode", Usage: "ranking `MODE`: lexical, semantic or hybrid (default: hybrid when an embeddings endpoint is configured and the ledger holds its model's vectors, else lexical; docs/retrieval.md)"},
 		&ucli.FloatFlag{Name: "semantic-weight", Value: store.DefaultSemanticWeight, Usage: "hybrid: the semantic side's share `W` in the fused score, 0..1 (0.5: equal)"},
@@ -147,6 +149,19 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	}
 	o.ExpandChunks = fv.Bool("expand-chunks")
 	o.AllCopies = fv.Bool("all-copies")
+	o.Cut = fv.Float("cut")
+	if math.IsNaN(o.Cut) || o.Cut < 0 || o.Cut > 1 {
+		return o, cli.Usage("--cut %v: want a share from 0 to 1", o.Cut)
+	}
+	if fv.Bool("all-matches") {
+		if fv.IsSet("cut") && o.Cut != 0 {
+			return o, cli.Usage("--all-matches and --cut %v: give one of them", o.Cut)
+		}
+		o.Cut = 0
+	}
+	if o.Cut == 0 {
+		o.Cut = -1 // every match (0 is the default share)
+	}
 	o.ScanRows = fv.Int("scan-rows")
 	if o.ScanRows == 0 || o.ScanRows < -1 {
 		return o, cli.Usage("--scan-rows %d: want 1 or more, or -1", o.ScanRows)

@@ -21,9 +21,12 @@ import (
 func orphansVerb(env cli.Env) *ucli.Command {
 	cmd := &ucli.Command{
 		Name:      "orphans",
-		Usage:     "highlights and lowlights whose quote is no longer in their item's text",
+		Usage:     "highlights and lowlights whose text is not in their item's text (unanchored)",
 		UsageText: "linkledger orphans [--limit N]",
-		Description: `orphans lists the highlights and lowlights that lost their place: when
+		Description: `orphans lists exactly the unanchored highlights and lowlights: a person's
+whose words were never in the item's text (kept, shown as their words,
+not a quote), one saved before the item had text whose quote the text
+did not hold, and those that lost their place: when
 ll-index stores an item's changed text, each highlight or lowlight is
 looked for in the new text (as written, then ignoring case and white
 space, then with a few characters edited) and follows its quote to the

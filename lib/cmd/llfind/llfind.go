@@ -36,8 +36,18 @@ const description = `ll-find searches saved links and prints the best items firs
 highlights, lowlights, notes, a couple of snippets and why it ranked there.
 
 Any text is a query: words are OR-ed (an item need not contain every word),
-stemmed and accent-folded; quotes, AND, -, : and emoji are plain text. CJK
-text is matched by substring. Put "--" before a query that starts with "-".
+stemmed and accent-folded; AND, OR, *, parentheses and emoji are plain text.
+CJK text is matched by substring. The query language narrows it (the same
+in ll-brief, linkledger find/brief and MCP): "exact phrase", -word,
+tag:T, site:HOST, type:TYPE, after:2w, before:2026-01-01, is:pinned,
+is:archived, is:failed, has:highlights, has:notes, by:ACTOR; an unknown
+qualifier is plain words and no query is a syntax error. Put "--" before a
+query that starts with "-".
+
+Weak matches are cut: items scoring below --cut (0.3) of the best item's
+score are left out; --all-matches lists every match. Pages are stable:
+--limit 10 is the first 10 of --limit 100, and --offset pages never
+repeat or skip an item.
 
 Ranking: ranking_score = bm25 + --pinned-boost when the item has a pinned
 highlight - --low-confidence-penalty × the share of low-confidence agent
@@ -95,6 +105,8 @@ stores only the enrichment, never the content: see docs/enrich.md.
 EXAMPLES:
    ll-find sqlite full text search
    ll-find --tags ai,memory --since 30d "agent memory"
+   ll-find '"full text" -vector site:sqlite.org after:2w'
+   ll-find 'is:pinned by:human'
    ll-find -e -- "-v flag" || echo nothing
    ll-find --related ll_0123456789abcdef --limit 5
    ll-find --pending | ll-fetch | ll-parse | ll-index

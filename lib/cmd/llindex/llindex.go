@@ -10,8 +10,10 @@
 // stored).
 // Writes: each record with index: {status, chunks, duplicate_of, unchanged};
 // bodies, text and chunks are dropped from the output unless --keep-content.
-// Touches: the store, one transaction per item (a killed ll-index leaves
-// every item either complete or untouched); it opens (and creates) the
+// Touches: the store, each item written whole in one transaction (items
+// that arrive together share one, see pipeline.go; a killed ll-index
+// leaves every item either complete or untouched, and writes a record out
+// only after its transaction committed); it opens (and creates) the
 // database at the first record to write, so an empty input touches nothing.
 package llindex
 
@@ -36,7 +38,10 @@ import (
 
 const description = `ll-index stores ingested records: per item, in one transaction, its
 metadata, its chunks (replaced atomically), the full-text index, checksum and
-ingest state (saved -> fetched -> parsed -> enriched, or failed).
+ingest state (saved -> fetched -> parsed -> enriched, or failed). Records
+that arrive together share a transaction (at most 64, or 8 MB of text);
+each is written out once its transaction committed, so a killed ll-index
+leaves every item complete or untouched.
 
 Records that were fetched but not parsed are parsed here with ll-parse's
 adapter chain, so 'll-find --stale | ll-fetch | ll-index' works as written.
@@ -149,17 +154,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		progress: progress,
 	}
 	defer ix.close()
-	indexed := 0
-	err = cli.EachRecord(ctx, cli.Stdin(ctx, env, ix.diag), out, ix.diag, record.StageIndex, func(rec *record.Record, _ int) error {
-		if err := ix.one(ctx, rec); err != nil {
-			return err
-		}
-		if rec.Index != nil && rec.Index.Chunks > 0 && !rec.Index.Unchanged {
-			indexed++
-		}
-		ix.progress.Tick(rec.Error != nil)
-		return out.Emit(rec)
-	})
+	indexed, err := ix.pipeline(ctx, cli.Stdin(ctx, env, ix.diag), out)
 	if err != nil {
 		return err
 	}
@@ -244,23 +239,25 @@ func (ix *indexer) close() {
 	}
 }
 
-// one indexes rec in place. It returns an error only when the stream must
-// stop (cancelled, database unusable).
-func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
+// prepare does what ll-index does to rec before the store (identity,
+// parsing, chunking, bounds: no state but the options, so workers run it
+// concurrently) and reports whether rec has anything to write. Its
+// diagnostics go to diag.
+func (ix *indexer) prepare(rec *record.Record, diag cli.Diag) (write bool) {
 	if rec.ID == "" || rec.CanonicalURL == "" {
 		if rec.URL == "" {
 			if rec.Error == nil {
 				rec.Error = &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput, Message: "record has no url"}
 				ix.diag.Itemf("record without url: skipped")
 			}
-			return nil // an earlier stage's error without an item: nothing to store
+			return false // an earlier stage's error without an item: nothing to store
 		}
 		res, err := canon.Canonicalize(rec.URL)
 		if err != nil {
 			if rec.Error == nil {
 				rec.Fail(record.StageIndex, record.CodeBadURL, err.Error(), false)
 			}
-			return nil
+			return false
 		}
 		rec.CanonicalURL = res.URL
 		rec.ID = record.ItemID(res.URL)
@@ -274,7 +271,7 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		if rec.Error == nil {
 			rec.Error = e
 		}
-		return nil
+		return false
 	}
 	if rec.Error == nil {
 		hasBody := rec.Body != nil || rec.BodyBase64 != nil
@@ -290,26 +287,20 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		// Records can be made by hand: text and chunks over the cap are cut.
 		// (A record carrying the item's stored chunks writes no content.)
 		if !store.FromStore(rec) && parse.Bound(rec, ix.popts) {
-			ix.diag.Debugf("%s: text over --max-text-bytes %d: truncated", rec.Ref(), ix.popts.MaxTextBytes)
+			diag.Debugf("%s: text over --max-text-bytes %d: truncated", rec.Ref(), ix.popts.MaxTextBytes)
 		}
 	}
 	if rec.Error == nil && rec.Text == nil && len(rec.Chunks) == 0 && (rec.Fetch == nil || !rec.Fetch.NotModified) {
-		ix.diag.Debugf("%s: nothing to index (no body, text or error): passed through", rec.Ref())
-		return nil
+		diag.Debugf("%s: nothing to index (no body, text or error): passed through", rec.Ref())
+		return false
 	}
-	if ix.busy != nil {
-		// Every write would wait the whole timeout again: the rest of the
-		// input passes through failed (retryable), without trying.
-		if rec.Error == nil {
-			rec.Fail(record.StageIndex, record.CodeStore, fmt.Sprintf("not indexed: database locked by another process (ll-index gave up after %v on an earlier record)", ix.wait), true)
-		}
-		return nil
-	}
-	st, err := ix.store(ctx)
-	if err != nil {
-		return err
-	}
-	res, err := st.Index(ctx, rec, ix.iopts)
+	return true
+}
+
+// stored applies what the store did with a prepared record (res, err from
+// store.IndexBatch) to rec in place. It returns an error only when the
+// stream must stop (cancelled).
+func (ix *indexer) stored(ctx context.Context, rec *record.Record, res *record.IndexResult, err error) error {
 	var bad *record.Error
 	if errors.As(err, &bad) {
 		// The record asks for something invalid: nothing was stored.
@@ -324,6 +315,11 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 			return ctx.Err()
 		}
 		if store.IsBusy(err) {
+			if ix.busy != nil {
+				// the rest of a batch that met the lock: as a record after it
+				ix.notTried(rec)
+				return nil
+			}
 			ix.busy = cli.BusyError(ix.path, ix.wait, "this record and the rest of the input are written out failed (retryable), not indexed; saved items keep their status, so ll-find --pending or --failed lists them again")
 			err = ix.busy
 		}
@@ -342,4 +338,14 @@ func (ix *indexer) one(ctx context.Context, rec *record.Record) error {
 		rec.Body, rec.BodyBase64, rec.Text, rec.Chunks = nil, nil, nil, nil
 	}
 	return nil
+}
+
+// notTried fails a record that was not written because an earlier one met
+// another process's lock.
+func (ix *indexer) notTried(rec *record.Record) {
+	// Every write would wait the whole timeout again: the rest of the
+	// input passes through failed (retryable), without trying.
+	if rec.Error == nil {
+		rec.Fail(record.StageIndex, record.CodeStore, fmt.Sprintf("not indexed: database locked by another process (ll-index gave up after %v on an earlier record)", ix.wait), true)
+	}
 }

@@ -389,6 +389,9 @@ func (s *saver) finish(ctx context.Context, rec, res *record.Record, err error, 
 		var re *record.Error
 		if errors.As(err, &re) {
 			s.diag.Printf("%s %d: %s", what, pos, re.Message)
+			if re.Hint != "" {
+				fmt.Fprintf(s.diag.W, "hint: %s\n", re.Hint)
+			}
 			re.Line = pos
 			rec.Error = re
 			return s.out.Emit(rec)
