@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
@@ -105,9 +104,7 @@ func (l *Ledger) StoredChunks(ctx context.Context, id string, maxBytes int) (rec
 		return nil, "", err
 	}
 	if len(rec.Chunks) == 0 {
-		var in IngestInfo
-		_ = json.Unmarshal(it.Extra["ingest"], &in)
-		status = in.Status
+		status = Ingest(it).Status
 	}
 	return rec, status, nil
 }

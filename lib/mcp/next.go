@@ -6,7 +6,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -122,14 +121,9 @@ func (s *Server) waitIngested(ctx context.Context, id string, d time.Duration) (
 	}
 }
 
-// ingestStatus is the ingest status of a Status record.
-func ingestStatus(rec *record.Record) string {
-	var in ledger.IngestInfo
-	if raw, ok := rec.Extra["ingest"]; ok && json.Unmarshal(raw, &in) == nil {
-		return in.Status
-	}
-	return rec.Status
-}
+// ingestStatus is the ingest status of a Status record (the web app's
+// ledger.Ingest).
+func ingestStatus(rec *record.Record) string { return ledger.Ingest(rec).Status }
 
 // saveNext is the next step after saving rec (after a wait of waited).
 func (s *Server) saveNext(ctx context.Context, rec *record.Record, waited time.Duration) string {
