@@ -116,6 +116,7 @@ EXAMPLES:
 		},
 	}
 	cli.Prepare(decay, env)
+	one := 1
 	cmd := &ucli.Command{
 		Name:      "config",
 		Usage:     "the ledger's stored policies (decay)",
@@ -129,6 +130,8 @@ EXAMPLES:
    linkledger config decay --below 0.4 --after 180d`,
 		Flags:    []ucli.Flag{cli.DBFlag()},
 		Commands: []*ucli.Command{decay},
+		// a mistyped setting's flags are not config's
+		StopOnNthArg: &one,
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
 				return unknownWord(c, "setting", c.Args().First(), []string{"decay"})

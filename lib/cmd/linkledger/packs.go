@@ -160,6 +160,7 @@ EXAMPLES:
 	for _, cmd := range []*ucli.Command{save, refresh, show, list} {
 		cli.Prepare(cmd, env)
 	}
+	one := 1
 	pack := &ucli.Command{
 		Name:      "pack",
 		Usage:     "memory packs: briefs saved under a name, shown again and refreshed",
@@ -173,6 +174,7 @@ EXAMPLES:
    linkledger pack refresh weekly-retrieval
    linkledger pack list`,
 		Commands:        []*ucli.Command{save, show, refresh, list},
+		StopOnNthArg:    &one, // a mistyped subcommand's flags are not pack's
 		Writer:          env.Stdout,
 		ErrWriter:       env.Stderr,
 		HideHelpCommand: true,
