@@ -232,8 +232,8 @@ EXAMPLES:
   most_reused                        the sources cited by the most tasks
       (--limit, default 10), with their citation counts
 
---since and --until take RFC 3339, YYYY-MM-DD or a duration ago (30d, 12h);
---since all counts from the start.
+--since and --until take RFC 3339, YYYY-MM-DD, today, yesterday or a span
+ago (12h, 30d, 2w, 3mo, 1y); --since all counts from the start.
 
 EXAMPLES:
    linkledger stats
