@@ -16,7 +16,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +23,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cli/human"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
@@ -451,7 +451,7 @@ func statsText(u *record.UsageStats) string {
 			if title == "" {
 				title = s.URL
 			}
-			fmt.Fprintf(&b, "  %s tasks, %s citations  %s · %s\n", strconv.Itoa(s.Tasks), strconv.Itoa(s.Citations), termsafe.Line(title), termsafe.Line(s.URL))
+			fmt.Fprintf(&b, "  %s, %s  %s · %s\n", human.Count(s.Tasks, "task"), human.Count(s.Citations, "citation"), termsafe.Line(title), termsafe.Line(s.URL))
 		}
 	}
 	return b.String()
