@@ -46,8 +46,10 @@ EXAMPLES:
    linkledger config decay --below 0.4 --after 180d
    linkledger config decay --off
    linkledger config decay --reset`,
+		// no --db of its own: config's (a flag of a parent reaches its
+		// subcommands) is read, typed before decay or after it; one here
+		// hid it, and 'config --db X decay' went to another database
 		Flags: []ucli.Flag{
-			cli.DBFlag(),
 			&ucli.FloatFlag{Name: "below", Usage: "agent annotations below this confidence decay (0 to 1; 0: no decay)"},
 			&ucli.StringFlag{Name: "after", Usage: "... once older than `DURATION` (90d, 12h; 0: no decay)"},
 			&ucli.BoolFlag{Name: "off", Usage: "store a policy of no decay"},
