@@ -307,12 +307,13 @@ func unknownWord(c *ucli.Command, kind, word string, choices []string) error {
 	return cli.UsageHint(hint, "unknown %s %q: want %s", kind, word, want)
 }
 
-// helpVerb is `linkledger help [VERB]`: the same as `linkledger VERB --help`.
+// helpVerb is `linkledger help [VERB [SUBVERB]]`: the same as `linkledger
+// VERB [SUBVERB] --help`.
 func helpVerb(filters Filters, env cli.Env) *ucli.Command {
 	return &ucli.Command{
 		Name:      "help",
 		Usage:     "show the help of linkledger or of a verb",
-		UsageText: "linkledger help [VERB]",
+		UsageText: "linkledger help [VERB [SUBVERB]]",
 		HideHelp:  true,
 		Action: func(_ context.Context, c *ucli.Command) error {
 			args := []string{"linkledger", "--help"}
@@ -321,7 +322,8 @@ func helpVerb(filters Filters, env cli.Env) *ucli.Command {
 				if verb != "completion" && New(filters, env).Command(verb) == nil {
 					return inVerb(c, unknownVerb(New(filters, env), verb))
 				}
-				args = []string{"linkledger", verb, "--help"}
+				// help pack save: the sub-verb's help, as pack save --help
+				args = append(append([]string{"linkledger"}, c.Args().Slice()...), "--help")
 			}
 			// a fresh context: the tree must run as a root, not as a
 			// subcommand of this one
