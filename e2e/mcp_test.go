@@ -216,6 +216,14 @@ func TestMCP(t *testing.T) {
 			if !strings.Contains(string(s), `"description"`) {
 				t.Errorf("%s.%s has no description", tool.Name, p)
 			}
+			// a time's description names the spans ParseWhen takes
+			if p == "since" {
+				for _, form := range []string{"YYYY-MM-DD", "today", "yesterday", "12h", "30d", "2w", "3mo", "1y"} {
+					if !strings.Contains(string(s), form) {
+						t.Errorf("%s.since description does not name %s: %s", tool.Name, form, s)
+					}
+				}
+			}
 		}
 		slices.Sort(props)
 		slices.Sort(in.Required)
@@ -265,6 +273,21 @@ func TestMCP(t *testing.T) {
 	call(t, cs, schemas, "find", map[string]any{"query": "quokkas island rangers"}, &found)
 	if len(found.Items) == 0 || found.Items[0].ID != id || found.Items[0].Title != "The quokka's island" || found.Items[0].WhyRanked == nil || len(found.Items[0].Snippets) == 0 {
 		t.Fatalf("find after the worker: %+v", found)
+	}
+
+	// since takes the spans the CLI takes: 2w and today include the items
+	// just saved, a date to come excludes them
+	for _, since := range []string{"2w", "today", "3mo", "1y"} {
+		var recent mcp.FindOutput
+		call(t, cs, schemas, "find", map[string]any{"query": "quokkas", "since": since}, &recent)
+		if len(recent.Items) == 0 || recent.Items[0].ID != id {
+			t.Errorf("find since %s: %+v", since, recent)
+		}
+	}
+	var future mcp.FindOutput
+	call(t, cs, schemas, "find", map[string]any{"query": "quokkas", "since": time.Now().AddDate(0, 0, 2).UTC().Format("2006-01-02")}, &future)
+	if len(future.Items) != 0 {
+		t.Errorf("find since the day after tomorrow: %+v", future)
 	}
 
 	// annotate (the actor is the client's name), pin, tag, show

@@ -26,9 +26,11 @@ var firefoxPlaces = register(&Format{
 })
 
 // readFirefox copies the database (and its -wal, when path names a file
-// that has one) into a private folder and reads the copy.
+// that has one) into a private folder and reads the copy. The folder is
+// removed once the copy is read; one left by a killed import is removed by
+// the next (newPlacesCopyDir).
 func readFirefox(path string, data []byte, s *Sink) error {
-	dir, err := os.MkdirTemp("", "ll-import-places-")
+	dir, err := newPlacesCopyDir(os.TempDir(), s.Notice)
 	if err != nil {
 		return err
 	}
@@ -58,6 +60,8 @@ func readFirefox(path string, data []byte, s *Sink) error {
 		}
 	}
 	marks, err := store.ReadPlaces(context.Background(), copyPath, store.PlacesLimits{})
+	// the copy is not needed past here: gone before the links are written
+	os.RemoveAll(dir)
 	if err != nil {
 		return err
 	}

@@ -65,6 +65,9 @@ type Sink struct {
 	// zip members it reads); 0 is DefaultMaxBytes. The caller caps the
 	// file itself (ReadFile).
 	MaxBytes int64
+	// Notice, when set, is told what the user should know that is not
+	// about a row of the file (a stale temporary copy removed).
+	Notice func(msg string)
 
 	unzipped int64 // bytes of zip members read so far
 }

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
@@ -76,6 +77,34 @@ func Unannotate(ctx context.Context, st *store.Store, arg string, annotationIDs 
 	rec.Change = ch
 	return rec, nil
 }
+
+// CheckPinnable returns an error when annotationID cannot be pinned on
+// the item id: a *NoAnnotationError when it is not one of the item's
+// annotations, an *InputError (with a hint) when it is not a highlight.
+// arg is the item as the user gave it, for the hint.
+func CheckPinnable(ctx context.Context, st *store.Store, id, arg string, annotationID int64) error {
+	rec, err := st.Show(ctx, id, store.ShowOptions{})
+	if err != nil {
+		return notFound(err, arg, st)
+	}
+	for _, a := range rec.Annotations {
+		if a.ID != annotationID {
+			continue
+		}
+		if a.Type != record.AnnHighlight {
+			return &InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("annotation %d is a %s: only highlights are pinned", annotationID, a.Type),
+				Err: hinted{"its highlights are the annotations marked highlight in: linkledger show " + arg}}
+		}
+		return nil
+	}
+	return &NoAnnotationError{NoAnnotationError: &store.NoAnnotationError{ItemID: id, IDs: []int64{annotationID}}, Arg: arg}
+}
+
+// hinted is an error that only carries a hint (for an InputError's Err).
+type hinted struct{ hint string }
+
+func (h hinted) Error() string { return h.hint }
+func (h hinted) Hint() string  { return h.hint }
 
 // NoAnnotationError says annotation ids given for an item are not its
 // annotations (errors.Is store.ErrNoAnnotation).

@@ -47,7 +47,7 @@ type CiteOutput struct {
 
 // StatsInput is the stats tool's input.
 type StatsInput struct {
-	Since string `json:"since,omitempty" jsonschema:"start of the period: RFC 3339, YYYY-MM-DD, a duration ago such as 30d or 12h, or all (default 30d)"`
+	Since string `json:"since,omitempty" jsonschema:"start of the period: RFC 3339, YYYY-MM-DD, today, yesterday, a span ago such as 12h, 30d, 2w, 3mo or 1y, or all (default 30d)"`
 	Until string `json:"until,omitempty" jsonschema:"end of the period, in the same forms (default now)"`
 	Limit int    `json:"limit,omitempty" jsonschema:"at most this many most reused sources, 1 to 20 (default 10)"`
 }

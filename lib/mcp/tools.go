@@ -44,7 +44,7 @@ type FindInput struct {
 	Query    string   `json:"query,omitempty" jsonschema:"what to search for: plain words, and optionally \"exact phrase\", -word to exclude, tag:T, site:HOST, type:TYPE, after:2w, before:2026-01-01, is:pinned|archived|failed, has:highlights|notes, by:agent:NAME (any text is valid; unknown qualifiers are words). Only qualifiers lists the newest matching items; empty lists the newest items."`
 	Tags     []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
 	Type     string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
-	Since    string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, or a duration ago such as 30d or 12h"`
+	Since    string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago such as 12h, 30d, 2w, 3mo or 1y"`
 	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many items, 1 to 20 (default 10)"`
 	Offset   int      `json:"offset,omitempty" jsonschema:"skip this many items first, for the next page"`
 	Archived bool     `json:"archived,omitempty" jsonschema:"include archived items (left out by default)"`
@@ -82,7 +82,7 @@ type BriefInput struct {
 	MaxItems  int      `json:"max_items,omitempty" jsonschema:"at most this many items, 1 to 20 (default 8)"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
 	Type      string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
-	Since     string   `json:"since,omitempty" jsonschema:"only items saved at or after this time (RFC 3339, YYYY-MM-DD, or 30d, 12h ago)"`
+	Since     string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago such as 12h, 30d, 2w, 3mo or 1y"`
 	Mode      string   `json:"mode,omitempty" jsonschema:"ranking: lexical, semantic or hybrid (default as find)"`
 }
 

@@ -300,15 +300,18 @@ func (s *Store) indexContent(ctx context.Context, tx dbtx, it *itemRow, rec *rec
 	if err != nil {
 		return nil, err
 	}
-	if it.IngestStatus != state {
-		if it.IngestStatus == record.StateSaved || it.IngestStatus == record.StateFailed {
-			// record the lifecycle step through fetched in the audit log
+	if from := it.IngestStatus; from != state {
+		if (from == record.StateSaved || from == record.StateFailed) && state != record.StateFetched {
+			// record the lifecycle step through fetched in the audit log;
+			// the next step then goes from fetched (the history read
+			// "saved to fetched", then "saved to parsed")
 			if err := s.event(ctx, tx, it.ID, "ingest", "", ingestStateChangedEventPrefix+record.StateFetched, eventActorIndex,
-				map[string]string{"from": it.IngestStatus, "to": record.StateFetched}); err != nil {
+				map[string]string{"from": from, "to": record.StateFetched}); err != nil {
 				return nil, err
 			}
+			from = record.StateFetched
 		}
-		if err := s.setState(ctx, tx, it.ID, it.IngestStatus, state, eventActorIndex); err != nil {
+		if err := s.setState(ctx, tx, it.ID, from, state, eventActorIndex); err != nil {
 			return nil, err
 		}
 	}

@@ -398,7 +398,7 @@ func TestMigrationBackfillsAnchors(t *testing.T) {
 	s.DB().MustExec("DROP INDEX annotations_orphaned; ALTER TABLE annotations DROP COLUMN orphaned_at; ALTER TABLE annotations DROP COLUMN quote_suffix; ALTER TABLE annotations DROP COLUMN quote_prefix")
 	// and without what 0012 adds (tag review, settings)
 	s.DB().MustExec("DROP INDEX tags_review; ALTER TABLE tags DROP COLUMN reviewed_by; ALTER TABLE tags DROP COLUMN reviewed_at; ALTER TABLE tags DROP COLUMN review; DROP TABLE tags_rejected; DROP TABLE settings")
-	// and without what 0014 adds (vectors)
+	// and without what 0013 adds (vectors)
 	s.DB().MustExec("DROP TABLE item_vector_bits; DROP TABLE chunk_vectors; ALTER TABLE items DROP COLUMN embed_error_json")
 	s.DB().MustExec("PRAGMA user_version = 10")
 	s.Close()

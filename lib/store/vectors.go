@@ -1,6 +1,6 @@
 package store
 
-// Vectors: the chunks' embeddings (migration 0014, docs/retrieval.md
+// Vectors: the chunks' embeddings (migration 0013, docs/retrieval.md
 // "Semantic and hybrid retrieval"). A chunk has at most one vector, of
 // one model; vectors are stored at unit length, so a cosine similarity is
 // a dot product.

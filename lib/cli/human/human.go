@@ -74,6 +74,8 @@ func (r *Renderer) Record(rec *record.Record) error {
 		r.eventLine(&b, rec.Event)
 	case rec.Setting != nil:
 		r.settingLine(&b, rec.Setting)
+	case x.Citation != nil:
+		r.citeLine(&b, rec, x.Citation)
 	default:
 		r.item(&b, rec)
 	}
@@ -109,9 +111,10 @@ func (r *Renderer) block(b *strings.Builder) {
 // (or may own later: it reads the record's JSON, so a key that moves from
 // Extra into a typed field renders the same).
 type extra struct {
-	Ingest  *ingest           `json:"ingest"`
-	Copies  []json.RawMessage `json:"copies"`
-	QueryID json.RawMessage   `json:"query_id"`
+	Ingest   *ingest           `json:"ingest"`
+	Copies   []json.RawMessage `json:"copies"`
+	QueryID  json.RawMessage   `json:"query_id"`
+	Citation *record.Citation  `json:"citation"`
 }
 
 type ingest struct {
@@ -541,6 +544,16 @@ func (r *Renderer) changeLine(b *strings.Builder, rec *record.Record) {
 	fmt.Fprintf(b, "%s %s  %s\n", r.paint(green, verb), rec.ID, strings.Join(parts, " · "))
 }
 
+// citeLine writes what linkledger cite recorded: "cited ll_… in task
+// "weekly" by agent:writer  Title · URL".
+func (r *Renderer) citeLine(b *strings.Builder, rec *record.Record, c *record.Citation) {
+	parts := []string{r.paint(bold, title(rec))}
+	if u := url(rec); u != title(rec) {
+		parts = append(parts, r.paint(cyan, u))
+	}
+	fmt.Fprintf(b, "%s %s in task %q by %s  %s\n", r.paint(green, "cited"), rec.ID, oneLine(c.Task), oneLine(c.Actor), strings.Join(parts, " · "))
+}
+
 // eventLine writes one event of an item's history:
 // "2026-11-23 05:12  agent:r  annotation #3 created  {"type":"highlight",…}".
 func (r *Renderer) eventLine(b *strings.Builder, e *record.HistoryEvent) {
@@ -595,6 +608,9 @@ func (r *Renderer) errorLine(b *strings.Builder, rec *record.Record) {
 }
 
 // count is "1 chunk", "3 chunks".
+// Count is "1 task", "2 tasks": n and what, plural unless n is 1.
+func Count(n int, what string) string { return count(n, what) }
+
 func count(n int, what string) string {
 	if n != 1 {
 		what += "s"

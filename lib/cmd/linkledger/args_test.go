@@ -54,7 +54,7 @@ func TestVerbArgs(t *testing.T) {
 		}, Getwd: os.Getwd}
 	}
 	var out bytes.Buffer
-	if code := linkledger.Run(context.Background(), inprocess.Filters(), env(&out), []string{"linkledger", "save", "https://example.com/a", "-q"}); code != 0 {
+	if code := linkledger.Run(context.Background(), inprocess.Filters(), env(&out), []string{"linkledger", "save", "https://example.com/a", "--highlight", "h", "-q"}); code != 0 {
 		t.Fatalf("save: %d %s", code, out.String())
 	}
 	const id = "ll_" // the item's id starts so; the rest is checked by equality below
@@ -66,7 +66,7 @@ func TestVerbArgs(t *testing.T) {
 			map[string]string{"ll-save": "linkledger annotate | ID --highlight h1 --highlight h2, with a comma --confidence 0.8 --actor agent:r --annotate-note n --quiet"}},
 		{[]string{"tag", "https://example.com/a", "--add", "a,b", "--remove", "c"},
 			map[string]string{"ll-save": "linkledger tag | ID --tags a,b --untag c"}},
-		{[]string{"pin", "https://example.com/a", "3"}, map[string]string{"ll-save": "linkledger pin | ID --pin 3"}},
+		{[]string{"pin", "https://example.com/a", "1"}, map[string]string{"ll-save": "linkledger pin | ID --pin 1"}},
 		{[]string{"status", "https://example.com/a", "--jq", ".ingest"}, map[string]string{"ll-find": "linkledger status | --id ID --jq .ingest"}},
 		{[]string{"related", "https://example.com/a", "--max-items", "3"}, map[string]string{"ll-find": "linkledger related | --related ID --limit 3"}},
 		{[]string{"worker", "--limit", "5", "--max-attempts", "2", "--timeout", "3s", "--chunk-tokens", "200", "--json", "-q", "--max-text-bytes", "1000", "--public-only"}, map[string]string{
@@ -130,7 +130,7 @@ func TestHelpExamplesRun(t *testing.T) {
 		}, Getwd: os.Getwd}
 	}
 	var out bytes.Buffer
-	if code := linkledger.Run(context.Background(), inprocess.Filters(), env(&out), []string{"linkledger", "save", "https://example.com/post", "--note", "n", "--highlight", "h", "-r", "--jq", ".id"}); code != 0 {
+	if code := linkledger.Run(context.Background(), inprocess.Filters(), env(&out), []string{"linkledger", "save", "https://example.com/post", "--highlight", "h", "-r", "--jq", ".id"}); code != 0 {
 		t.Fatalf("save: %d %s", code, out.String())
 	}
 	id := strings.TrimSpace(out.String())

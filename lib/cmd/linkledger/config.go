@@ -45,8 +45,10 @@ EXAMPLES:
    linkledger config decay --below 0.4 --after 180d
    linkledger config decay --off
    linkledger config decay --reset`,
+		// no --db of its own: config's (a flag of a parent reaches its
+		// subcommands) is read, typed before decay or after it; one here
+		// hid it, and 'config --db X decay' went to another database
 		Flags: []ucli.Flag{
-			cli.DBFlag(),
 			&ucli.FloatFlag{Name: "below", Usage: "agent annotations below this confidence decay (0 to 1; 0: no decay)"},
 			&ucli.StringFlag{Name: "after", Usage: "... once older than `DURATION` (90d, 12h; 0: no decay)"},
 			&ucli.BoolFlag{Name: "off", Usage: "store a policy of no decay"},
@@ -115,6 +117,7 @@ EXAMPLES:
 		},
 	}
 	cli.Prepare(decay, env)
+	one := 1
 	cmd := &ucli.Command{
 		Name:      "config",
 		Usage:     "the ledger's stored policies (decay)",
@@ -128,6 +131,8 @@ EXAMPLES:
    linkledger config decay --below 0.4 --after 180d`,
 		Flags:    []ucli.Flag{cli.DBFlag()},
 		Commands: []*ucli.Command{decay},
+		// a mistyped setting's flags are not config's
+		StopOnNthArg: &one,
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
 				return unknownWord(c, "setting", c.Args().First(), []string{"decay"})

@@ -154,6 +154,16 @@ func New(filters Filters, env cli.Env) *ucli.Command {
 				}
 			}
 			c.Commands = shells
+			// a mistyped shell's flags are not completion's: the
+			// did-you-mean comes first, and usage errors read as the
+			// other verbs' do
+			c.StopOnNthArg = &one
+			c.OnUsageError = func(_ context.Context, c *ucli.Command, err error, _ bool) error {
+				return inVerb(c, cli.UsageError(c, err))
+			}
+			for _, s := range shells {
+				s.OnUsageError = c.OnUsageError
+			}
 			c.Action = func(_ context.Context, c *ucli.Command) error {
 				if c.Args().Present() {
 					return inVerb(c, unknownWord(c, "shell", c.Args().First(), []string{"bash", "zsh", "fish"}))
@@ -179,16 +189,25 @@ func New(filters Filters, env cli.Env) *ucli.Command {
 	}
 	root.Commands = append(root.Commands, helpVerb(filters, env), versionVerb())
 	for _, v := range root.Commands {
-		// every verb's errors, and its usage errors, say the verb
-		v.OnUsageError = root.OnUsageError
-		// a highlight or note may hold commas: a value is forwarded whole
-		// (the filters split tag lists themselves)
-		v.DisableSliceFlagSeparator = true
-		if act := v.Action; act != nil {
-			v.Action = func(ctx context.Context, c *ucli.Command) error { return inVerb(c, act(ctx, c)) }
-		}
+		sayVerb(v, root.OnUsageError)
 	}
 	return root
+}
+
+// sayVerb makes every error of v and of its subcommands (pack save, config
+// decay), usage errors too, say the command as typed: "linkledger pack
+// save: ...", with its own --help in the hint.
+func sayVerb(v *ucli.Command, onUsage ucli.OnUsageErrorFunc) {
+	v.OnUsageError = onUsage
+	// a highlight or note may hold commas: a value is forwarded whole
+	// (the filters split tag lists themselves)
+	v.DisableSliceFlagSeparator = true
+	if act := v.Action; act != nil {
+		v.Action = func(ctx context.Context, c *ucli.Command) error { return inVerb(c, act(ctx, c)) }
+	}
+	for _, sub := range v.Commands {
+		sayVerb(sub, onUsage)
+	}
 }
 
 const completionDescription = `Prints a script that completes linkledger's verbs, flags and item ids.
@@ -290,12 +309,13 @@ func unknownWord(c *ucli.Command, kind, word string, choices []string) error {
 	return cli.UsageHint(hint, "unknown %s %q: want %s", kind, word, want)
 }
 
-// helpVerb is `linkledger help [VERB]`: the same as `linkledger VERB --help`.
+// helpVerb is `linkledger help [VERB [SUBVERB]]`: the same as `linkledger
+// VERB [SUBVERB] --help`.
 func helpVerb(filters Filters, env cli.Env) *ucli.Command {
 	return &ucli.Command{
 		Name:      "help",
 		Usage:     "show the help of linkledger or of a verb",
-		UsageText: "linkledger help [VERB]",
+		UsageText: "linkledger help [VERB [SUBVERB]]",
 		HideHelp:  true,
 		Action: func(_ context.Context, c *ucli.Command) error {
 			args := []string{"linkledger", "--help"}
@@ -304,7 +324,8 @@ func helpVerb(filters Filters, env cli.Env) *ucli.Command {
 				if verb != "completion" && New(filters, env).Command(verb) == nil {
 					return inVerb(c, unknownVerb(New(filters, env), verb))
 				}
-				args = []string{"linkledger", verb, "--help"}
+				// help pack save: the sub-verb's help, as pack save --help
+				args = append(append([]string{"linkledger"}, c.Args().Slice()...), "--help")
 			}
 			// a fresh context: the tree must run as a root, not as a
 			// subcommand of this one

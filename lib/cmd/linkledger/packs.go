@@ -16,7 +16,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +23,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cli/human"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/termsafe"
@@ -159,6 +159,7 @@ EXAMPLES:
 	for _, cmd := range []*ucli.Command{save, refresh, show, list} {
 		cli.Prepare(cmd, env)
 	}
+	one := 1
 	pack := &ucli.Command{
 		Name:      "pack",
 		Usage:     "memory packs: briefs saved under a name, shown again and refreshed",
@@ -172,6 +173,7 @@ EXAMPLES:
    linkledger pack refresh weekly-retrieval
    linkledger pack list`,
 		Commands:        []*ucli.Command{save, show, refresh, list},
+		StopOnNthArg:    &one, // a mistyped subcommand's flags are not pack's
 		Writer:          env.Stdout,
 		ErrWriter:       env.Stderr,
 		HideHelpCommand: true,
@@ -229,8 +231,8 @@ EXAMPLES:
   most_reused                        the sources cited by the most tasks
       (--limit, default 10), with their citation counts
 
---since and --until take RFC 3339, YYYY-MM-DD or a duration ago (30d, 12h);
---since all counts from the start.
+--since and --until take RFC 3339, YYYY-MM-DD, today, yesterday or a span
+ago (12h, 30d, 2w, 3mo, 1y); --since all counts from the start.
 
 EXAMPLES:
    linkledger stats
@@ -448,7 +450,7 @@ func statsText(u *record.UsageStats) string {
 			if title == "" {
 				title = s.URL
 			}
-			fmt.Fprintf(&b, "  %s tasks, %s citations  %s · %s\n", strconv.Itoa(s.Tasks), strconv.Itoa(s.Citations), termsafe.Line(title), termsafe.Line(s.URL))
+			fmt.Fprintf(&b, "  %s, %s  %s · %s\n", human.Count(s.Tasks, "task"), human.Count(s.Citations, "citation"), termsafe.Line(title), termsafe.Line(s.URL))
 		}
 	}
 	return b.String()

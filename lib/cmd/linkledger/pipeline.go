@@ -267,7 +267,7 @@ EXAMPLES:
 				}
 				empty := "nothing to do: no saved item waits to be fetched, and no failed one is due for a retry\nll-find --failed lists what failed and why"
 				if verb == "stale" {
-					empty = fmt.Sprintf("nothing to re-ingest: no item was fetched longer ago than %s\na shorter --older-than re-ingests more (linkledger stale --older-than 1d)", c.String("older-than"))
+					empty = fmt.Sprintf("nothing to re-ingest: no item was fetched longer ago than %s\na shorter --older-than re-ingests more: linkledger stale --older-than 0s re-ingests every item fetched before now", c.String("older-than"))
 				}
 				return pipelineSaying(ctx, filters, e, cli.FullName(c), stages, empty)
 			}

@@ -76,8 +76,10 @@ func forwardAs(c *ucli.Command, name, as string) []string {
 
 // itemArg resolves the verb's item argument (an id, or a URL or path in
 // any form that canonicalizes to a saved item) to its id. An unknown item
-// is a usage error (exit 2) with the same message from every verb.
-func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string) (string, error) {
+// is a usage error (exit 2) with the same message from every verb. check,
+// when given, is run with the id on the same open store (pin: the
+// annotation is the item's).
+func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string, check ...func(context.Context, *store.Store, string) error) (string, error) {
 	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return "", err
@@ -101,7 +103,15 @@ func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string) (str
 	if errors.As(err, &ne) {
 		return "", &cli.ExitError{Code: cli.ExitUsage, Err: err}
 	}
-	return id, err
+	if err != nil {
+		return "", err
+	}
+	for _, f := range check {
+		if err := f(ctx, st, id); err != nil {
+			return "", err
+		}
+	}
+	return id, nil
 }
 
 // errNoDB says the database file does not exist (completion never
@@ -257,10 +267,22 @@ EXAMPLES:
 				return inVerb(c, err)
 			}
 			ann := c.Args().Get(1)
-			if _, err := strconv.ParseInt(ann, 10, 64); err != nil {
+			annID, err := strconv.ParseInt(ann, 10, 64)
+			if err != nil {
 				return inVerb(c, cli.Usage("ANNOTATION_ID: want a whole number, got %q", ann))
 			}
-			id, err := itemArg(ctx, c, env, c.Args().First())
+			// an annotation that is not the item's is said as unannotate
+			// says it (exit 2, with where to find the ids), not as a
+			// failed ll-save record of "argument 1"
+			arg := c.Args().First()
+			id, err := itemArg(ctx, c, env, arg, func(ctx context.Context, st *store.Store, id string) error {
+				err := ledger.CheckPinnable(ctx, st, id, arg, annID)
+				var ie *ledger.InputError
+				if errors.Is(err, store.ErrNoAnnotation) || errors.As(err, &ie) {
+					return &cli.ExitError{Code: cli.ExitUsage, Err: err}
+				}
+				return err
+			})
 			if err != nil {
 				return inVerb(c, err)
 			}

@@ -178,6 +178,7 @@ func importFile(ctx context.Context, name, cwd string, forced *importer.Format, 
 		Bad:      func(line int, msg string) error { return wrapOut(bad(line, msg)) },
 		Record:   func(rec *record.Record) error { return wrapOut(out.Emit(rec)) },
 		MaxBytes: max,
+		Notice:   func(msg string) { diag.Printf("%s", msg) },
 	}
 	read := f.Read
 	if f.ReadPath != nil && name != "-" {

@@ -1,4 +1,4 @@
--- 0014: embedding vectors of chunks, in the same file as the text
+-- 0013: embedding vectors of chunks, in the same file as the text
 -- (docs/retrieval.md, "Semantic and hybrid retrieval").
 --
 -- chunk_vectors holds one vector per chunk: the model that made it, its
