@@ -207,3 +207,8 @@ func (l *Ledger) BuildOverview(ctx context.Context, opt OverviewOptions) (*Overv
 func (l *Ledger) Cite(ctx context.Context, arg string, opt CiteOptions) (*record.Citation, error) {
 	return Cite(ctx, l.st, arg, opt)
 }
+
+// CheckPinnable is CheckPinnable on this ledger.
+func (l *Ledger) CheckPinnable(ctx context.Context, id, arg string, annotationID int64) error {
+	return CheckPinnable(ctx, l.st, id, arg, annotationID)
+}

@@ -79,7 +79,7 @@ func forwardAs(c *ucli.Command, name, as string) []string {
 // is a usage error (exit 2) with the same message from every verb. check,
 // when given, is run with the id on the same open store (pin: the
 // annotation is the item's).
-func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string, check ...func(context.Context, *store.Store, string) error) (string, error) {
+func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string, check ...func(context.Context, *ledger.Ledger, string) error) (string, error) {
 	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return "", err
@@ -275,10 +275,10 @@ EXAMPLES:
 			// says it (exit 2, with where to find the ids), not as a
 			// failed ll-save record of "argument 1"
 			arg := c.Args().First()
-			id, err := itemArg(ctx, c, env, arg, func(ctx context.Context, st *store.Store, id string) error {
-				err := ledger.CheckPinnable(ctx, st, id, arg, annID)
+			id, err := itemArg(ctx, c, env, arg, func(ctx context.Context, st *ledger.Ledger, id string) error {
+				err := st.CheckPinnable(ctx, id, arg, annID)
 				var ie *ledger.InputError
-				if errors.Is(err, store.ErrNoAnnotation) || errors.As(err, &ie) {
+				if errors.Is(err, ledger.ErrNoAnnotation) || errors.As(err, &ie) {
 					return &cli.ExitError{Code: cli.ExitUsage, Err: err}
 				}
 				return err
