@@ -1,7 +1,8 @@
 package linkledger
 
-// The config verb: the ledger's stored policies (today the decay policy
-// of ll-find, ll-brief and the MCP tools).
+// The config verb: the ledger's stored policies (the decay policy of
+// ll-find, ll-brief and the MCP tools; the embeddings endpoint, in
+// config_embed.go).
 //
 // Reads: with no flags, only the database. Writes: one record per setting
 // ({"setting":{key, value, source, updated_at, updated_by}}) into a pipe;
@@ -118,24 +119,30 @@ EXAMPLES:
 	cli.Prepare(decay, env)
 	cmd := &ucli.Command{
 		Name:      "config",
-		Usage:     "the ledger's stored policies (decay)",
-		UsageText: "linkledger config [decay [options]]",
+		Usage:     "the ledger's stored policies (decay, embed)",
+		UsageText: "linkledger config [decay|embed [options]]",
 		Description: `config with no arguments prints every policy of the ledger as a record:
-{"setting":{"key":"decay","value":{...},"source":"stored"|"default"}}.
-'linkledger config decay --help' says how to change it.
+{"setting":{"key":"decay","value":{...},"source":"stored"|"default"}},
+then the embeddings endpoint ("key":"embed").
+'linkledger config decay --help' and 'linkledger config embed --help'
+say how to change them.
 
 EXAMPLES:
    linkledger config
    linkledger config decay --below 0.4 --after 180d`,
 		Flags:    []ucli.Flag{cli.DBFlag()},
-		Commands: []*ucli.Command{decay},
+		Commands: []*ucli.Command{decay, configEmbedVerb(env)},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
-				return unknownWord(c, "setting", c.Args().First(), []string{"decay"})
+				return unknownWord(c, "setting", c.Args().First(), []string{"decay", "embed"})
 			}
 			return readLedger(ctx, c, env, "", func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
 				rec, err := ledger.DecaySetting(ctx, st)
-				return []*record.Record{rec}, err
+				if err != nil {
+					return nil, err
+				}
+				em, err := ledger.EmbedSetting(ctx, st)
+				return []*record.Record{rec, em}, err
 			})
 		},
 	}

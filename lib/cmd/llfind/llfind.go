@@ -264,7 +264,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return err
 		}
 	case fv.String("queries") != "":
-		findflags.Embedder(env, &fo, diag)
+		findflags.Embedder(ctx, env, st, &fo, diag)
 		n, err := runQueries(ctx, fv.String("queries"), st, fo, out, env, diag, attach)
 		emitted += n
 		if err != nil {
@@ -272,7 +272,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 	default:
 		fo.Query = text
-		findflags.Embedder(env, &fo, diag)
+		findflags.Embedder(ctx, env, st, &fo, diag)
 		res, err := ledger.Find(ctx, st, fo)
 		if err != nil {
 			return err
