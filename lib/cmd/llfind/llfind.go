@@ -252,7 +252,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			emitted = 0
 		}
 	case fv.String("related") != "":
-		res, err := st.Related(ctx, fv.String("related"), store.RelatedOptions{SearchOptions: opts})
+		findflags.Embedder(ctx, env, st, &fo, diag)
+		sem, _, warnings := ledger.RelatedSide(ctx, st, fo)
+		findflags.Warn(diag, warnings)
+		ro := opts
+		ro.Semantic = sem
+		res, err := st.Related(ctx, fv.String("related"), store.RelatedOptions{SearchOptions: ro})
 		if errors.Is(err, store.ErrNotFound) {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", fv.String("related"))}
 		}
