@@ -10,8 +10,8 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
