@@ -53,61 +53,33 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "actor", Value: "human", Usage: "who sets it, stored with it: human or agent:<name>"},
 		},
 		Action: func(ctx context.Context, c *ucli.Command) error {
-			if c.Args().Len() > 0 {
-				return cli.Usage("config embed takes no arguments (got %q)", c.Args().First())
-			}
 			set := c.IsSet("url") || c.IsSet("model")
-			n := 0
-			for _, b := range []bool{set, c.Bool("off"), c.Bool("reset")} {
-				if b {
-					n++
-				}
-			}
-			if n > 1 {
-				return cli.Usage("give one of: --url/--model, --off, --reset")
-			}
-			actor := c.String("actor")
-			if !store.ValidActor(actor) {
-				return cli.Usage("--actor %q: want human or agent:<name>", actor)
-			}
-			out, st, _, err := openOutput(ctx, c, env, n > 0)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			var rec *record.Record
-			switch {
-			case c.Bool("reset"):
-				rec, err = ledger.ResetEmbed(ctx, st)
-			case c.Bool("off"):
-				rec, err = ledger.SetEmbed(ctx, st, store.EmbedSetting{Off: true}, actor)
-			case set:
-				var e store.EmbedSetting
-				if e, _, err = st.StoredEmbed(ctx); err != nil {
-					return err
-				}
-				e.Off = false
-				if c.IsSet("url") {
-					e.URL = c.String("url")
-				}
-				if c.IsSet("model") {
-					e.Model = c.String("model")
-				}
-				if verr := e.Valid(); verr != nil {
-					hint := "linkledger config embed --url http://127.0.0.1:11434/v1 --model nomic-embed-text"
-					return cli.UsageHint(hint, "config embed: %v", verr)
-				}
-				rec, err = ledger.SetEmbed(ctx, st, e, actor)
-			default:
-				rec, err = ledger.EmbedSetting(ctx, st)
-			}
-			if err != nil {
-				return err
-			}
-			if err := out.Emit(rec); err != nil {
-				return err
-			}
-			return out.Finish()
+			return settingAction(ctx, c, env, "--url/--model", []bool{set, c.Bool("off"), c.Bool("reset")}, nil,
+				func(ctx context.Context, st *store.Store, actor string) (*record.Record, error) {
+					switch {
+					case c.Bool("reset"):
+						return ledger.ResetEmbed(ctx, st)
+					case c.Bool("off"):
+						return ledger.SetEmbed(ctx, st, store.EmbedSetting{Off: true}, actor)
+					case set:
+						e, _, err := st.StoredEmbed(ctx)
+						if err != nil {
+							return nil, err
+						}
+						e.Off = false
+						if c.IsSet("url") {
+							e.URL = c.String("url")
+						}
+						if c.IsSet("model") {
+							e.Model = c.String("model")
+						}
+						if err := e.Valid(); err != nil {
+							return nil, cli.UsageHint("linkledger config embed --url http://127.0.0.1:11434/v1 --model nomic-embed-text", "config embed: %v", err)
+						}
+						return ledger.SetEmbed(ctx, st, e, actor)
+					}
+					return ledger.EmbedSetting(ctx, st)
+				})
 		},
 	}
 	cli.Prepare(cmd, env)
