@@ -49,12 +49,14 @@ to rank within --scan-rows rows are scored on the candidates only, or left
 out (-v lists them). See docs/retrieval.md.
 
 Semantic and hybrid ranking: with an embeddings endpoint configured
-(LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL) and the ledger holding its
-model's vectors (ll-embed, linkledger embed), the default --mode is hybrid:
-the lexical ranking fused with a ranking by meaning (reciprocal rank
-fusion, --semantic-weight; why_ranked.fusion). --mode lexical or semantic
-chooses one side. An endpoint that fails gives the lexical ranking and a
-warning, never an error. See docs/retrieval.md.
+(LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL, or the ledger's own:
+linkledger config embed) and the ledger holding its model's vectors
+(ll-embed, linkledger embed), the default --mode is hybrid: the lexical
+ranking fused with a ranking by meaning (reciprocal rank fusion,
+--semantic-weight; why_ranked.fusion). --mode lexical or semantic
+chooses one side; --related ranks the same way, the item's own vectors
+standing for the query. An endpoint that fails gives the lexical ranking
+and a warning, never an error. See docs/retrieval.md.
 
 Decay: agent annotations below a confidence, older than a period, never
 confirmed by a person and on items never cited stop counting (highlights,
