@@ -311,6 +311,9 @@ func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in Related
 	if err != nil {
 		return FindOutput{}, "", err
 	}
+	if err := s.semantic(&o, ""); err != nil {
+		return FindOutput{}, "", err
+	}
 	res, err := ledger.Related(ctx, s.rd, in.Item, o, s.opt.Resolve)
 	if err != nil {
 		return FindOutput{}, "", err

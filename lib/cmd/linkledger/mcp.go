@@ -102,8 +102,13 @@ EXAMPLES:
 		defer rd.Close()
 		diag := cli.Diag{Prog: "linkledger mcp", W: env.Stderr}
 		opt := mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd}
+		// the stored embeddings endpoint, read once as the server starts,
+		// for its finds and its background worker's ll-embed stage
+		if env, err = cli.WithStoredEmbed(ctx, env, rd); err != nil {
+			diag.Printf("warning: %v", err)
+		}
 		var fo ledger.FindOptions
-		findflags.Embedder(env, &fo, diag)
+		findflags.Embedder(ctx, env, rd, &fo, diag)
 		opt.Embedder = fo.Embedder
 		if !c.Bool("no-worker") {
 			l := backgroundWorker(filters, env, loc.Path, rd, diag)
