@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Environment of the embeddings endpoint (docs/retrieval.md). The key is
@@ -44,4 +46,44 @@ func EmbedFromEnv(env Env, timeout time.Duration) (*embed.Client, error) {
 	}
 	return &embed.Client{URL: u, Model: m, Key: getenv(EnvEmbedKey), Timeout: timeout,
 		Attempts: embed.DefaultAttempts, BatchSize: embed.DefaultBatchSize, HTTP: &http.Client{}}, nil
+}
+
+// EmbedSettings is where WithStoredEmbed reads the stored endpoint: the
+// store (a filter's) or a ledger.Ledger (a face's).
+type EmbedSettings interface {
+	StoredEmbed(ctx context.Context) (store.EmbedSetting, *store.StoredSetting, error)
+}
+
+// WithStoredEmbed returns env with the ledger's stored embeddings
+// endpoint (linkledger config embed) in LINKLEDGER_EMBED_URL and
+// LINKLEDGER_EMBED_MODEL where the environment leaves them unset: the
+// environment overrides the stored setting, each variable on its own,
+// and the key stays the environment's alone. With none stored (or one
+// stored off), env is returned as it is. A setting that cannot be
+// read is an error; env is then returned unchanged too.
+func WithStoredEmbed(ctx context.Context, env Env, st EmbedSettings) (Env, error) {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if getenv(EnvEmbedURL) != "" && getenv(EnvEmbedModel) != "" {
+		return env, nil
+	}
+	set, row, err := st.StoredEmbed(ctx)
+	if err != nil || row == nil || set.Off {
+		return env, err
+	}
+	e := env
+	e.Getenv = func(k string) string {
+		v := getenv(k)
+		switch {
+		case v != "":
+		case k == EnvEmbedURL:
+			v = set.URL
+		case k == EnvEmbedModel:
+			v = set.Model
+		}
+		return v
+	}
+	return e, nil
 }

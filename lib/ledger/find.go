@@ -139,7 +139,9 @@ func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, e
 }
 
 // Related returns the items related to the item arg names (an id or its
-// URL) by content and shared tags; opt.Query is ignored.
+// URL) by content and shared tags, fused with the items nearest its own
+// vectors when the ranking is semantic or hybrid (RelatedSide); opt.Query
+// is ignored.
 func Related(ctx context.Context, st *store.Store, arg string, opt FindOptions, ro ResolveOptions) (*FindResult, error) {
 	id, err := ResolveItem(ctx, st, arg, ro)
 	if err != nil {
@@ -148,13 +150,18 @@ func Related(ctx context.Context, st *store.Store, arg string, opt FindOptions, 
 	if opt, err = ResolveDecay(ctx, st, opt); err != nil {
 		return nil, err
 	}
+	var (
+		warnings []string
+		mode     string
+	)
+	opt.semantic, mode, warnings = RelatedSide(ctx, st, opt)
 	so := opt.SearchOptions()
 	so.Text = ""
 	res, err := st.Related(ctx, id, store.RelatedOptions{SearchOptions: so})
 	if err != nil {
 		return nil, notFound(err, arg, st)
 	}
-	return &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs)}, nil
+	return &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs), Mode: mode, Warnings: warnings}, nil
 }
 
 // Status returns one item's full ingest status (as ll-find --id): state,

@@ -212,3 +212,30 @@ func (l *Ledger) Cite(ctx context.Context, arg string, opt CiteOptions) (*record
 func (l *Ledger) CheckPinnable(ctx context.Context, id, arg string, annotationID int64) error {
 	return CheckPinnable(ctx, l.st, id, arg, annotationID)
 }
+
+// EmbedEndpoint is a stored embeddings endpoint (SetEmbed).
+type EmbedEndpoint = store.EmbedSetting
+
+// StoredSetting says when and by whom a setting was stored.
+type StoredSetting = store.StoredSetting
+
+// StoredEmbed is the stored embeddings endpoint (stored nil: none); it
+// makes a Ledger a cli.EmbedSettings.
+func (l *Ledger) StoredEmbed(ctx context.Context) (EmbedEndpoint, *StoredSetting, error) {
+	return l.st.StoredEmbed(ctx)
+}
+
+// EmbedSetting is EmbedSetting on this ledger.
+func (l *Ledger) EmbedSetting(ctx context.Context) (*record.Record, error) {
+	return EmbedSetting(ctx, l.st)
+}
+
+// SetEmbed is SetEmbed on this ledger.
+func (l *Ledger) SetEmbed(ctx context.Context, e EmbedEndpoint, actor string) (*record.Record, error) {
+	return SetEmbed(ctx, l.st, e, actor)
+}
+
+// ResetEmbed is ResetEmbed on this ledger.
+func (l *Ledger) ResetEmbed(ctx context.Context) (*record.Record, error) {
+	return ResetEmbed(ctx, l.st)
+}

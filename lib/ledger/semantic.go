@@ -29,8 +29,35 @@ func ParseMode(m string) error {
 // error. It returns the store's semantic side (nil: lexical), the mode
 // used and the warnings.
 func SemanticSide(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, []string) {
+	if opt.Query == "" {
+		return nil, store.ModeLexical, nil
+	}
+	sem, mode, warnings := semanticMode(ctx, st, opt)
+	if sem == nil {
+		return nil, mode, warnings
+	}
+	vs, rerr := opt.Embedder.Embed(ctx, []string{opt.Query})
+	if rerr != nil {
+		return nil, store.ModeLexical, []string{fmt.Sprintf("embeddings endpoint: %s: %s: lexical ranking", rerr.Code, rerr.Message)}
+	}
+	sem.Vector = vs[0]
+	return sem, mode, nil
+}
+
+// RelatedSide decides the semantic side of a related search (ll-find
+// --related, the MCP related tool) as SemanticSide does for a query, and
+// asks no endpoint: the item's own vectors stand for the query
+// (store.Related). It returns the side without a vector (nil: lexical),
+// the mode and the warnings.
+func RelatedSide(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, []string) {
+	return semanticMode(ctx, st, opt)
+}
+
+// semanticMode is the decision of SemanticSide: the mode, and the side
+// (model, mode, weight; no vector yet) unless lexical.
+func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, []string) {
 	mode := opt.Mode
-	if opt.Query == "" || mode == store.ModeLexical {
+	if mode == store.ModeLexical {
 		return nil, store.ModeLexical, nil
 	}
 	e := opt.Embedder
@@ -53,15 +80,11 @@ func SemanticSide(ctx context.Context, st *store.Store, opt FindOptions) (*store
 	if mode == "" {
 		mode = store.ModeHybrid
 	}
-	vs, rerr := e.Embed(ctx, []string{opt.Query})
-	if rerr != nil {
-		return nil, store.ModeLexical, []string{fmt.Sprintf("embeddings endpoint: %s: %s: lexical ranking", rerr.Code, rerr.Message)}
-	}
 	w := store.DefaultSemanticWeight
 	if opt.SemanticWeight != nil {
 		w = *opt.SemanticWeight
 	}
-	return &store.Semantic{Vector: vs[0], Model: e.Model, Mode: mode, Weight: w}, mode, nil
+	return &store.Semantic{Model: e.Model, Mode: mode, Weight: w}, mode, nil
 }
 
 // QueryClient is the client a search embeds its query with: c with one

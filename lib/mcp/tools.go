@@ -310,6 +310,9 @@ func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in Related
 	if err != nil {
 		return FindOutput{}, "", err
 	}
+	if err := s.semantic(&o, ""); err != nil {
+		return FindOutput{}, "", err
+	}
 	res, err := s.rd.Related(ctx, in.Item, o, s.opt.Resolve)
 	if err != nil {
 		return FindOutput{}, "", err

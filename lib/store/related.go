@@ -10,6 +10,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -118,8 +119,16 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 		res.Dropped = common
 	}
 	so.exclude = it.ID // and its copies (see groupCopies)
+	sem, err := s.itemSemantic(ctx, conn, it.ID, so.Semantic)
+	if err != nil {
+		return nil, err
+	}
 	page, err := s.rankPage(ctx, conn, so, func(so SearchOptions) ([]*scoredItem, error) {
-		return s.rankRelated(ctx, conn, q, so, it.ID, myTags, opts.TagBoost, match)
+		items, err := s.rankRelated(ctx, conn, q, so, it.ID, myTags, opts.TagBoost, match)
+		if err != nil || sem == nil {
+			return items, err
+		}
+		return s.relatedSemantic(ctx, conn, items, sem, so, it.ID)
 	})
 	if err != nil {
 		return nil, err
@@ -277,4 +286,67 @@ func mostDistinctive(ctx context.Context, conn *sqlx.Conn, table, self string, t
 		out = append(out, x.term)
 	}
 	return out, nil
+}
+
+// itemSemantic is the semantic side of Related: sem (its model, mode and
+// weight; nil or without a model: none) with the item's own vector as the
+// query, the mean of its chunks' vectors of that model at unit length, so
+// no endpoint is asked. nil when the item has no vectors of the model.
+func (s *Store) itemSemantic(ctx context.Context, conn *sqlx.Conn, id string, sem *Semantic) (*Semantic, error) {
+	if sem == nil || sem.Model == "" {
+		return nil, nil
+	}
+	var blobs [][]byte
+	if err := conn.SelectContext(ctx, &blobs, `SELECT vector FROM chunk_vectors WHERE item_id = ? AND model = ? ORDER BY chunk_id LIMIT 1000`, id, sem.Model); err != nil {
+		return nil, err
+	}
+	var sum []float32
+	for _, b := range blobs {
+		v, err := embed.FromBytes(b)
+		if err != nil {
+			return nil, err
+		}
+		if sum == nil {
+			sum = make([]float32, len(v))
+		}
+		if len(v) != len(sum) {
+			continue // one dimension per model: the first
+		}
+		for i, x := range v {
+			sum[i] += x
+		}
+	}
+	if sum == nil {
+		return nil, nil
+	}
+	out := *sem
+	out.Vector = unit(sum)
+	return &out, nil
+}
+
+// relatedSemantic fuses the related items lex with the items nearest the
+// item id's own vector (sem), the item itself left out; an item found by
+// the semantic side alone is related to id too.
+func (s *Store) relatedSemantic(ctx context.Context, conn *sqlx.Conn, lex []*scoredItem, sem *Semantic, so SearchOptions, id string) ([]*scoredItem, error) {
+	si, sims, err := s.semanticRank(ctx, conn, sem, so, so.Candidates+1)
+	if err != nil {
+		return nil, err
+	}
+	for i, x := range si {
+		if x.id == id { // the item itself: nearest its own vector
+			si = append(si[:i:i], si[i+1:]...)
+			sims = append(sims[:i:i], sims[i+1:]...)
+			break
+		}
+	}
+	items, err := s.fuse(ctx, conn, lex, si, sims, sem, so.Weights)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range items {
+		if x.related == nil {
+			x.related = &record.RelatedWhy{To: id}
+		}
+	}
+	return items, nil
 }

@@ -1,7 +1,7 @@
 package store
 
 // The ledger's stored policies (linkledger config): today the decay
-// policy. They are data of the ledger, kept in the settings table
+// policy and the embeddings endpoint. They are data of the ledger, kept in the settings table
 // (migration 0012), not connection settings (those go in the DSN).
 
 import (
@@ -11,9 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -158,8 +161,82 @@ func (s *Store) SetDecay(ctx context.Context, p DecayPolicy, actor string) error
 	if err != nil {
 		return err
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO settings(key, value, updated_at, updated_by) VALUES (?,?,?,?)
+	return s.putSetting(ctx, SettingDecay, string(b), actor)
+}
+
+// SettingEmbed is the settings key of the embeddings endpoint (linkledger
+// config embed; docs/retrieval.md).
+const SettingEmbed = "embed"
+
+// EmbedSetting is the stored embeddings endpoint: its base URL and model,
+// or Off (stored "no endpoint"). The key is never stored: it is read from
+// the environment only (LINKLEDGER_EMBED_KEY).
+type EmbedSetting struct {
+	URL   string `json:"url,omitempty"`
+	Model string `json:"model,omitempty"`
+	Off   bool   `json:"off,omitempty"`
+}
+
+// maxEmbedURL bounds a stored endpoint URL.
+const maxEmbedURL = 2048
+
+// Valid checks the setting: off, or an http(s) URL without user info (a
+// secret goes in LINKLEDGER_EMBED_KEY, never in the ledger) and a model.
+func (e EmbedSetting) Valid() error {
+	if e.Off {
+		if e.URL != "" || e.Model != "" {
+			return errors.New("embed off takes no url or model")
+		}
+		return nil
+	}
+	if len(e.URL) > maxEmbedURL {
+		return fmt.Errorf("embed url: want at most %d bytes", maxEmbedURL)
+	}
+	if err := embed.CheckURL(e.URL); err != nil {
+		return fmt.Errorf("embed url: %v", err)
+	}
+	if e.Model == "" || len(e.Model) > maxModelName || strings.ContainsFunc(e.Model, unicode.IsControl) {
+		return fmt.Errorf("embed model: want a name of 1..%d bytes without control characters", maxModelName)
+	}
+	return nil
+}
+
+// StoredEmbed returns the stored embeddings endpoint and its row, or a nil
+// row when none is stored.
+func (s *Store) StoredEmbed(ctx context.Context) (EmbedSetting, *StoredSetting, error) {
+	st, err := s.Setting(ctx, SettingEmbed)
+	if err != nil || st == nil {
+		return EmbedSetting{}, nil, err
+	}
+	var v EmbedSetting
+	if err := json.Unmarshal([]byte(st.Value), &v); err != nil {
+		return EmbedSetting{}, nil, fmt.Errorf("setting %s: %w", SettingEmbed, err)
+	}
+	if err := v.Valid(); err != nil {
+		return EmbedSetting{}, nil, fmt.Errorf("setting %s: %w", SettingEmbed, err)
+	}
+	return v, st, nil
+}
+
+// SetEmbed stores the embeddings endpoint (or Off), saying who set it.
+func (s *Store) SetEmbed(ctx context.Context, e EmbedSetting, actor string) error {
+	if err := e.Valid(); err != nil {
+		return badInput("%v", err)
+	}
+	if !ValidActor(actor) {
+		return badInput("actor %s: want human or agent:<name>", record.Quote(actor))
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	return s.putSetting(ctx, SettingEmbed, string(b), actor)
+}
+
+// putSetting stores a setting's value, who set it and when.
+func (s *Store) putSetting(ctx context.Context, key, value, actor string) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO settings(key, value, updated_at, updated_by) VALUES (?,?,?,?)
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
-		SettingDecay, string(b), s.nowString(), actor)
+		key, value, s.nowString(), actor)
 	return err
 }

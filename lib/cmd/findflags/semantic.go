@@ -1,15 +1,23 @@
 package findflags
 
 import (
+	"context"
+
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
 )
 
 // Embedder sets o.Embedder from the environment (LINKLEDGER_EMBED_URL,
-// LINKLEDGER_EMBED_MODEL, LINKLEDGER_EMBED_KEY) for embedding the query.
-// A configuration that does not work is a warning on stderr and a
-// lexical search, never a failed one.
-func Embedder(env cli.Env, o *ledger.FindOptions, diag cli.Diag) {
+// LINKLEDGER_EMBED_MODEL, LINKLEDGER_EMBED_KEY) or, where it names no
+// endpoint, the ledger's stored one (linkledger config embed), for
+// embedding the query. A configuration that does not work is a warning
+// on stderr and a lexical search, never a failed one.
+func Embedder(ctx context.Context, env cli.Env, st cli.EmbedSettings, o *ledger.FindOptions, diag cli.Diag) {
+	env, err := cli.WithStoredEmbed(ctx, env, st)
+	if err != nil {
+		diag.Printf("warning: %v: lexical ranking", err)
+		return
+	}
 	c, err := cli.EmbedFromEnv(env, 0)
 	if err != nil {
 		diag.Printf("warning: %v: lexical ranking", err)

@@ -1,7 +1,8 @@
 package linkledger
 
-// The config verb: the ledger's stored policies (today the decay policy
-// of ll-find, ll-brief and the MCP tools).
+// The config verb: the ledger's stored policies (the decay policy of
+// ll-find, ll-brief and the MCP tools; the embeddings endpoint, in
+// config_embed.go).
 //
 // Reads: with no flags, only the database. Writes: one record per setting
 // ({"setting":{key, value, source, updated_at, updated_by}}) into a pipe;
@@ -56,93 +57,118 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "actor", Value: "human", Usage: "who sets it, stored with it: human or agent:<name>"},
 		},
 		Action: func(ctx context.Context, c *ucli.Command) error {
-			if c.Args().Len() > 0 {
-				return cli.Usage("config decay takes no arguments (got %q)", c.Args().First())
-			}
 			set := c.IsSet("below") || c.IsSet("after")
-			n := 0
-			for _, b := range []bool{set, c.Bool("off"), c.Bool("reset")} {
-				if b {
-					n++
-				}
-			}
-			if n > 1 {
-				return cli.Usage("give one of: --below/--after, --off, --reset")
-			}
-			if v := c.Float("below"); math.IsNaN(v) || v < 0 || v > 1 {
-				return cli.Usage("--below %v: want a confidence from 0 to 1", v)
-			}
 			var afterD ledger.DecayOptions
-			if c.IsSet("after") {
-				d, err := ledger.ParseDuration(c.String("after"))
-				if err != nil {
-					return cli.Usage("--after: %v", err)
+			check := func() error {
+				if v := c.Float("below"); math.IsNaN(v) || v < 0 || v > 1 {
+					return cli.Usage("--below %v: want a confidence from 0 to 1", v)
 				}
-				afterD.After = &d
-			}
-			actor := c.String("actor")
-			if !ledger.ValidActor(actor) {
-				return cli.Usage("--actor %q: want human or agent:<name>", actor)
-			}
-			out, st, _, err := openOutput(ctx, c, env, n > 0)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			var rec *record.Record
-			switch {
-			case c.Bool("reset"):
-				rec, err = st.ResetDecay(ctx)
-			case c.Bool("off"):
-				rec, err = st.SetDecay(ctx, ledger.Decay{}, actor)
-			case set:
-				if c.IsSet("below") {
-					v := c.Float("below")
-					afterD.Below = &v
+				if c.IsSet("after") {
+					d, err := ledger.ParseDuration(c.String("after"))
+					if err != nil {
+						return cli.Usage("--after: %v", err)
+					}
+					afterD.After = &d
 				}
-				var p ledger.Decay
-				if p, err = st.ResolveDecayOptions(ctx, afterD); err == nil {
-					rec, err = st.SetDecay(ctx, p, actor)
-				}
-			default:
-				rec, err = st.DecaySetting(ctx)
+				return nil
 			}
-			if err != nil {
-				return err
-			}
-			if err := out.Emit(rec); err != nil {
-				return err
-			}
-			return out.Finish()
+			return settingAction(ctx, c, env, "--below/--after", []bool{set, c.Bool("off"), c.Bool("reset")}, check,
+				func(ctx context.Context, st *ledger.Ledger, actor string) (*record.Record, error) {
+					switch {
+					case c.Bool("reset"):
+						return st.ResetDecay(ctx)
+					case c.Bool("off"):
+						return st.SetDecay(ctx, ledger.Decay{}, actor)
+					case set:
+						if c.IsSet("below") {
+							v := c.Float("below")
+							afterD.Below = &v
+						}
+						p, err := st.ResolveDecayOptions(ctx, afterD)
+						if err != nil {
+							return nil, err
+						}
+						return st.SetDecay(ctx, p, actor)
+					}
+					return st.DecaySetting(ctx)
+				})
 		},
 	}
 	cli.Prepare(decay, env)
 	one := 1
 	cmd := &ucli.Command{
 		Name:      "config",
-		Usage:     "the ledger's stored policies (decay)",
-		UsageText: "linkledger config [decay [options]]",
+		Usage:     "the ledger's stored policies (decay, embed)",
+		UsageText: "linkledger config [decay|embed [options]]",
 		Description: `config with no arguments prints every policy of the ledger as a record:
-{"setting":{"key":"decay","value":{...},"source":"stored"|"default"}}.
-'linkledger config decay --help' says how to change it.
+{"setting":{"key":"decay","value":{...},"source":"stored"|"default"}},
+then the embeddings endpoint ("key":"embed").
+'linkledger config decay --help' and 'linkledger config embed --help'
+say how to change them.
 
 EXAMPLES:
    linkledger config
    linkledger config decay --below 0.4 --after 180d`,
 		Flags:    []ucli.Flag{cli.DBFlag()},
-		Commands: []*ucli.Command{decay},
+		Commands: []*ucli.Command{decay, configEmbedVerb(env)},
 		// a mistyped setting's flags are not config's
 		StopOnNthArg: &one,
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Len() > 0 {
-				return unknownWord(c, "setting", c.Args().First(), []string{"decay"})
+				return unknownWord(c, "setting", c.Args().First(), []string{"decay", "embed"})
 			}
 			return readLedger(ctx, c, env, "", func(ctx context.Context, st *ledger.Ledger) ([]*record.Record, error) {
 				rec, err := st.DecaySetting(ctx)
-				return []*record.Record{rec}, err
+				if err != nil {
+					return nil, err
+				}
+				em, err := st.EmbedSetting(ctx)
+				return []*record.Record{rec, em}, err
 			})
 		},
 	}
 	cli.Prepare(cmd, env)
 	return cmd
+}
+
+// settingAction runs a config verb: no arguments, at most one of choices
+// (set: the flags named first, --off, --reset), check, a valid --actor;
+// then do on the ledger (opened for writing when a choice is made), and
+// its record out.
+func settingAction(ctx context.Context, c *ucli.Command, env cli.Env, setFlags string, choices []bool, check func() error,
+	do func(context.Context, *ledger.Ledger, string) (*record.Record, error)) error {
+	if c.Args().Len() > 0 {
+		return cli.Usage("config %s takes no arguments (got %q)", c.Name, c.Args().First())
+	}
+	n := 0
+	for _, b := range choices {
+		if b {
+			n++
+		}
+	}
+	if n > 1 {
+		return cli.Usage("give one of: %s, --off, --reset", setFlags)
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	actor := c.String("actor")
+	if !ledger.ValidActor(actor) {
+		return cli.Usage("--actor %q: want human or agent:<name>", actor)
+	}
+	out, st, _, err := openOutput(ctx, c, env, n > 0)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rec, err := do(ctx, st, actor)
+	if err != nil {
+		return err
+	}
+	if err := out.Emit(rec); err != nil {
+		return err
+	}
+	return out.Finish()
 }

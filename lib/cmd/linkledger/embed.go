@@ -60,25 +60,6 @@ EXAMPLES:
 			case c.Duration("timeout") <= 0:
 				return cli.Usage("--timeout %s: want more than 0", c.Duration("timeout"))
 			}
-			e := env
-			if m := c.String("model"); m != "" {
-				getenv := env.Getenv
-				e.Getenv = func(k string) string {
-					if k == cli.EnvEmbedModel {
-						return m
-					}
-					return getenv(k)
-				}
-			}
-			client, err := cli.EmbedFromEnv(e, c.Duration("timeout"))
-			if err != nil {
-				return cli.Usage("%v", err)
-			}
-			if client == nil {
-				return cli.UsageHint("export LINKLEDGER_EMBED_URL=http://127.0.0.1:11434/v1 LINKLEDGER_EMBED_MODEL=nomic-embed-text (docs/retrieval.md)",
-					"no embeddings endpoint: %s is not set", cli.EnvEmbedURL)
-			}
-			client.BatchSize = int(c.Int("batch-size"))
 			var ids []string
 			for _, a := range c.Args().Slice() {
 				id, err := itemArg(ctx, c, env, a)
@@ -92,6 +73,28 @@ EXAMPLES:
 				return err
 			}
 			defer st.Close()
+			e, err := cli.WithStoredEmbed(ctx, env, st)
+			if err != nil {
+				return err
+			}
+			if m := c.String("model"); m != "" {
+				getenv := e.Getenv
+				e.Getenv = func(k string) string {
+					if k == cli.EnvEmbedModel {
+						return m
+					}
+					return getenv(k)
+				}
+			}
+			client, err := cli.EmbedFromEnv(e, c.Duration("timeout"))
+			if err != nil {
+				return cli.Usage("%v", err)
+			}
+			if client == nil {
+				return cli.UsageHint("linkledger config embed --url http://127.0.0.1:11434/v1 --model nomic-embed-text, or export LINKLEDGER_EMBED_URL and LINKLEDGER_EMBED_MODEL (docs/retrieval.md)",
+					"no embeddings endpoint: none stored (linkledger config embed) and %s is not set", cli.EnvEmbedURL)
+			}
+			client.BatchSize = int(c.Int("batch-size"))
 			progress := out.Progress(cli.FullName(c))
 			defer progress.Done()
 			diag := cli.Diag{Prog: cli.FullName(c), W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}

@@ -78,9 +78,11 @@ func runFilter(ctx context.Context, dir, name string, env cli.Env, args []string
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, env.Stdout, env.Stderr
 	// the filter speaks of the command that was typed (cli.DisplayNameEnv)
-	// and, for shell completion, lists its flags (cli.CompleteEnv)
+	// and, for shell completion, lists its flags (cli.CompleteEnv); an
+	// embeddings endpoint stored in the ledger reaches ll-embed as the
+	// environment it reads (storedEmbedEnv; the last value of a key wins)
 	cmd.Env = os.Environ()
-	for _, k := range []string{cli.DisplayNameEnv, cli.CompleteEnv, cli.EmptyInputEnv} {
+	for _, k := range []string{cli.DisplayNameEnv, cli.CompleteEnv, cli.EmptyInputEnv, cli.EnvEmbedURL, cli.EnvEmbedModel} {
 		if v := env.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

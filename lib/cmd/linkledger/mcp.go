@@ -101,8 +101,13 @@ EXAMPLES:
 		defer rd.Close()
 		diag := cli.Diag{Prog: "linkledger mcp", W: env.Stderr}
 		opt := mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd}
+		// the stored embeddings endpoint, read once as the server starts,
+		// for its finds and its background worker's ll-embed stage
+		if env, err = cli.WithStoredEmbed(ctx, env, rd); err != nil {
+			diag.Printf("warning: %v", err)
+		}
 		var fo ledger.FindOptions
-		findflags.Embedder(env, &fo, diag)
+		findflags.Embedder(ctx, env, rd, &fo, diag)
 		opt.Embedder = fo.Embedder
 		if !c.Bool("no-worker") {
 			l := backgroundWorker(filters, env, loc.Path, wait, rd, diag)
@@ -137,11 +142,12 @@ const (
 // backgroundWorker is the one ingest loop of a face that serves
 // (linkledger mcp and linkledger ui): passes of ll-find --pending |
 // ll-fetch | ll-parse [| ll-embed] | ll-index over the database at path,
-// their records discarded, -q (no diagnostics per item: a failed item's
-// error is stored with it), ll-index waiting up to busy for the write
-// lock, the pending queue counted on rd; diagnostics to diag.W as
-// "PROG: worker: STAGE: ...". The caller Starts it with the server and
-// Stops it before closing rd.
+// ll-embed when an endpoint is configured (the environment's, else the
+// ledger's stored one); records discarded, -q (no diagnostics per item:
+// a failed item's error is stored with it), ll-index waiting up to busy
+// for the write lock, the pending queue counted on rd; diagnostics to
+// diag.W as "PROG: worker: STAGE: ...". The caller Starts it with the
+// server and Stops it before closing rd.
 func backgroundWorker(filters Filters, env cli.Env, path string, busy time.Duration, rd *ledger.Ledger, diag cli.Diag) *ingestLoop {
 	pass := func(ctx context.Context) error {
 		allow, done, err := allowedFilesArgs(ctx, env, path)
@@ -149,7 +155,12 @@ func backgroundWorker(filters Filters, env cli.Env, path string, busy time.Durat
 		if err != nil {
 			return err
 		}
-		e := env
+		// the stored endpoint (linkledger config embed) read each pass,
+		// so a change applies without a restart; the environment's wins
+		e, err := cli.WithStoredEmbed(ctx, env, rd)
+		if err != nil {
+			return err
+		}
 		e.Stdin, e.Stdout = nil, io.Discard // never the server's stdin and stdout
 		db := []string{"--db", path, "-q"}
 		stages := []stage{
@@ -157,7 +168,7 @@ func backgroundWorker(filters Filters, env cli.Env, path string, busy time.Durat
 			{"ll-fetch", append([]string{"-q", "--concurrency", strconv.Itoa(backgroundConcurrency)}, allow...)},
 			{"ll-parse", []string{"-q"}},
 		}
-		if env.Getenv != nil && env.Getenv(cli.EnvEmbedURL) != "" {
+		if e.Getenv != nil && e.Getenv(cli.EnvEmbedURL) != "" {
 			// an embeddings endpoint is configured: vectors too, as the
 			// worker verb does (embedStage)
 			stages = append(stages, stage{"ll-embed", []string{"-q"}})

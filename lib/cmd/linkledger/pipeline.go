@@ -256,9 +256,12 @@ EXAMPLES:
 				if c.Bool("enrich") {
 					stages = append(stages, stage{"ll-enrich", nil})
 				}
-				stages = append(stages, embedStage(env, c)...)
+				e, err := storedEmbedEnv(ctx, env, c.String("db"))
+				if err != nil {
+					return err
+				}
+				stages = append(stages, embedStage(e, c)...)
 				stages = append(stages, stage{"ll-index", stageArgs(c, sf, toIndex)})
-				e := env
 				if c.Bool("quiet") && cli.IsTerminal(env.Stdout) && !c.IsSet("jq") && !c.IsSet("json") && !c.IsSet("format") {
 					// -q at a terminal: nothing per item, unless the
 					// output was asked for (--jq, --json, --format); a
@@ -361,7 +364,10 @@ func retry(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command, s
 	if err != nil {
 		return err
 	}
-	e := env
+	e, err := storedEmbedEnv(ctx, env, c.String("db"))
+	if err != nil {
+		return err
+	}
 	e.Stdin = bytes.NewReader(append(line, '\n'))
 	allow, done, err := allowedFilesArgs(ctx, env, c.String("db"))
 	defer done()
@@ -372,12 +378,32 @@ func retry(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command, s
 		{"ll-fetch", append(stageArgs(c, sf, toFetch), allow...)},
 		{"ll-parse", stageArgs(c, sf, toParse)},
 	}
-	stages = append(stages, embedStage(env, c)...)
+	stages = append(stages, embedStage(e, c)...)
 	return pipeline(ctx, filters, e, cli.FullName(c), append(stages, stage{"ll-index", stageArgs(c, sf, toIndex)}))
 }
 
+// storedEmbedEnv is env with the ledger's stored embeddings endpoint
+// (linkledger config embed) where the environment names none
+// (cli.WithStoredEmbed); env itself when there is no database yet.
+func storedEmbedEnv(ctx context.Context, env cli.Env, db string) (cli.Env, error) {
+	if env.Getenv == nil || env.Getenv(cli.EnvEmbedURL) != "" && env.Getenv(cli.EnvEmbedModel) != "" {
+		return env, nil
+	}
+	loc, err := cli.LocateDB(db, env)
+	if err != nil {
+		return env, err
+	}
+	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.EnvBusyTimeout(env)})
+	if err != nil {
+		return env, nil // no ledger (yet): the stages say so in their words
+	}
+	defer st.Close()
+	return cli.WithStoredEmbed(ctx, env, st)
+}
+
 // embedStage is ll-embed (with -q and -v as given) when an embeddings
-// endpoint is configured (LINKLEDGER_EMBED_URL), else nothing: without
+// endpoint is configured (LINKLEDGER_EMBED_URL in env, which
+// storedEmbedEnv fills from the ledger's setting), else nothing: without
 // one the pipeline is as it always was.
 func embedStage(env cli.Env, c *ucli.Command) []stage {
 	if env.Getenv == nil || env.Getenv(cli.EnvEmbedURL) == "" {

@@ -157,7 +157,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		defer st.Close()
 		fo.Query = q
 		fo.Detailed = ledger.BriefOptions{MaxItems: maxItems, PointerWords: c.Int("pointer-words")}.Detailed()
-		findflags.Embedder(env, &fo, diag)
+		findflags.Embedder(ctx, env, st, &fo, diag)
 		res, err := ledger.Find(ctx, st, fo)
 		if err != nil {
 			return err

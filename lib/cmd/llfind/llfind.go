@@ -59,12 +59,14 @@ to rank within --scan-rows rows are scored on the candidates only, or left
 out (-v lists them). See docs/retrieval.md.
 
 Semantic and hybrid ranking: with an embeddings endpoint configured
-(LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL) and the ledger holding its
-model's vectors (ll-embed, linkledger embed), the default --mode is hybrid:
-the lexical ranking fused with a ranking by meaning (reciprocal rank
-fusion, --semantic-weight; why_ranked.fusion). --mode lexical or semantic
-chooses one side. An endpoint that fails gives the lexical ranking and a
-warning, never an error. See docs/retrieval.md.
+(LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL, or the ledger's own:
+linkledger config embed) and the ledger holding its model's vectors
+(ll-embed, linkledger embed), the default --mode is hybrid: the lexical
+ranking fused with a ranking by meaning (reciprocal rank fusion,
+--semantic-weight; why_ranked.fusion). --mode lexical or semantic
+chooses one side; --related ranks the same way, the item's own vectors
+standing for the query. An endpoint that fails gives the lexical ranking
+and a warning, never an error. See docs/retrieval.md.
 
 Decay: agent annotations below a confidence, older than a period, never
 confirmed by a person and on items never cited stop counting (highlights,
@@ -264,7 +266,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			emitted = 0
 		}
 	case fv.String("related") != "":
-		res, err := st.Related(ctx, fv.String("related"), store.RelatedOptions{SearchOptions: opts})
+		findflags.Embedder(ctx, env, st, &fo, diag)
+		sem, _, warnings := ledger.RelatedSide(ctx, st, fo)
+		findflags.Warn(diag, warnings)
+		ro := opts
+		ro.Semantic = sem
+		res, err := st.Related(ctx, fv.String("related"), store.RelatedOptions{SearchOptions: ro})
 		if errors.Is(err, store.ErrNotFound) {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", fv.String("related"))}
 		}
@@ -276,7 +283,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return err
 		}
 	case fv.String("queries") != "":
-		findflags.Embedder(env, &fo, diag)
+		findflags.Embedder(ctx, env, st, &fo, diag)
 		n, err := runQueries(ctx, fv.String("queries"), st, fo, out, env, diag, attach)
 		emitted += n
 		if err != nil {
@@ -284,7 +291,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 	default:
 		fo.Query = text
-		findflags.Embedder(env, &fo, diag)
+		findflags.Embedder(ctx, env, st, &fo, diag)
 		res, err := ledger.Find(ctx, st, fo)
 		if err != nil {
 			return err

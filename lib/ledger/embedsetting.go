@@ -1,0 +1,56 @@
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// embedValue is the JSON value of the embed setting in a config record:
+// the stored endpoint's base URL and model, or on false (none stored, or
+// stored off). The key is never stored, so never shown.
+type embedValue struct {
+	On    bool   `json:"on"`
+	URL   string `json:"url,omitempty"`
+	Model string `json:"model,omitempty"`
+}
+
+// EmbedSetting is the ledger's stored embeddings endpoint as a config
+// record (source "default": none stored, no endpoint unless the
+// environment names one).
+func EmbedSetting(ctx context.Context, st *store.Store) (*record.Record, error) {
+	e, stored, err := st.StoredEmbed(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(embedValue{On: stored != nil && !e.Off, URL: e.URL, Model: e.Model})
+	if err != nil {
+		return nil, err
+	}
+	set := &record.Setting{Key: store.SettingEmbed, Value: b, Source: "default"}
+	if stored != nil {
+		set.Source, set.UpdatedAt, set.UpdatedBy = "stored", stored.UpdatedAt, stored.UpdatedBy
+	}
+	return &record.Record{Setting: set}, nil
+}
+
+// SetEmbed stores the ledger's embeddings endpoint (or e.Off: none, until
+// changed) and returns it as a config record.
+func SetEmbed(ctx context.Context, st *store.Store, e store.EmbedSetting, actor string) (*record.Record, error) {
+	if err := st.SetEmbed(ctx, e, actor); err != nil {
+		return nil, err
+	}
+	return EmbedSetting(ctx, st)
+}
+
+// ResetEmbed deletes the stored embeddings endpoint and returns the
+// setting now in force as a config record.
+func ResetEmbed(ctx context.Context, st *store.Store) (*record.Record, error) {
+	if _, err := st.ResetSetting(ctx, store.SettingEmbed); err != nil {
+		return nil, fmt.Errorf("reset %s: %w", store.SettingEmbed, err)
+	}
+	return EmbedSetting(ctx, st)
+}
