@@ -21,6 +21,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/cmd/linkledger/inprocess"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
+	"github.com/linkledger/linkledger/lib/ledger"
 )
 
 // syncBuffer is a Buffer safe to read while the server writes to it.
@@ -75,7 +76,7 @@ func TestUIRefusesNonLoopback(t *testing.T) {
 // the background worker (a page of a local server), and cancelling (as
 // Ctrl-C does) stops it cleanly with exit 0.
 func TestUIServesIngestsAndStops(t *testing.T) {
-	uiIngest(t, nil)
+	uiIngest(t, nil, nil)
 }
 
 // TestUIWorkerEmbeds: with an embeddings endpoint configured, the ui's
@@ -86,16 +87,34 @@ func TestUIWorkerEmbeds(t *testing.T) {
 	fake := &embedfake.Server{}
 	es := httptest.NewServer(fake)
 	defer es.Close()
-	uiIngest(t, map[string]string{cli.EnvEmbedURL: es.URL + "/v1", cli.EnvEmbedModel: "hash-64"})
+	uiIngest(t, map[string]string{cli.EnvEmbedURL: es.URL + "/v1", cli.EnvEmbedModel: "hash-64"}, nil)
 	if fake.Requests() == 0 {
 		t.Error("the ui's worker ingested the item without asking the embeddings endpoint")
+	}
+	// the endpoint stored in the ledger (linkledger config embed), none
+	// in the environment
+	before := fake.Requests()
+	uiIngest(t, map[string]string{cli.EnvEmbedURL: "", cli.EnvEmbedModel: ""}, func(db string) {
+		var out, errb bytes.Buffer
+		env := uiEnv(db, &out, &errb)
+		l, err := ledger.Open(context.Background(), db, ledger.OpenOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
+		if code := linkledger.Run(context.Background(), nil, env, []string{"linkledger", "config", "embed", "--url", es.URL + "/v1", "--model", "hash-64"}); code != 0 {
+			t.Fatalf("config embed: exit %d\n%s", code, errb.String())
+		}
+	})
+	if fake.Requests() == before {
+		t.Error("the ui's worker ingested the item without asking the stored embeddings endpoint")
 	}
 }
 
 // uiIngest runs `linkledger ui` with the worker (and the environment
 // extra), saves a page through the app and waits for the worker to
 // ingest it, then stops the app with Ctrl-C.
-func uiIngest(t *testing.T, extra map[string]string) {
+func uiIngest(t *testing.T, extra map[string]string, setup func(db string)) {
 	t.Helper()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -104,6 +123,9 @@ func uiIngest(t *testing.T, extra map[string]string) {
 	}))
 	defer page.Close()
 	db := filepath.Join(t.TempDir(), "ll.db")
+	if setup != nil {
+		setup(db)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
