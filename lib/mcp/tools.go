@@ -402,13 +402,11 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 		res.Pack.Items = []brief.Item{}
 	}
 	out := &BriefOutput{Pack: res.Pack}
-	switch {
-	case len(res.Pack.Items) > 0:
-		out.Next = fmt.Sprintf("show {item: %q, text: true} for the full text of an item", res.Pack.Items[0].ID)
-	default:
-		out.Next = "no evidence: try other or fewer words, or call overview for the tags, sites and words the ledger holds"
+	var best ledger.Best
+	if len(res.Pack.Items) > 0 {
+		best = ledger.BestPacked(res.Pack.Items[0])
 	}
-	out.Next = joinNext(out.Next, s.pendingNext(ctx))
+	out.Next = joinNext(searchStep(ledger.SearchNext(q, len(res.Pack.Items), best, false), "no evidence"), s.pendingNext(ctx))
 	text := briefText(res.Pack)
 	for _, w := range res.Warnings {
 		text += "warning: " + w + "\n"
