@@ -70,12 +70,8 @@ func BestHit(rec *record.Record) Best {
 
 // BestPacked is what SearchNext reads of a brief's item.
 func BestPacked(it brief.Item) Best {
-	return Best{ID: it.ID, Why: it.WhyRanked, Pending: PackedPending(it)}
+	return Best{ID: it.ID, Why: it.WhyRanked, Pending: it.NotFetched()}
 }
-
-// PackedPending says a brief's item is not fetched yet: it has neither a
-// title nor a fetch time.
-func PackedPending(it brief.Item) bool { return it.Title == "" && it.FetchedAt == "" }
 
 // SearchNext is the next step after a search for q (find, related, a
 // brief) whose result shows n items, best first; truncated says items
