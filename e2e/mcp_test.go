@@ -705,41 +705,30 @@ func TestMCPAllMatches(t *testing.T) {
 	cs := startMCP(t, dir, "--db", db, "--no-worker")
 	schemas := outputSchemas(t, cs)
 
-	urls := func(items []string) string { return strings.Join(items, " ") }
-	var found mcp.FindOutput
 	for _, tc := range []struct {
+		tool string
 		args map[string]any
 		want string
 	}{
-		{map[string]any{"query": "tomato"}, "https://t.test/strong"},
-		{map[string]any{"query": "tomato", "all_matches": false}, "https://t.test/strong"},
-		{map[string]any{"query": "tomato", "all_matches": true}, "https://t.test/strong https://t.test/weak"},
+		{"find", map[string]any{"query": "tomato"}, "https://t.test/strong"},
+		{"find", map[string]any{"query": "tomato", "all_matches": false}, "https://t.test/strong"},
+		{"find", map[string]any{"query": "tomato", "all_matches": true}, "https://t.test/strong https://t.test/weak"},
+		{"brief", map[string]any{"query": "tomato"}, "https://t.test/strong"},
+		{"brief", map[string]any{"query": "tomato", "all_matches": true}, "https://t.test/strong https://t.test/weak"},
 	} {
-		call(t, cs, schemas, "find", tc.args, &found)
-		var got []string
-		for _, it := range found.Items {
-			got = append(got, it.URL)
+		// find's items and the brief's pack items both have a url
+		var got struct {
+			Items []struct {
+				URL string `json:"url"`
+			} `json:"items"`
 		}
-		if urls(got) != tc.want {
-			t.Errorf("find %v: %s, want %s", tc.args, urls(got), tc.want)
+		call(t, cs, schemas, tc.tool, tc.args, &got)
+		var urls []string
+		for _, it := range got.Items {
+			urls = append(urls, it.URL)
 		}
-	}
-	var pack mcp.BriefOutput
-	for _, tc := range []struct {
-		args map[string]any
-		want string
-	}{
-		{map[string]any{"query": "tomato"}, "https://t.test/strong"},
-		{map[string]any{"query": "tomato", "all_matches": true}, "https://t.test/strong https://t.test/weak"},
-	} {
-		pack = mcp.BriefOutput{}
-		call(t, cs, schemas, "brief", tc.args, &pack)
-		var got []string
-		for _, it := range pack.Items {
-			got = append(got, it.URL)
-		}
-		if urls(got) != tc.want {
-			t.Errorf("brief %v: %s, want %s", tc.args, urls(got), tc.want)
+		if strings.Join(urls, " ") != tc.want {
+			t.Errorf("%s %v: %v, want %s", tc.tool, tc.args, urls, tc.want)
 		}
 	}
 	// a plain boolean in the schema: a string is refused, not read as true
