@@ -173,8 +173,8 @@ func TestMCP(t *testing.T) {
 
 	// the tools, their input schemas and output schemas
 	wantProps := map[string][]string{
-		"find":         {"archived", "limit", "mode", "offset", "query", "since", "tags", "type"},
-		"brief":        {"max_items", "max_tokens", "mode", "query", "since", "tags", "type"},
+		"find":         {"all_matches", "archived", "limit", "mode", "offset", "query", "since", "tags", "type"},
+		"brief":        {"all_matches", "max_items", "max_tokens", "mode", "query", "since", "tags", "type"},
 		"save":         {"actor", "note", "tags", "url", "wait"},
 		"annotate":     {"actor", "confidence", "item", "pinned", "text", "type"},
 		"tag":          {"actor", "add", "item", "remove"},
@@ -707,5 +707,55 @@ func TestMCPNoWorker(t *testing.T) {
 	call(t, cs, schemas, "status", map[string]any{}, &st)
 	if st.Pending != 1 {
 		t.Errorf("status after 3s with --no-worker: %d pending, want 1", st.Pending)
+	}
+}
+
+// TestMCPAllMatches: find and brief leave weak matches out as ll-find
+// does, and all_matches: true (the CLI's --all-matches) shows every match.
+func TestMCPAllMatches(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ll.db")
+	docs := `{"url":"https://t.test/strong","title":"Tomato tomato tomatoes","text":"Tomatoes, tomatoes: growing tomatoes in pots, tomato by tomato."}
+{"url":"https://t.test/weak","title":"Gardening","text":"A long page about many plants and soil and water and sun, with one tomato somewhere in the middle of a very long paragraph on other crops, beans, peas, onions, leeks, kale and chard, and more beans, and more peas."}
+`
+	for i := range 12 {
+		docs += fmt.Sprintf(`{"url":"https://t.test/f%d","title":"Filler %d","text":"Onions, leeks and beans grow in row %d of the garden."}`+"\n", i, i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "docs.ndjson"), []byte(docs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "sh", "-c", "ll-index --db "+db+" -q < docs.ndjson")
+	cs := startMCP(t, dir, "--db", db, "--no-worker")
+	schemas := outputSchemas(t, cs)
+
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"find", map[string]any{"query": "tomato"}, "https://t.test/strong"},
+		{"find", map[string]any{"query": "tomato", "all_matches": false}, "https://t.test/strong"},
+		{"find", map[string]any{"query": "tomato", "all_matches": true}, "https://t.test/strong https://t.test/weak"},
+		{"brief", map[string]any{"query": "tomato"}, "https://t.test/strong"},
+		{"brief", map[string]any{"query": "tomato", "all_matches": true}, "https://t.test/strong https://t.test/weak"},
+	} {
+		// find's items and the brief's pack items both have a url
+		var got struct {
+			Items []struct {
+				URL string `json:"url"`
+			} `json:"items"`
+		}
+		call(t, cs, schemas, tc.tool, tc.args, &got)
+		var urls []string
+		for _, it := range got.Items {
+			urls = append(urls, it.URL)
+		}
+		if strings.Join(urls, " ") != tc.want {
+			t.Errorf("%s %v: %v, want %s", tc.tool, tc.args, urls, tc.want)
+		}
+	}
+	// a plain boolean in the schema: a string is refused, not read as true
+	if got := callErr(t, cs, "find", map[string]any{"query": "tomato", "all_matches": "yes"}); !strings.Contains(got, "all_matches") {
+		t.Errorf("all_matches \"yes\": error %q", got)
 	}
 }

@@ -106,6 +106,11 @@ type Item struct {
 	Unanchored int `json:"-"`
 }
 
+// NotFetched says the item is not fetched yet (found by its URL, note or
+// tags only): it has neither a title nor a fetch time. Its views say
+// "pending: not fetched yet".
+func (it Item) NotFetched() bool { return it.Title == "" && it.FetchedAt == "" }
+
 // Pointer is a candidate past the full items, in one line: where it is,
 // what it is called and, when asked for, its best sentence (from its best
 // snippet, else its summary), at most Options.PointerWords words.

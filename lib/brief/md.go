@@ -44,6 +44,9 @@ func Markdown(p *Pack) string {
 		if len(it.Tags) > 0 {
 			meta = append(meta, "tags: "+oneLine(strings.Join(it.Tags, ", ")))
 		}
+		if it.NotFetched() {
+			meta = append(meta, "pending: not fetched yet")
+		}
 		b.WriteString(strings.Join(meta, " · ") + "\n")
 		if w := it.WhyRanked; w != nil && w.Fusion != nil {
 			f := w.Fusion

@@ -64,6 +64,14 @@ func (o *Output) SetWidth(cols int) {
 // --format human): commands then say on stderr when nothing matched.
 func (o *Output) IsHuman() bool { return o.human != nil }
 
+// Hints reports whether the command names the next step after its
+// result (a "hint:" line on stderr, docs/output.md): only for a person
+// at a terminal, that is the human form with stderr a terminal, and not
+// with -q. A pipe never gets one.
+func (o *Output) Hints() bool {
+	return o.human != nil && o.stderr != nil && !o.quiet && IsTerminal(o.stderr)
+}
+
 // Progress returns the command's progress line on stderr: shown only when
 // stderr is a terminal and -q was not given, and cleared by the Output
 // before every record it writes.

@@ -83,6 +83,10 @@ func (o FindOptions) SearchOptions() store.SearchOptions {
 	}
 }
 
+// EveryMatch is the Cut that keeps every match, however weak: the CLI's
+// --all-matches (and --cut 0) and the MCP tools' all_matches.
+const EveryMatch = -1.0
+
 // cut is the store's Cut for o.Cut (0: the default share).
 func (o FindOptions) cut() float64 {
 	switch {

@@ -239,3 +239,6 @@ func (l *Ledger) SetEmbed(ctx context.Context, e EmbedEndpoint, actor string) (*
 func (l *Ledger) ResetEmbed(ctx context.Context) (*record.Record, error) {
 	return ResetEmbed(ctx, l.st)
 }
+
+// PendingNext is PendingNext on this ledger.
+func (l *Ledger) PendingNext(ctx context.Context) int { return PendingNext(ctx, l.st) }

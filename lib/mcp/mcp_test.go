@@ -152,26 +152,3 @@ func TestPackResultCap(t *testing.T) {
 		t.Errorf("small pack changed: %+v %v", small, err)
 	}
 }
-
-func TestWeak(t *testing.T) {
-	item := func(terms ...string) FindItem {
-		return FindItem{Item: brief.Item{WhyRanked: &record.WhyRanked{MatchedTerms: terms}}}
-	}
-	for _, tc := range []struct {
-		q    string
-		best FindItem
-		want bool
-	}{
-		{"quokka", item(), false}, // one word: never weak
-		{"quokka island rangers", item("quokka"), true},
-		{"quokka island rangers", item("quokka", "island"), false},
-		{"quokka island rangers water", item("quokka"), true},
-		{"quokka island rangers water", item("quokka", "island"), false},
-		{"quokka island", FindItem{}, false},                 // no why_ranked (newest items)
-		{"the history of the quokka", item("quokka"), false}, // stopwords are not searched
-	} {
-		if got := weak(tc.q, tc.best); got != tc.want {
-			t.Errorf("weak(%q, %v) = %v, want %v", tc.q, tc.best.WhyRanked, got, tc.want)
-		}
-	}
-}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -46,8 +45,8 @@ func plural(n int, word string) string {
 // to run. "" when none wait (or the count fails: a hint is never worth
 // an error).
 func (s *Server) pendingNext(ctx context.Context) string {
-	n, err := s.rd.CountPending(ctx, 0)
-	if err != nil || n == 0 {
+	n := s.rd.PendingNext(ctx)
+	if n == 0 {
 		return ""
 	}
 	if s.opt.Worker != nil {
@@ -56,37 +55,35 @@ func (s *Server) pendingNext(ctx context.Context) string {
 	return fmt.Sprintf("%s not fetched yet (found by URL, note and tags only): run `linkledger worker` (or keep `linkledger worker --watch` running) to ingest them", plural(n, "item"))
 }
 
-// findNext is the next step of a find or related result for query q.
+// findNext is the next step of a find or related result for query q
+// (ledger.SearchNext decides which, as for the CLI).
 func (s *Server) findNext(ctx context.Context, q string, out FindOutput) string {
-	var step string
-	switch {
-	case len(out.Items) == 0 && q != "":
-		step = "nothing matched: try other or fewer words, or call overview for the tags, sites and words the ledger holds"
-	case len(out.Items) == 0:
-		step = "the ledger is empty: save a URL worth keeping"
-	case weak(q, out.Items[0]):
-		step = fmt.Sprintf("weak matches (the best item has %d of the query's words): narrow the query with the words or tags overview lists", len(out.Items[0].WhyRanked.MatchedTerms))
-	case out.Truncated:
-		step = "more items than fit the size cap: narrow with tags or type, or page with offset"
-	default:
-		step = fmt.Sprintf("show {item: %q, text: true} for the full text of an item", out.Items[0].ID)
+	var best ledger.Best
+	if len(out.Items) > 0 {
+		it := out.Items[0]
+		best = ledger.Best{ID: it.ID, Why: it.WhyRanked, Pending: it.Pending != ""}
 	}
-	return joinNext(step, s.pendingNext(ctx))
+	return joinNext(searchStep(ledger.SearchNext(q, len(out.Items), best, out.Truncated), "nothing matched"), s.pendingNext(ctx))
 }
 
-// weak says the best item of a query of several words matched fewer than
-// half of them (stopwords, which are never searched, not counted).
-func weak(q string, best FindItem) bool {
-	words := 0
-	for _, w := range query.Words(q) {
-		if !query.IsStopword(w) {
-			words++
-		}
+// searchStep says a search's next step in an agent's terms; none is how
+// the result says nothing matched ("nothing matched", "no evidence").
+func searchStep(n ledger.Next, none string) string {
+	switch n.Step {
+	case ledger.StepSave:
+		return "the ledger is empty: save a URL worth keeping"
+	case ledger.StepRephrase:
+		return none + ": try other or fewer words, or call overview for the tags, sites and words the ledger holds"
+	case ledger.StepNarrow:
+		return fmt.Sprintf("weak matches (the best item has %d of the query's words): narrow the query with the words or tags overview lists", n.Matched)
+	case ledger.StepPage:
+		return "more items than fit the size cap: narrow with tags or type, or page with offset"
+	case ledger.StepIngest:
+		return "the best item is " + pendingLabel
+	case ledger.StepRead:
+		return fmt.Sprintf("show {item: %q, text: true} for the full text of an item", n.Item)
 	}
-	if words < 2 || best.WhyRanked == nil {
-		return false
-	}
-	return 2*len(best.WhyRanked.MatchedTerms) < words
+	return ""
 }
 
 // ingested says an ingest status is final for save's wait: parsed,
@@ -127,10 +124,10 @@ func ingestStatus(rec *record.Record) string { return ledger.Ingest(rec).Status 
 
 // saveNext is the next step after saving rec (after a wait of waited).
 func (s *Server) saveNext(ctx context.Context, rec *record.Record, waited time.Duration) string {
-	switch rec.Status {
-	case record.StateParsed, record.StateEnriched:
+	switch ledger.SaveNext(rec.ID, rec.Status).Step {
+	case ledger.StepRead:
 		return fmt.Sprintf("show {item: %q, text: true} for its text; annotate it with exact quotes from that text", rec.ID)
-	case record.StateFailed:
+	case ledger.StepFailed:
 		return fmt.Sprintf("ingest failed: status {item: %q} says why; the worker retries it later when the error is retryable", rec.ID)
 	}
 	if s.opt.Worker != nil {

@@ -93,7 +93,7 @@ func briefText(p *brief.Pack) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "evidence for %q: %d items, %d of %d tokens\n", p.Query, len(p.Items), p.Tokens, p.MaxTokens)
 	for _, it := range p.Items {
-		itemLine(&b, it, it.Title == "" && it.FetchedAt == "")
+		itemLine(&b, it, it.NotFetched())
 	}
 	for _, d := range p.Dropped {
 		fmt.Fprintf(&b, "(dropped %d %s to fit the budget)\n", d.Count, d.What)

@@ -49,6 +49,8 @@ type FindInput struct {
 	Offset   int      `json:"offset,omitempty" jsonschema:"skip this many items first, for the next page"`
 	Archived bool     `json:"archived,omitempty" jsonschema:"include archived items (left out by default)"`
 	Mode     string   `json:"mode,omitempty" jsonschema:"ranking: lexical, semantic (by meaning, needs an embeddings endpoint) or hybrid; default hybrid when the ledger holds vectors of the configured model, else lexical"`
+	// AllMatches is the CLI's --all-matches.
+	AllMatches bool `json:"all_matches,omitempty" jsonschema:"every match, however weak: by default items scoring below 0.3 of the best item's score are left out"`
 }
 
 // FindItem is one item of a find or related result: what a pack item
@@ -84,6 +86,8 @@ type BriefInput struct {
 	Type      string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
 	Since     string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago such as 12h, 30d, 2w, 3mo or 1y"`
 	Mode      string   `json:"mode,omitempty" jsonschema:"ranking: lexical, semantic or hybrid (default as find)"`
+	// AllMatches is the CLI's --all-matches.
+	AllMatches bool `json:"all_matches,omitempty" jsonschema:"consider every match, however weak: by default items scoring below 0.3 of the best item's score are left out"`
 }
 
 // BriefOutput is the brief tool's result: the evidence pack as ll-brief
@@ -182,9 +186,9 @@ func (s *Server) addTools() {
 		}
 		return t
 	}
-	addTool(s, add("find", "Search saved links", `Search the user's saved links (articles, posts, videos, PDFs) and return the best items first, each with id, url, title, tags, score, why_ranked (bm25 plus pinned_boost minus low_confidence_penalty, the matched fields and terms), highlights, lowlights and notes (with actor and confidence), and up to 2 short snippets. Any text is a query: words are OR-ed and stemmed; no syntax. With no query, lists the newest items. Cite an item by its id and url. Cap: at most 20 items and about 4000 tokens; items past the cap are left out (truncated: true).`, ro),
+	addTool(s, add("find", "Search saved links", `Search the user's saved links (articles, posts, videos, PDFs) and return the best items first, each with id, url, title, tags, score, why_ranked (bm25 plus pinned_boost minus low_confidence_penalty, the matched fields and terms), highlights, lowlights and notes (with actor and confidence), and up to 2 short snippets. Any text is a query: words are OR-ed and stemmed; no syntax. Weak matches (items scoring below 0.3 of the best item's score) are left out; all_matches: true lists every match. With no query, lists the newest items. Cite an item by its id and url. Cap: at most 20 items and about 4000 tokens; items past the cap are left out (truncated: true).`, ro),
 		safe(s, s.find))
-	addTool(s, add("brief", "Evidence pack for a topic", `Build an evidence pack for a topic or task under a token budget: the best saved items with url, highlights and lowlights (actor, confidence), notes, why_ranked, summary and key claims when known, and the best snippets. Over the budget, evidence is dropped lowest value first (snippets of the lowest-ranked items, lowlights, low-confidence agent highlights, whole items) and "dropped" says what went. Cap: max_tokens (default 2000, at most 8000), counted exactly with cl100k_base.`, ro),
+	addTool(s, add("brief", "Evidence pack for a topic", `Build an evidence pack for a topic or task under a token budget: the best saved items with url, highlights and lowlights (actor, confidence), notes, why_ranked, summary and key claims when known, and the best snippets. Weak matches are left out as in find (all_matches: true considers every match). Over the budget, evidence is dropped lowest value first (snippets of the lowest-ranked items, lowlights, low-confidence agent highlights, whole items) and "dropped" says what went. Cap: max_tokens (default 2000, at most 8000), counted exactly with cl100k_base.`, ro),
 		safe(s, s.brief))
 	addTool(s, add("save", "Save a link", `Save a URL to the user's ledger with an optional note (why it matters) and tags. Saving is instant and does no network work: the page is fetched and indexed later by the ledger's worker, so a new item is found by title and text only after that (status shows its ingest state). Saving the same URL again (in any form that canonicalizes to it) returns the same id with new: false and adds the note and tags. Result: one item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.save))
@@ -289,6 +293,7 @@ func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput)
 		return FindOutput{}, "", err
 	}
 	o.Query = strings.TrimSpace(in.Query)
+	allMatches(&o, in.AllMatches)
 	if err := s.semantic(&o, in.Mode); err != nil {
 		return FindOutput{}, "", err
 	}
@@ -322,6 +327,14 @@ func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in Related
 		out.Next = s.findNext(ctx, "", out)
 	}
 	return out, findText(out), nil
+}
+
+// allMatches keeps every match of a find or brief call, however weak,
+// when all is set: the CLI's --all-matches.
+func allMatches(o *ledger.FindOptions, all bool) {
+	if all {
+		o.Cut = ledger.EveryMatch
+	}
 }
 
 // semantic sets the ranking mode of a find or brief call and the
@@ -379,6 +392,7 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 		return nil, "", err
 	}
 	o.Query = q
+	allMatches(&o, in.AllMatches)
 	if err := s.semantic(&o, in.Mode); err != nil {
 		return nil, "", err
 	}
@@ -390,13 +404,11 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 		res.Pack.Items = []brief.Item{}
 	}
 	out := &BriefOutput{Pack: res.Pack}
-	switch {
-	case len(res.Pack.Items) > 0:
-		out.Next = fmt.Sprintf("show {item: %q, text: true} for the full text of an item", res.Pack.Items[0].ID)
-	default:
-		out.Next = "no evidence: try other or fewer words, or call overview for the tags, sites and words the ledger holds"
+	var best ledger.Best
+	if len(res.Pack.Items) > 0 {
+		best = ledger.BestPacked(res.Pack.Items[0])
 	}
-	out.Next = joinNext(out.Next, s.pendingNext(ctx))
+	out.Next = joinNext(searchStep(ledger.SearchNext(q, len(res.Pack.Items), best, false), "no evidence"), s.pendingNext(ctx))
 	text := briefText(res.Pack)
 	for _, w := range res.Warnings {
 		text += "warning: " + w + "\n"

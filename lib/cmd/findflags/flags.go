@@ -160,7 +160,7 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 		o.Cut = 0
 	}
 	if o.Cut == 0 {
-		o.Cut = -1 // every match (0 is the default share)
+		o.Cut = ledger.EveryMatch // (0 is the default share)
 	}
 	o.ScanRows = fv.Int("scan-rows")
 	if o.ScanRows == 0 || o.ScanRows < -1 {

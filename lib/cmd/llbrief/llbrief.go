@@ -218,6 +218,9 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if len(pack.Items) == 0 && out.IsHuman() && q != "" {
 		findflags.SayNoMatch(ctx, st, diag, q, findflags.SetFilters(c))
 	}
+	if len(pack.Items) > 0 && q != "" && out.Hints() {
+		defer findflags.SayNext(ctx, st, diag, q, len(pack.Items), ledger.BestPacked(pack.Items[0]))
+	}
 	if format == brief.FormatMD {
 		// text ends with a newline; one more, as ll-brief always wrote
 		if err := out.Text(text + "\n"); err != nil && !ndjson.IsClosedPipe(err) {

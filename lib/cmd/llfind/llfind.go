@@ -214,6 +214,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 	}
 	emitted := 0
+	var next []*record.Record // a search's hits, for the next step (SayNext)
 	emit := func(recs []*record.Record) error {
 		for _, r := range recs {
 			if err := attach(r); err != nil {
@@ -282,6 +283,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		if err := emit(res.Hits); err != nil {
 			return err
 		}
+		next = res.Hits
 	case fv.String("queries") != "":
 		findflags.Embedder(ctx, env, st, &fo, diag)
 		n, err := runQueries(ctx, fv.String("queries"), st, fo, out, env, diag, attach)
@@ -311,9 +313,13 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		if err := emit(res.Hits); err != nil {
 			return err
 		}
+		next = res.Hits
 	}
 	if emitted == 0 && out.IsHuman() {
 		sayNothing(ctx, c, st, diag, text)
+	}
+	if len(next) > 0 && out.Hints() {
+		findflags.SayNext(ctx, st, diag, text, len(next), ledger.BestHit(next[0]))
 	}
 	if err := out.Finish(); err != nil {
 		return err

@@ -255,6 +255,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 				return busy(err)
 			}
 		}
+		s.sayNext()
 		return out.Finish()
 	}
 	err = cli.EachRecord(ctx, cli.Stdin(ctx, env, diag), out, diag, record.StageSave, func(rec *record.Record, line int) error {
@@ -266,7 +267,23 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if err != nil {
 		return busy(err)
 	}
+	s.sayNext()
 	return out.Finish()
+}
+
+// sayNext names the next step after saving new links that wait for the
+// worker (ledger.SaveNext decides, as for the MCP save tool): the
+// command that fetches and indexes them, on stderr, for a person at a
+// terminal only (Output.Hints).
+func (s *saver) sayNext() {
+	if s.waiting == 0 || !s.out.Hints() {
+		return
+	}
+	what := "it"
+	if s.waiting > 1 {
+		what = fmt.Sprintf("the %d new links", s.waiting)
+	}
+	s.diag.Hintf("fetch and index %s with: %s (or keep %s --watch running)", what, ledger.IngestHint, ledger.IngestHint)
 }
 
 type saver struct {
@@ -279,6 +296,8 @@ type saver struct {
 	out    *cli.Output
 	diag   cli.Diag
 	saved  int // inputs saved so far
+	// waiting counts the new links saved that wait for the worker
+	waiting int
 	// batch is how many records share a transaction (--batch); pending
 	// are the records of the batch being gathered.
 	batch   int
@@ -410,6 +429,9 @@ func (s *saver) finish(ctx context.Context, rec, res *record.Record, err error, 
 	}
 	rec.Status, rec.New, rec.Save = res.Status, res.New, res.Save
 	s.saved++
+	if res.New != nil && *res.New && ledger.SaveNext(res.ID, res.Status).Step == ledger.StepIngest {
+		s.waiting++
+	}
 	// intent fields are consumed: what was done is in save
 	rec.Note, rec.Tags, rec.TagsRemove, rec.Annotations, rec.Pin, rec.Unpin, rec.Artifact, rec.Actor = "", nil, nil, nil, nil, nil, nil, ""
 	rec.Review = nil
