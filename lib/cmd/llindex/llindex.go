@@ -248,7 +248,7 @@ func (ix *indexer) prepare(rec *record.Record, diag cli.Diag) (write bool) {
 		if rec.URL == "" {
 			if rec.Error == nil {
 				rec.Error = &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput, Message: "record has no url"}
-				ix.diag.Itemf("record without url: skipped")
+				diag.Itemf("record without url: skipped")
 			}
 			return false // an earlier stage's error without an item: nothing to store
 		}
@@ -267,7 +267,7 @@ func (ix *indexer) prepare(rec *record.Record, diag cli.Diag) (write bool) {
 	}
 	if e := store.CheckID(rec); e != nil {
 		// A forged id: nothing is stored, whatever the record carries.
-		ix.diag.Itemf("%s: %s", rec.Ref(), e.Message)
+		diag.Itemf("%s: %s", rec.Ref(), e.Message)
 		if rec.Error == nil {
 			rec.Error = e
 		}
