@@ -24,8 +24,19 @@ import (
 // each item a bounded multiple of its own size and a bulk load ends fully
 // merged; `ll-index --optimize` merges everything.
 
-// mergeStepPages is the work of one merge transaction (~1 MB of writes).
+// mergeStepPages is the most work of one merge transaction (~1 MB of
+// writes).
 const mergeStepPages = 256
+
+// minMergeStepPages is the least work of one merge transaction. A step
+// writes its output pages before it frees the input pages they replace,
+// so every output page the file's free list cannot hold grows the file.
+// mergeStep therefore sizes each step to the free pages there are, at
+// least this many, at most mergeStepPages (issue 23: a bulk load ended
+// with its 256-page first step, ~1.3% of the file, on the free list for
+// good). The smaller steps cost a few steps and a partly filled leaf page
+// each, never a different search result.
+const minMergeStepPages = 32
 
 // MergePagesPerItem is the merge budget ll-index spends per indexed item.
 const MergePagesPerItem = 64
@@ -49,7 +60,7 @@ func (s *Store) MergeIndex(ctx context.Context, maxPages int) (MergeStats, error
 			if maxPages >= 0 {
 				step = min(step, max(maxPages-done, 1))
 			}
-			worked, err := s.mergeStep(ctx, table, step)
+			worked, step, err := s.mergeStep(ctx, table, step)
 			if err != nil {
 				return st, fmt.Errorf("merge %s: %w", table, err)
 			}
@@ -64,12 +75,19 @@ func (s *Store) MergeIndex(ctx context.Context, maxPages int) (MergeStats, error
 	return st, nil
 }
 
-// mergeStep runs one merge command and reports whether it did any work:
-// FTS5 documents that a no-op merge changes total_changes() by less than 2.
-func (s *Store) mergeStep(ctx context.Context, table string, pages int) (bool, error) {
+// mergeStep runs one merge command of at most maxPages pages, fewer when
+// the file has fewer free pages (but at least minMergeStepPages), and
+// reports whether it did any work (FTS5 documents that a no-op merge
+// changes total_changes() by less than 2) and the pages it asked for.
+func (s *Store) mergeStep(ctx context.Context, table string, maxPages int) (bool, int, error) {
 	worked := false
+	pages := maxPages
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
-		var before, after int64
+		var before, after, free int64
+		if err := tx.GetContext(ctx, &free, `PRAGMA freelist_count`); err != nil {
+			return err
+		}
+		pages = int(min(int64(maxPages), max(free, minMergeStepPages)))
 		if err := tx.GetContext(ctx, &before, `SELECT total_changes()`); err != nil {
 			return err
 		}
@@ -82,5 +100,5 @@ func (s *Store) mergeStep(ctx context.Context, table string, pages int) (bool, e
 		worked = after-before >= 2
 		return nil
 	})
-	return worked, err
+	return worked, pages, err
 }

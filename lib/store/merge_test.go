@@ -3,9 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // TestMergeIndex: items indexed one transaction each leave several index
@@ -104,4 +108,82 @@ func TestIntegrityCheckSeesFullTextDamage(t *testing.T) {
 		t.Fatal("damaged full-text index reported ok")
 	}
 	t.Logf("reported: %s", res)
+}
+
+// TestMergeIndexKeepsFileSmall: merging an index that a bulk load wrote
+// in large segments, with the file's free list near empty, grows the file
+// by little more than a minimum step (issue 23: a first step of
+// mergeStepPages pages grew it by that much, left on the free list for
+// good), and still ends with one segment.
+func TestMergeIndexKeepsFileSmall(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	rng := rand.New(rand.NewPCG(23, 2))
+	syll := []string{"ka", "lo", "ren", "mi", "ust", "qua", "bar", "zo", "tra", "ne", "pi", "dor"}
+	word := func() string {
+		var b strings.Builder
+		for range 1 + rng.IntN(3) {
+			b.WriteString(syll[rng.IntN(len(syll))])
+		}
+		return b.String()
+	}
+	var recs []*record.Record
+	for i := range 600 {
+		var chunks []string
+		for range 4 {
+			ws := make([]string, 120)
+			for k := range ws {
+				ws[k] = word()
+			}
+			chunks = append(chunks, strings.Join(ws, " "))
+		}
+		r := item(fmt.Sprintf("https://bulk.example/%d", i))
+		r.Title = word()
+		text := strings.Join(chunks, "\n\n")
+		r.Text = &text
+		for k, c := range chunks {
+			r.Chunks = append(r.Chunks, record.Chunk{Index: k, Text: c, Tokens: 120})
+		}
+		recs = append(recs, r)
+	}
+	for i := 0; i < len(recs); i += 60 {
+		for _, r := range s.IndexBatch(ctx, recs[i:i+60], IndexOptions{}) {
+			if r.Err != nil {
+				t.Fatal(r.Err)
+			}
+		}
+	}
+	pages := func() (n, free int) {
+		t.Helper()
+		if err := s.DB().GetContext(ctx, &n, `PRAGMA page_count`); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DB().GetContext(ctx, &free, `PRAGMA freelist_count`); err != nil {
+			t.Fatal(err)
+		}
+		return n, free
+	}
+	n0, free0 := pages()
+	var segs, data int
+	if err := s.DB().GetContext(ctx, &segs, `SELECT count(DISTINCT segid) FROM search_idx`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DB().GetContext(ctx, &data, `SELECT count(*) FROM search_data`); err != nil {
+		t.Fatal(err)
+	}
+	if segs < 2 || data < 2*mergeStepPages || free0 > 2*minMergeStepPages {
+		t.Fatalf("want a bulk-loaded index of several segments over %d pages and few free pages: %d segments, %d pages, %d free", 2*mergeStepPages, segs, data, free0)
+	}
+	st, err := s.MergeIndex(ctx, -1)
+	if err != nil || !st.Complete {
+		t.Fatalf("merge: %+v, %v", st, err)
+	}
+	if err := s.DB().GetContext(ctx, &segs, `SELECT count(DISTINCT segid) FROM search_idx`); err != nil || segs != 1 {
+		t.Fatalf("segments after a full merge: %d, %v", segs, err)
+	}
+	n1, free1 := pages()
+	t.Logf("%d segments, %d index pages; file %d pages (%d free) -> %d (%d free), %d steps", segs, data, n0, free0, n1, free1, st.Steps)
+	if grew := n1 - n0; grew > 4*minMergeStepPages {
+		t.Errorf("the merge grew the file by %d pages, want at most %d", grew, 4*minMergeStepPages)
+	}
 }
