@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -120,6 +121,26 @@ func OpenWriter(ctx context.Context, loc DBLocation, opts store.Options) (*store
 		return nil, openError(loc, err)
 	}
 	return st, nil
+}
+
+// OpenLedgerReader is OpenReader for a face (the linkledger commands,
+// the MCP server, the web app), which reaches the store only through
+// lib/ledger.
+func OpenLedgerReader(ctx context.Context, loc DBLocation, opts ledger.OpenOptions) (*ledger.Ledger, error) {
+	st, err := OpenReader(ctx, loc, opts.StoreOptions())
+	if err != nil {
+		return nil, err
+	}
+	return ledger.New(st), nil
+}
+
+// OpenLedgerWriter is OpenWriter for a face.
+func OpenLedgerWriter(ctx context.Context, loc DBLocation, opts ledger.OpenOptions) (*ledger.Ledger, error) {
+	st, err := OpenWriter(ctx, loc, opts.StoreOptions())
+	if err != nil {
+		return nil, err
+	}
+	return ledger.New(st), nil
 }
 
 // pathErr is a folder-creation error without Go's "mkdir PATH:" prefix.

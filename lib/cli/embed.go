@@ -48,6 +48,12 @@ func EmbedFromEnv(env Env, timeout time.Duration) (*embed.Client, error) {
 		Attempts: embed.DefaultAttempts, BatchSize: embed.DefaultBatchSize, HTTP: &http.Client{}}, nil
 }
 
+// EmbedSettings is where WithStoredEmbed reads the stored endpoint: the
+// store (a filter's) or a ledger.Ledger (a face's).
+type EmbedSettings interface {
+	StoredEmbed(ctx context.Context) (store.EmbedSetting, *store.StoredSetting, error)
+}
+
 // WithStoredEmbed returns env with the ledger's stored embeddings
 // endpoint (linkledger config embed) in LINKLEDGER_EMBED_URL and
 // LINKLEDGER_EMBED_MODEL where the environment leaves them unset: the
@@ -55,7 +61,7 @@ func EmbedFromEnv(env Env, timeout time.Duration) (*embed.Client, error) {
 // and the key stays the environment's alone. With none stored (or one
 // stored off), env is returned as it is. A setting that cannot be
 // read is an error; env is then returned unchanged too.
-func WithStoredEmbed(ctx context.Context, env Env, st *store.Store) (Env, error) {
+func WithStoredEmbed(ctx context.Context, env Env, st EmbedSettings) (Env, error) {
 	getenv := env.Getenv
 	if getenv == nil {
 		getenv = os.Getenv

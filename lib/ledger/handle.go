@@ -23,12 +23,17 @@ type OpenOptions struct {
 	BusyTimeout time.Duration
 	// MustExist refuses to create a missing database.
 	MustExist bool
+	// ReadOnly opens the database for reading only.
+	ReadOnly bool
+	// PagePool preallocates page-cache slots for the process (see
+	// store.Options.PagePool; only the first open of a process sets it).
+	PagePool int
 }
 
 // Open opens the ledger at path (created when missing, unless
 // opt.MustExist).
 func Open(ctx context.Context, path string, opt OpenOptions) (*Ledger, error) {
-	st, err := store.Open(ctx, path, store.Options{BusyTimeout: opt.BusyTimeout, MustExist: opt.MustExist})
+	st, err := store.Open(ctx, path, opt.StoreOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -70,14 +75,24 @@ func (l *Ledger) Show(ctx context.Context, arg string, opt ShowOptions) (*record
 	return Show(ctx, l.st, arg, opt)
 }
 
-// Status is Status on this ledger.
-func (l *Ledger) Status(ctx context.Context, arg string) (*record.Record, error) {
-	return Status(ctx, l.st, arg, ResolveOptions{})
+// Status is Status on this ledger (URL arguments read with ro, when
+// given).
+func (l *Ledger) Status(ctx context.Context, arg string, ro ...ResolveOptions) (*record.Record, error) {
+	return Status(ctx, l.st, arg, firstResolve(ro))
 }
 
-// History is History on this ledger.
-func (l *Ledger) History(ctx context.Context, arg string) ([]*record.Record, error) {
-	return History(ctx, l.st, arg, ResolveOptions{})
+// History is History on this ledger (URL arguments read with ro, when
+// given).
+func (l *Ledger) History(ctx context.Context, arg string, ro ...ResolveOptions) ([]*record.Record, error) {
+	return History(ctx, l.st, arg, firstResolve(ro))
+}
+
+// firstResolve is the optional ResolveOptions of a method.
+func firstResolve(ro []ResolveOptions) ResolveOptions {
+	if len(ro) > 0 {
+		return ro[0]
+	}
+	return ResolveOptions{}
 }
 
 // Tags is Tags on this ledger.
@@ -127,7 +142,7 @@ func (l *Ledger) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*re
 // (AnnotationID) or a tag, and says confirm or reject (Decision), a
 // confidence or a pin.
 func (l *Ledger) Review(ctx context.Context, itemID string, d record.ReviewDecision, opt WriteOptions) (*record.Record, error) {
-	return Review(ctx, l.st, store.ReviewDecision{AnnotationID: d.AnnotationID, ItemID: itemID, Tag: d.Tag,
+	return l.Decide(ctx, ReviewDecision{AnnotationID: d.AnnotationID, ItemID: itemID, Tag: d.Tag,
 		Decision: d.Decision, Confidence: d.Confidence, Pinned: d.Pinned}, opt)
 }
 

@@ -43,7 +43,7 @@ func BenchmarkTools(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	srv := New(st, Options{})
+	srv := New(ledger.New(st), Options{})
 	ct, stt := sdk.NewInMemoryTransports()
 	ss, err := srv.SDK().Connect(ctx, stt, nil)
 	if err != nil {

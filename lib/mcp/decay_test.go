@@ -39,7 +39,7 @@ func TestFindFollowsDecayPolicy(t *testing.T) {
 	now = now.AddDate(1, 0, 0)
 
 	ct, stt := sdk.NewInMemoryTransports()
-	ss, err := New(st, Options{}).SDK().Connect(ctx, stt, nil)
+	ss, err := New(ledger.New(st), Options{}).SDK().Connect(ctx, stt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Error codes of tool errors (docs/agents.md). The record error codes
@@ -64,7 +63,7 @@ func toolError(err error, db string, wait time.Duration) error {
 		return &ToolError{Code: ie.Code, Message: ie.Message}
 	case errors.As(err, &re):
 		return &ToolError{Code: re.Code, Message: re.Message, Hint: re.Hint}
-	case store.IsBusy(err):
+	case ledger.IsBusy(err):
 		return &ToolError{Code: CodeBusy, Message: cli.BusyError(db, wait, "nothing was written; calling again is safe").Error(),
 			Hint: "wait for the other process (an import or a worker) and call again"}
 	case errors.Is(err, brief.ErrBudget):

@@ -12,7 +12,6 @@ import (
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 func TestActor(t *testing.T) {
@@ -31,7 +30,7 @@ func TestActor(t *testing.T) {
 		{"Claude Desktop", "robot", "", true},
 	} {
 		got, err := actorFor(tc.client, tc.given)
-		if err == nil && !store.ValidActor(got) {
+		if err == nil && !ledger.ValidActor(got) {
 			t.Errorf("actor(client %q) = %q, not a valid actor", tc.client, got)
 		}
 		if (err != nil) != tc.err || got != tc.want {

@@ -6,14 +6,12 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // pendingLabel is what a result says of an item that is not ingested yet,
@@ -47,7 +45,7 @@ func plural(n int, word string) string {
 // to run. "" when none wait (or the count fails: a hint is never worth
 // an error).
 func (s *Server) pendingNext(ctx context.Context) string {
-	n := ledger.PendingNext(ctx, s.rd)
+	n := s.rd.PendingNext(ctx)
 	if n == 0 {
 		return ""
 	}
@@ -105,8 +103,8 @@ func (s *Server) waitIngested(ctx context.Context, id string, d time.Duration) (
 	tick := time.NewTicker(waitPoll)
 	defer tick.Stop()
 	for {
-		rec, err := ledger.Status(ctx, s.rd, id, s.opt.Resolve)
-		if err != nil && !store.IsBusy(err) {
+		rec, err := s.rd.Status(ctx, id, s.opt.Resolve)
+		if err != nil && !ledger.IsBusy(err) {
 			return nil, err
 		}
 		if rec != nil && (ingested(ingestStatus(rec)) || !time.Now().Before(deadline)) {
@@ -120,14 +118,9 @@ func (s *Server) waitIngested(ctx context.Context, id string, d time.Duration) (
 	}
 }
 
-// ingestStatus is the ingest status of a Status record.
-func ingestStatus(rec *record.Record) string {
-	var in store.IngestInfo
-	if raw, ok := rec.Extra["ingest"]; ok && json.Unmarshal(raw, &in) == nil {
-		return in.Status
-	}
-	return rec.Status
-}
+// ingestStatus is the ingest status of a Status record (the web app's
+// ledger.Ingest).
+func ingestStatus(rec *record.Record) string { return ledger.Ingest(rec).Status }
 
 // saveNext is the next step after saving rec (after a wait of waited).
 func (s *Server) saveNext(ctx context.Context, rec *record.Record, waited time.Duration) string {

@@ -31,7 +31,7 @@ func (s *Server) overview(ctx context.Context, _ *sdk.CallToolRequest, in Overvi
 	if in.MaxTokens != 0 && (in.MaxTokens < ledger.MinOverviewTokens || in.MaxTokens > ledger.MaxOverviewTokens) {
 		return OverviewOutput{}, "", usage("max_tokens %d: want %d..%d", in.MaxTokens, ledger.MinOverviewTokens, ledger.MaxOverviewTokens)
 	}
-	o, err := ledger.BuildOverview(ctx, s.rd, ledger.OverviewOptions{MaxTokens: in.MaxTokens})
+	o, err := s.rd.BuildOverview(ctx, ledger.OverviewOptions{MaxTokens: in.MaxTokens})
 	if err != nil {
 		return OverviewOutput{}, "", err
 	}

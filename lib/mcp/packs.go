@@ -157,7 +157,7 @@ func (s *Server) cite(ctx context.Context, req *sdk.CallToolRequest, in CiteInpu
 	if err := ledger.CheckName("task", in.Task); err != nil {
 		return CiteOutput{}, "", usage("task: %v", err)
 	}
-	c, err := ledger.Cite(ctx, s.st, in.Item, ledger.CiteOptions{Resolve: s.opt.Resolve, Task: in.Task, Actor: a})
+	c, err := s.st.Cite(ctx, in.Item, ledger.CiteOptions{Resolve: s.opt.Resolve, Task: in.Task, Actor: a})
 	if err != nil {
 		return CiteOutput{}, "", packError(err)
 	}
@@ -184,7 +184,7 @@ func (s *Server) stats(ctx context.Context, _ *sdk.CallToolRequest, in StatsInpu
 		return StatsOutput{}, "", usage("limit %d: want 1..%d", in.Limit, MaxStatsLimit)
 	}
 	o.Limit = in.Limit
-	u, err := ledger.Stats(ctx, s.rd, o)
+	u, err := s.rd.Stats(ctx, o)
 	if err != nil {
 		return StatsOutput{}, "", err
 	}
@@ -232,7 +232,7 @@ func (s *Server) packSave(ctx context.Context, req *sdk.CallToolRequest, in Pack
 	if q == "" {
 		return PackOutput{}, "", usage("query: give the topic or task the pack gathers evidence for")
 	}
-	p, err := ledger.SavePack(ctx, s.st, in.Name, q, o, ledger.PackWriteOptions{Actor: a, Replace: in.Replace})
+	p, err := s.st.SavePack(ctx, in.Name, q, o, ledger.PackWriteOptions{Actor: a, Replace: in.Replace})
 	return packResult(p, err)
 }
 
@@ -244,7 +244,7 @@ func (s *Server) packRefresh(ctx context.Context, req *sdk.CallToolRequest, in P
 	if err := ledger.CheckName("pack", in.Name); err != nil {
 		return PackOutput{}, "", usage("name: %v", err)
 	}
-	p, err := ledger.RefreshPack(ctx, s.st, in.Name, ledger.PackWriteOptions{Actor: a})
+	p, err := s.st.RefreshPack(ctx, in.Name, ledger.PackWriteOptions{Actor: a})
 	return packResult(p, err)
 }
 
@@ -255,12 +255,12 @@ func (s *Server) packShow(ctx context.Context, _ *sdk.CallToolRequest, in PackSh
 	if in.Version < 0 {
 		return PackOutput{}, "", usage("version %d: want 1 or more", in.Version)
 	}
-	p, err := ledger.ShowPack(ctx, s.rd, in.Name, in.Version)
+	p, err := s.rd.ShowPack(ctx, in.Name, in.Version)
 	return packResult(p, err)
 }
 
 func (s *Server) packList(ctx context.Context, _ *sdk.CallToolRequest, _ PackListInput) (PackListOutput, string, error) {
-	ps, err := ledger.ListPacks(ctx, s.rd)
+	ps, err := s.rd.ListPacks(ctx)
 	if err != nil {
 		return PackListOutput{}, "", err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -43,7 +44,7 @@ func TestFindByMeaning(t *testing.T) {
 	call := func(e *embed.Client, tool string, args map[string]any) (FindOutput, string) {
 		t.Helper()
 		ct, stt := sdk.NewInMemoryTransports()
-		ss, err := New(st, Options{Embedder: e}).SDK().Connect(ctx, stt, nil)
+		ss, err := New(ledger.New(st), Options{Embedder: e}).SDK().Connect(ctx, stt, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Options are the server's settings.
@@ -32,7 +31,7 @@ type Options struct {
 	// (the store's setting; here only to say so in the error).
 	BusyTimeout time.Duration
 	// AgentHighlightCap is how many agent highlights an item keeps
-	// (0: store.DefaultAgentHighlightCap).
+	// (0: ledger.DefaultAgentHighlightCap).
 	AgentHighlightCap int
 	// Version is the server's version in the handshake.
 	Version string
@@ -41,7 +40,7 @@ type Options struct {
 	// busy timeout, so that the one write a read makes (marking stale
 	// items for revalidation) is skipped rather than waited for while
 	// another process holds the write lock. nil: the store serves all.
-	Reader *store.Store
+	Reader *ledger.Ledger
 	// Worker, when set, is called after each save: the server's own
 	// background worker (linkledger mcp) ingests it now. nil: another
 	// process ingests saved links (linkledger worker), and results that
@@ -54,8 +53,8 @@ type Options struct {
 
 // Server serves the tools over one store.
 type Server struct {
-	st  *store.Store // writes
-	rd  *store.Store // reads (Options.Reader, or st)
+	st  *ledger.Ledger // writes
+	rd  *ledger.Ledger // reads (Options.Reader, or st)
 	opt Options
 	srv *sdk.Server
 }
@@ -72,7 +71,7 @@ result's "next" field names the obvious next step.`
 
 // New returns the server over st. st (and opt.Reader) stay the caller's
 // to close.
-func New(st *store.Store, opt Options) *Server {
+func New(st *ledger.Ledger, opt Options) *Server {
 	if opt.Version == "" {
 		opt.Version = "dev"
 	}

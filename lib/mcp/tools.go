@@ -17,7 +17,6 @@ import (
 	"github.com/linkledger/linkledger/lib/chunk"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Size caps of the results (docs/agents.md), in cl100k_base tokens of the
@@ -249,7 +248,7 @@ func actor(req *sdk.CallToolRequest, given string) (string, error) {
 // turned into "-", at most 64 of them; agent:mcp when nothing is left.
 func actorFor(client, given string) (string, error) {
 	if given != "" {
-		if !store.ValidActor(given) {
+		if !ledger.ValidActor(given) {
 			return "", usage("actor %q: want human or agent:<name>", given)
 		}
 		return given, nil
@@ -283,7 +282,7 @@ func findOptions(limit, offset int, tags []string, typ, since string, archived b
 		return o, usage("since: %v", err)
 	}
 	if archived {
-		o.Archived, o.ArchivedSet = store.AnyArchived, true
+		o.Archived, o.ArchivedSet = ledger.ArchivedAny, true
 	}
 	return o, nil
 }
@@ -298,12 +297,12 @@ func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput)
 	if err := s.semantic(&o, in.Mode); err != nil {
 		return FindOutput{}, "", err
 	}
-	res, err := ledger.Find(ctx, s.rd, o)
+	res, err := s.rd.Find(ctx, o)
 	if err != nil {
 		return FindOutput{}, "", err
 	}
 	out := findOutput(res)
-	if res.Mode != store.ModeLexical {
+	if res.Mode != ledger.ModeLexical {
 		out.Mode = res.Mode
 	}
 	out.Warnings = res.Warnings
@@ -319,7 +318,7 @@ func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in Related
 	if err := s.semantic(&o, ""); err != nil {
 		return FindOutput{}, "", err
 	}
-	res, err := ledger.Related(ctx, s.rd, in.Item, o, s.opt.Resolve)
+	res, err := s.rd.Related(ctx, in.Item, o, s.opt.Resolve)
 	if err != nil {
 		return FindOutput{}, "", err
 	}
@@ -397,7 +396,7 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 	if err := s.semantic(&o, in.Mode); err != nil {
 		return nil, "", err
 	}
-	res, err := ledger.Brief(ctx, s.rd, ledger.BriefOptions{Find: o, MaxTokens: in.MaxTokens})
+	res, err := s.rd.Brief(ctx, ledger.BriefOptions{Find: o, MaxTokens: in.MaxTokens})
 	if err != nil {
 		return nil, "", err
 	}
@@ -448,7 +447,7 @@ func (s *Server) save(ctx context.Context, req *sdk.CallToolRequest, in SaveInpu
 	if in.Wait < 0 || in.Wait > MaxSaveWait {
 		return SaveOutput{}, "", usage("wait %d: want 0..%d seconds", in.Wait, MaxSaveWait)
 	}
-	rec, err := ledger.Save(ctx, s.st, &record.Record{URL: u, Note: in.Note, Tags: in.Tags}, opt)
+	rec, err := s.st.Save(ctx, &record.Record{URL: u, Note: in.Note, Tags: in.Tags}, opt)
 	if err != nil {
 		return SaveOutput{}, "", err
 	}
@@ -502,7 +501,7 @@ func (s *Server) annotate(ctx context.Context, req *sdk.CallToolRequest, in Anno
 		return SaveOutput{}, "", usage("pinned: only a highlight is pinned")
 	}
 	a := record.Annotation{Type: typ, Text: in.Text, Actor: opt.Actor, Confidence: in.Confidence, Pinned: in.Pinned}
-	rec, err := ledger.Annotate(ctx, s.st, in.Item, []record.Annotation{a}, opt)
+	rec, err := s.st.Annotate(ctx, in.Item, []record.Annotation{a}, opt)
 	return saveResult(rec, err)
 }
 
@@ -511,7 +510,7 @@ func (s *Server) tag(ctx context.Context, req *sdk.CallToolRequest, in TagInput)
 	if err != nil {
 		return SaveOutput{}, "", err
 	}
-	rec, err := ledger.Tag(ctx, s.st, in.Item, in.Add, in.Remove, opt)
+	rec, err := s.st.Tag(ctx, in.Item, in.Add, in.Remove, opt)
 	return saveResult(rec, err)
 }
 
@@ -523,7 +522,7 @@ func (s *Server) pin(ctx context.Context, req *sdk.CallToolRequest, in PinInput)
 	if in.AnnotationID < 1 {
 		return SaveOutput{}, "", usage("annotation_id %d: want an annotation id (a number from show)", in.AnnotationID)
 	}
-	rec, err := ledger.Pin(ctx, s.st, in.Item, in.AnnotationID, !in.Unpin, opt)
+	rec, err := s.st.Pin(ctx, in.Item, in.AnnotationID, !in.Unpin, opt)
 	return saveResult(rec, err)
 }
 
@@ -542,7 +541,7 @@ func (s *Server) show(ctx context.Context, _ *sdk.CallToolRequest, in ShowInput)
 	if budget < 1 || budget > ShowCapTokens {
 		return ShowOutput{}, "", usage("max_text_tokens %d: want 1..%d", in.MaxTextTokens, ShowCapTokens)
 	}
-	rec, err := ledger.Show(ctx, s.rd, in.Item, ledger.ShowOptions{Resolve: s.opt.Resolve, Text: in.Text})
+	rec, err := s.rd.Show(ctx, in.Item, ledger.ShowOptions{Resolve: s.opt.Resolve, Text: in.Text})
 	if err != nil {
 		return ShowOutput{}, "", err
 	}
@@ -573,17 +572,17 @@ func (s *Server) show(ctx context.Context, _ *sdk.CallToolRequest, in ShowInput)
 }
 
 func (s *Server) status(ctx context.Context, _ *sdk.CallToolRequest, in StatusInput) (StatusOutput, string, error) {
-	n, err := s.rd.CountItems(ctx)
+	n, err := s.rd.ItemCount(ctx)
 	if err != nil {
 		return StatusOutput{}, "", err
 	}
 	out := StatusOutput{DB: s.st.Path(), Items: n}
 	if strings.TrimSpace(in.Item) != "" {
-		if out.Item, err = ledger.Status(ctx, s.rd, in.Item, s.opt.Resolve); err != nil {
+		if out.Item, err = s.rd.Status(ctx, in.Item, s.opt.Resolve); err != nil {
 			return StatusOutput{}, "", err
 		}
 	}
-	if out.Pending, err = ledger.CountPending(ctx, s.rd, 0); err != nil {
+	if out.Pending, err = s.rd.CountPending(ctx, 0); err != nil {
 		return StatusOutput{}, "", err
 	}
 	out.Next = s.pendingNext(ctx)

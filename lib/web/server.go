@@ -5,8 +5,9 @@
 // selection-to-highlight, review keys and live status.
 //
 // Handlers are thin: parse the request, call lib/ledger, render. The
-// package imports no lib/store and no database/sql (TestNoStoreImports):
-// what a page needs that the service layer lacks is added to lib/ledger.
+// package imports no lib/store and no database/sql (lib/ledger's
+// TestFacesDoNotImportStore): what a page needs that the service layer
+// lacks is added to lib/ledger.
 //
 // Security lives in one middleware layer (security.go): loopback-only
 // listening, a Host allowlist against DNS rebinding, a per-run token

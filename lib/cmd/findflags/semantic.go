@@ -5,7 +5,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Embedder sets o.Embedder from the environment (LINKLEDGER_EMBED_URL,
@@ -13,7 +12,7 @@ import (
 // endpoint, the ledger's stored one (linkledger config embed), for
 // embedding the query. A configuration that does not work is a warning
 // on stderr and a lexical search, never a failed one.
-func Embedder(ctx context.Context, env cli.Env, st *store.Store, o *ledger.FindOptions, diag cli.Diag) {
+func Embedder(ctx context.Context, env cli.Env, st cli.EmbedSettings, o *ledger.FindOptions, diag cli.Diag) {
 	env, err := cli.WithStoredEmbed(ctx, env, st)
 	if err != nil {
 		diag.Printf("warning: %v: lexical ranking", err)

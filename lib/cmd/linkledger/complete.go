@@ -11,7 +11,6 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
-	"github.com/linkledger/linkledger/lib/store"
 	"github.com/linkledger/linkledger/lib/termsafe"
 )
 
@@ -78,11 +77,11 @@ func completeItems(env cli.Env) ucli.ShellCompleteFunc {
 			return
 		}
 		defer st.Close()
-		res, err := st.Recent(ctx, store.SearchOptions{Limit: completeCount})
+		hits, err := st.Recent(ctx, completeCount)
 		if err != nil {
 			return
 		}
-		for _, it := range res.Hits {
+		for _, it := range hits {
 			title := termsafe.Line(strings.ReplaceAll(it.Title, ":", " "))
 			if title == "" {
 				title = it.CanonicalURL

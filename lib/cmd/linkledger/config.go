@@ -18,7 +18,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 func configVerb(env cli.Env) *ucli.Command {
@@ -74,24 +73,24 @@ EXAMPLES:
 				return nil
 			}
 			return settingAction(ctx, c, env, "--below/--after", []bool{set, c.Bool("off"), c.Bool("reset")}, check,
-				func(ctx context.Context, st *store.Store, actor string) (*record.Record, error) {
+				func(ctx context.Context, st *ledger.Ledger, actor string) (*record.Record, error) {
 					switch {
 					case c.Bool("reset"):
-						return ledger.ResetDecay(ctx, st)
+						return st.ResetDecay(ctx)
 					case c.Bool("off"):
-						return ledger.SetDecay(ctx, st, store.DecayPolicy{}, actor)
+						return st.SetDecay(ctx, ledger.Decay{}, actor)
 					case set:
 						if c.IsSet("below") {
 							v := c.Float("below")
 							afterD.Below = &v
 						}
-						p, err := afterD.Resolve(ctx, st)
+						p, err := st.ResolveDecayOptions(ctx, afterD)
 						if err != nil {
 							return nil, err
 						}
-						return ledger.SetDecay(ctx, st, p, actor)
+						return st.SetDecay(ctx, p, actor)
 					}
-					return ledger.DecaySetting(ctx, st)
+					return st.DecaySetting(ctx)
 				})
 		},
 	}
@@ -118,12 +117,12 @@ EXAMPLES:
 			if c.Args().Len() > 0 {
 				return unknownWord(c, "setting", c.Args().First(), []string{"decay", "embed"})
 			}
-			return readLedger(ctx, c, env, "", func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
-				rec, err := ledger.DecaySetting(ctx, st)
+			return readLedger(ctx, c, env, "", func(ctx context.Context, st *ledger.Ledger) ([]*record.Record, error) {
+				rec, err := st.DecaySetting(ctx)
 				if err != nil {
 					return nil, err
 				}
-				em, err := ledger.EmbedSetting(ctx, st)
+				em, err := st.EmbedSetting(ctx)
 				return []*record.Record{rec, em}, err
 			})
 		},
@@ -137,7 +136,7 @@ EXAMPLES:
 // then do on the ledger (opened for writing when a choice is made), and
 // its record out.
 func settingAction(ctx context.Context, c *ucli.Command, env cli.Env, setFlags string, choices []bool, check func() error,
-	do func(context.Context, *store.Store, string) (*record.Record, error)) error {
+	do func(context.Context, *ledger.Ledger, string) (*record.Record, error)) error {
 	if c.Args().Len() > 0 {
 		return cli.Usage("config %s takes no arguments (got %q)", c.Name, c.Args().First())
 	}
@@ -156,7 +155,7 @@ func settingAction(ctx context.Context, c *ucli.Command, env cli.Env, setFlags s
 		}
 	}
 	actor := c.String("actor")
-	if !store.ValidActor(actor) {
+	if !ledger.ValidActor(actor) {
 		return cli.Usage("--actor %q: want human or agent:<name>", actor)
 	}
 	out, st, _, err := openOutput(ctx, c, env, n > 0)

@@ -15,7 +15,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 func configEmbedVerb(env cli.Env) *ucli.Command {
@@ -56,12 +55,12 @@ EXAMPLES:
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			set := c.IsSet("url") || c.IsSet("model")
 			return settingAction(ctx, c, env, "--url/--model", []bool{set, c.Bool("off"), c.Bool("reset")}, nil,
-				func(ctx context.Context, st *store.Store, actor string) (*record.Record, error) {
+				func(ctx context.Context, st *ledger.Ledger, actor string) (*record.Record, error) {
 					switch {
 					case c.Bool("reset"):
-						return ledger.ResetEmbed(ctx, st)
+						return st.ResetEmbed(ctx)
 					case c.Bool("off"):
-						return ledger.SetEmbed(ctx, st, store.EmbedSetting{Off: true}, actor)
+						return st.SetEmbed(ctx, ledger.EmbedEndpoint{Off: true}, actor)
 					case set:
 						e, _, err := st.StoredEmbed(ctx)
 						if err != nil {
@@ -77,9 +76,9 @@ EXAMPLES:
 						if err := e.Valid(); err != nil {
 							return nil, cli.UsageHint("linkledger config embed --url http://127.0.0.1:11434/v1 --model nomic-embed-text", "config embed: %v", err)
 						}
-						return ledger.SetEmbed(ctx, st, e, actor)
+						return st.SetEmbed(ctx, e, actor)
 					}
-					return ledger.EmbedSetting(ctx, st)
+					return st.EmbedSetting(ctx)
 				})
 		},
 	}

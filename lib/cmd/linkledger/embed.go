@@ -98,7 +98,7 @@ EXAMPLES:
 			progress := out.Progress(cli.FullName(c))
 			defer progress.Done()
 			diag := cli.Diag{Prog: cli.FullName(c), W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
-			failed, err := ledger.EmbedStored(ctx, st, client, ledger.EmbedOptions{IDs: ids, Limit: int(c.Int("limit"))}, func(r *record.Record) error {
+			failed, err := st.EmbedStored(ctx, client, ledger.EmbedOptions{IDs: ids, Limit: int(c.Int("limit"))}, func(r *record.Record) error {
 				if e := r.Embed.Error; e != nil {
 					diag.Printf("%s: not embedded: %s: %s", r.ID, e.Code, e.Message)
 				}

@@ -10,8 +10,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
-	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger"
 )
 
 // toEnrich marks the flags of `linkledger enrich` that go to ll-enrich.
@@ -160,12 +159,12 @@ func storedRecords(ctx context.Context, env cli.Env, c *ucli.Command) ([]byte, i
 	if c.IsSet("busy-timeout") {
 		busy = cli.BusyTimeout(c.Duration("busy-timeout"))
 	}
-	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: busy})
+	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: busy})
 	if err != nil {
 		return nil, 0, err
 	}
 	defer st.Close()
-	maxBytes := store.DefaultStoredChunkBytes
+	maxBytes := ledger.DefaultStoredChunkBytes
 	if c.IsSet("max-chunk-bytes") {
 		if maxBytes = int(c.Int("max-chunk-bytes")); maxBytes < 1 {
 			return nil, 0, cli.Usage("--max-chunk-bytes %d: want 1 or more", maxBytes)
@@ -175,19 +174,13 @@ func storedRecords(ctx context.Context, env cli.Env, c *ucli.Command) ([]byte, i
 	var buf bytes.Buffer
 	skipped := 0
 	for _, id := range ids {
-		it, err := st.Status(ctx, id)
+		rec, status, err := st.StoredChunks(ctx, id, maxBytes)
 		if err != nil {
-			return nil, 0, err
-		}
-		rec := &record.Record{ID: it.ID, URL: it.URL, CanonicalURL: it.CanonicalURL, SourceType: it.SourceType, Title: it.Title, Lang: it.Lang}
-		if err := st.AttachStoredChunks(ctx, rec, maxBytes); err != nil {
 			return nil, 0, err
 		}
 		if len(rec.Chunks) == 0 {
 			skipped++
-			var in store.IngestInfo
-			_ = json.Unmarshal(it.Extra["ingest"], &in)
-			diag.Printf("%s: nothing stored to enrich (status %s)", id, in.Status)
+			diag.Printf("%s: nothing stored to enrich (status %s)", id, status)
 			diag.Hintf("linkledger worker ingests saved items first")
 			continue
 		}

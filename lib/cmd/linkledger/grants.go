@@ -9,11 +9,11 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/cli"
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger"
 )
 
 // allowedFilesArgs gives ll-fetch, in a pipeline fed from the store, the
-// local files the user named on ll-save's command line (store.AllowedFiles):
+// local files the user named on ll-save's command line (ledger.AllowedFiles):
 // `ll-save ./paper.pdf; linkledger worker` reads paper.pdf, while a file://
 // item saved from a stdin record stays refused (docs/security.md). The list
 // goes through a private temporary file (--allow-files-from), which done
@@ -28,7 +28,7 @@ func allowedFilesArgs(ctx context.Context, env cli.Env, dbFlag string) (args []s
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, done, nil // no database, no grants: the pipeline's ll-find says so
 	}
-	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: cli.EnvBusyTimeout(env)})
+	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.EnvBusyTimeout(env)})
 	if err != nil {
 		return nil, done, err
 	}

@@ -1,9 +1,9 @@
 package linkledger
 
 // The ingest loop: the worker that keeps running. `linkledger worker
-// --watch` runs it in the foreground; `linkledger mcp` (and any other
-// long-lived face, such as a web app) runs it in the background while it
-// serves, so a link saved there is readable seconds later.
+// --watch` runs it in the foreground; `linkledger mcp` and `linkledger ui`
+// run it in the background (backgroundWorker, mcp.go) while they
+// serve, so a link saved there is readable seconds later.
 
 import (
 	"context"

@@ -30,7 +30,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // itemVerbs returns the whole-item and housekeeping verbs.
@@ -74,8 +73,8 @@ EXAMPLES:
 			Flags: []ucli.Flag{cli.DBFlag(), rulesFlag(),
 				&ucli.BoolFlag{Name: "text", Usage: "add the item's text (its chunks, in order)"}},
 			Action: func(ctx context.Context, c *ucli.Command) error {
-				return eachItem(ctx, c, env, func(ctx context.Context, st *store.Store, arg string, ro ledger.ResolveOptions) ([]*record.Record, error) {
-					rec, err := ledger.Show(ctx, st, arg, ledger.ShowOptions{Resolve: ro, Text: c.Bool("text")})
+				return eachItem(ctx, c, env, func(ctx context.Context, st *ledger.Ledger, arg string, ro ledger.ResolveOptions) ([]*record.Record, error) {
+					rec, err := st.Show(ctx, arg, ledger.ShowOptions{Resolve: ro, Text: c.Bool("text")})
 					return []*record.Record{rec}, err
 				})
 			},
@@ -98,7 +97,9 @@ EXAMPLES:
    linkledger history ll_0123456789abcdef --jq '.event | [.at, .actor, .entity, .action]'`,
 			Flags: []ucli.Flag{cli.DBFlag(), rulesFlag()},
 			Action: func(ctx context.Context, c *ucli.Command) error {
-				return eachItem(ctx, c, env, ledger.History)
+				return eachItem(ctx, c, env, func(ctx context.Context, st *ledger.Ledger, arg string, ro ledger.ResolveOptions) ([]*record.Record, error) {
+					return st.History(ctx, arg, ro)
+				})
 			},
 		},
 		{
@@ -118,7 +119,9 @@ EXAMPLES:
 				if c.Args().Len() > 0 {
 					return cli.Usage("tags takes no arguments (got %q)", c.Args().First())
 				}
-				return readLedger(ctx, c, env, "no tags yet (linkledger tag ID --add TAG)", ledger.Tags)
+				return readLedger(ctx, c, env, "no tags yet (linkledger tag ID --add TAG)", func(ctx context.Context, st *ledger.Ledger) ([]*record.Record, error) {
+					return st.Tags(ctx)
+				})
 			},
 		},
 		{
@@ -148,8 +151,8 @@ EXAMPLES:
 					}
 					ids = append(ids, n)
 				}
-				return writeItems(ctx, c, env, args[:1], func(ctx context.Context, st *store.Store, arg string, wo ledger.WriteOptions) (*record.Record, error) {
-					return ledger.Unannotate(ctx, st, arg, ids, wo)
+				return writeItems(ctx, c, env, args[:1], func(ctx context.Context, st *ledger.Ledger, arg string, wo ledger.WriteOptions) (*record.Record, error) {
+					return st.Unannotate(ctx, arg, ids, wo)
 				})
 			},
 		},
@@ -170,8 +173,8 @@ EXAMPLES:
    linkledger unarchive ll_0123456789abcdef`,
 			Flags: writer(),
 			Action: func(ctx context.Context, c *ucli.Command) error {
-				return writeItems(ctx, c, env, c.Args().Slice(), func(ctx context.Context, st *store.Store, arg string, wo ledger.WriteOptions) (*record.Record, error) {
-					return ledger.Archive(ctx, st, arg, true, wo)
+				return writeItems(ctx, c, env, c.Args().Slice(), func(ctx context.Context, st *ledger.Ledger, arg string, wo ledger.WriteOptions) (*record.Record, error) {
+					return st.Archive(ctx, arg, true, wo)
 				})
 			},
 		},
@@ -186,8 +189,8 @@ EXAMPLES:
    linkledger unarchive ll_0123456789abcdef`,
 			Flags: writer(),
 			Action: func(ctx context.Context, c *ucli.Command) error {
-				return writeItems(ctx, c, env, c.Args().Slice(), func(ctx context.Context, st *store.Store, arg string, wo ledger.WriteOptions) (*record.Record, error) {
-					return ledger.Archive(ctx, st, arg, false, wo)
+				return writeItems(ctx, c, env, c.Args().Slice(), func(ctx context.Context, st *ledger.Ledger, arg string, wo ledger.WriteOptions) (*record.Record, error) {
+					return st.Archive(ctx, arg, false, wo)
 				})
 			},
 		},
@@ -212,8 +215,8 @@ EXAMPLES:
    linkledger delete --yes https://example.com/spam https://example.com/spam2`,
 			Flags: writer(&ucli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "delete without asking"}),
 			Action: func(ctx context.Context, c *ucli.Command) error {
-				return writeItems(ctx, c, env, c.Args().Slice(), func(ctx context.Context, st *store.Store, arg string, wo ledger.WriteOptions) (*record.Record, error) {
-					return ledger.Delete(ctx, st, arg, wo)
+				return writeItems(ctx, c, env, c.Args().Slice(), func(ctx context.Context, st *ledger.Ledger, arg string, wo ledger.WriteOptions) (*record.Record, error) {
+					return st.Delete(ctx, arg, wo)
 				})
 			},
 		},
@@ -227,19 +230,19 @@ EXAMPLES:
 // openItems opens the store of an item verb. It never creates a database:
 // a missing file is an error with a hint. Writers wait up to
 // --busy-timeout for the write lock.
-func openItems(ctx context.Context, c *ucli.Command, env cli.Env, write bool) (*store.Store, string, error) {
+func openItems(ctx context.Context, c *ucli.Command, env cli.Env, write bool) (*ledger.Ledger, string, error) {
 	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return nil, "", err
 	}
-	opts := store.Options{BusyTimeout: cli.DefaultBusyTimeout}
+	opts := ledger.OpenOptions{BusyTimeout: cli.DefaultBusyTimeout}
 	if write {
 		opts.BusyTimeout = cli.BusyTimeout(c.Duration("busy-timeout"))
 	}
 	// as ll-find opens it: never created, the same message when missing
-	st, err := cli.OpenReader(ctx, loc, opts)
+	st, err := cli.OpenLedgerReader(ctx, loc, opts)
 	if err != nil {
-		if store.IsBusy(err) && write {
+		if ledger.IsBusy(err) && write {
 			return nil, loc.Path, cli.BusyError(loc.Path, opts.BusyTimeout, "nothing was changed")
 		}
 		return nil, loc.Path, err
@@ -263,7 +266,7 @@ func resolveOptions(c *ucli.Command, env cli.Env) (ledger.ResolveOptions, error)
 // usage exit code (2); the message and hint are the ledger's.
 func itemErr(err error) error {
 	var ne *ledger.NoItemError
-	if errors.As(err, &ne) || errors.Is(err, store.ErrNoAnnotation) {
+	if errors.As(err, &ne) || errors.Is(err, ledger.ErrNoAnnotation) {
 		return &cli.ExitError{Code: cli.ExitUsage, Err: err}
 	}
 	return err
@@ -272,7 +275,7 @@ func itemErr(err error) error {
 // openOutput decides the output form, then opens the ledger (for writing
 // when write): a bad --format is reported before the file is touched. The
 // caller closes the store; path is the database file.
-func openOutput(ctx context.Context, c *ucli.Command, env cli.Env, write bool) (*cli.Output, *store.Store, string, error) {
+func openOutput(ctx context.Context, c *ucli.Command, env cli.Env, write bool) (*cli.Output, *ledger.Ledger, string, error) {
 	out, err := cli.OutputOn(c, env)
 	if err != nil {
 		return nil, nil, "", err
@@ -288,7 +291,7 @@ func openOutput(ctx context.Context, c *ucli.Command, env cli.Env, write bool) (
 // gives (empty at a terminal when none): the verbs that list from the
 // whole ledger (tags, orphans, config).
 func readLedger(ctx context.Context, c *ucli.Command, env cli.Env, empty string,
-	list func(context.Context, *store.Store) ([]*record.Record, error)) error {
+	list func(context.Context, *ledger.Ledger) ([]*record.Record, error)) error {
 	out, st, _, err := openOutput(ctx, c, env, false)
 	if err != nil {
 		return err
@@ -322,7 +325,7 @@ func emitAll(c *ucli.Command, env cli.Env, out *cli.Output, recs []*record.Recor
 // eachItem runs fn for every item argument of a reader verb and writes the
 // records it returns.
 func eachItem(ctx context.Context, c *ucli.Command, env cli.Env,
-	fn func(context.Context, *store.Store, string, ledger.ResolveOptions) ([]*record.Record, error)) error {
+	fn func(context.Context, *ledger.Ledger, string, ledger.ResolveOptions) ([]*record.Record, error)) error {
 	args := c.Args().Slice()
 	if len(args) == 0 {
 		return cli.Usage("want at least one item: an id (ll_...) or its URL")
@@ -365,12 +368,12 @@ func eachItem(ctx context.Context, c *ucli.Command, env cli.Env,
 // --yes, then changes the items one transaction each and writes their
 // records.
 func writeItems(ctx context.Context, c *ucli.Command, env cli.Env, args []string,
-	fn func(context.Context, *store.Store, string, ledger.WriteOptions) (*record.Record, error)) error {
+	fn func(context.Context, *ledger.Ledger, string, ledger.WriteOptions) (*record.Record, error)) error {
 	if len(args) == 0 {
 		return cli.Usage("want at least one item: an id (ll_...) or its URL")
 	}
 	actor := c.String("actor")
-	if !store.ValidActor(actor) {
+	if !ledger.ValidActor(actor) {
 		return cli.Usage("--actor %q: want human or agent:<name>", actor)
 	}
 	ro, err := resolveOptions(c, env)
@@ -392,7 +395,7 @@ func writeItems(ctx context.Context, c *ucli.Command, env cli.Env, args []string
 	defer st.Close()
 	ids := make([]string, len(args))
 	for i, a := range args {
-		if ids[i], err = ledger.ResolveItem(ctx, st, a, ro); err != nil {
+		if ids[i], err = st.ResolveItem(ctx, a, ro); err != nil {
 			return itemErr(err)
 		}
 	}
@@ -412,7 +415,7 @@ func writeItems(ctx context.Context, c *ucli.Command, env cli.Env, args []string
 		}
 		rec, err := fn(ctx, st, args[i], wo)
 		if err != nil {
-			if store.IsBusy(err) {
+			if ledger.IsBusy(err) {
 				return cli.BusyError(path, cli.BusyTimeout(c.Duration("busy-timeout")), fmt.Sprintf("%d of %d item(s) done before it; running the same command again is safe", i, len(ids)))
 			}
 			return itemErr(err)

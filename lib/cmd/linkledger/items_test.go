@@ -3,6 +3,7 @@ package linkledger
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // TestDeleteAsksAtATerminal runs delete as if stdin were a terminal: it
@@ -20,12 +21,12 @@ import (
 func TestDeleteAsksAtATerminal(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "ll.db")
-	st, err := store.Open(ctx, db, store.Options{})
+	st, err := ledger.Open(ctx, db, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	url := "https://example.com/ask"
-	if _, err := st.Save(ctx, &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url)}, store.SaveOptions{}); err != nil {
+	if _, err := st.Save(ctx, &record.Record{URL: url}, ledger.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -41,16 +42,19 @@ func TestDeleteAsksAtATerminal(t *testing.T) {
 		return code, out.String(), errb.String()
 	}
 	exists := func() bool {
-		st, err := store.Open(ctx, db, store.Options{})
+		st, err := ledger.Open(ctx, db, ledger.OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		ok, err := st.ItemExists(ctx, record.ItemID(url))
+		_, err = st.ShowID(ctx, record.ItemID(url))
+		if errors.Is(err, ledger.ErrNotFound) {
+			return false
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ok
+		return true
 	}
 	for _, answer := range []string{"n\n", "\n", ""} {
 		code, out, errs := run(answer, url)

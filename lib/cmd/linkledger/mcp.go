@@ -27,7 +27,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/mcp"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // mcpVerb returns the mcp verb.
@@ -67,7 +66,7 @@ EXAMPLES:
 			cli.DBFlag(),
 			cli.BusyTimeoutFlag(),
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON) for saved URLs and item arguments, as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
-			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
+			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.BoolFlag{Name: "no-worker", Usage: "do not ingest saved links in the background (leave it to linkledger worker)"},
 		},
 	}
@@ -76,8 +75,8 @@ EXAMPLES:
 			return cli.Usage("mcp takes no arguments (got %q)", c.Args().First())
 		}
 		capN := c.Int("agent-cap")
-		if capN < store.MinAgentHighlightCap || capN > store.MaxAgentHighlightCap {
-			return cli.Usage("--agent-cap %d: want %d..%d", capN, store.MinAgentHighlightCap, store.MaxAgentHighlightCap)
+		if capN < ledger.MinAgentHighlightCap || capN > ledger.MaxAgentHighlightCap {
+			return cli.Usage("--agent-cap %d: want %d..%d", capN, ledger.MinAgentHighlightCap, ledger.MaxAgentHighlightCap)
 		}
 		ro, err := resolveOptions(c, env)
 		if err != nil {
@@ -88,14 +87,14 @@ EXAMPLES:
 			return err
 		}
 		wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-		st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
+		st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
 		if err != nil {
 			return err
 		}
 		defer st.Close()
 		// reads go through a second handle with ll-find's short busy
 		// timeout: a find never waits on another process's write lock
-		rd, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond})
+		rd, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
 		if err != nil {
 			return err
 		}
@@ -111,7 +110,7 @@ EXAMPLES:
 		findflags.Embedder(ctx, env, rd, &fo, diag)
 		opt.Embedder = fo.Embedder
 		if !c.Bool("no-worker") {
-			l := backgroundWorker(filters, env, loc.Path, rd, diag)
+			l := backgroundWorker(filters, env, loc.Path, wait, rd, diag)
 			l.Start(ctx)
 			// stopped before the stores close: a pass in flight ends
 			// between records
@@ -140,20 +139,28 @@ const (
 	backgroundConcurrency = 1
 )
 
-// backgroundWorker is the ingest loop of a face that serves (mcp, and
-// any other long-lived face): passes of ll-find --pending | ll-fetch |
-// ll-parse | ll-index over the database at path, their records
-// discarded, -q (no diagnostics per item), the pending queue counted on
-// rd; diagnostics to diag.W as "PROG: worker: STAGE: ...". The caller
-// Starts it with the server and Stops it before closing rd.
-func backgroundWorker(filters Filters, env cli.Env, path string, rd *store.Store, diag cli.Diag) *ingestLoop {
+// backgroundWorker is the one ingest loop of a face that serves
+// (linkledger mcp and linkledger ui): passes of ll-find --pending |
+// ll-fetch | ll-parse [| ll-embed] | ll-index over the database at path,
+// ll-embed when an endpoint is configured (the environment's, else the
+// ledger's stored one); records discarded, -q (no diagnostics per item:
+// a failed item's error is stored with it), ll-index waiting up to busy
+// for the write lock, the pending queue counted on rd; diagnostics to
+// diag.W as "PROG: worker: STAGE: ...". The caller Starts it with the
+// server and Stops it before closing rd.
+func backgroundWorker(filters Filters, env cli.Env, path string, busy time.Duration, rd *ledger.Ledger, diag cli.Diag) *ingestLoop {
 	pass := func(ctx context.Context) error {
 		allow, done, err := allowedFilesArgs(ctx, env, path)
 		defer done()
 		if err != nil {
 			return err
 		}
-		e := env
+		// the stored endpoint (linkledger config embed) read each pass,
+		// so a change applies without a restart; the environment's wins
+		e, err := cli.WithStoredEmbed(ctx, env, rd)
+		if err != nil {
+			return err
+		}
 		e.Stdin, e.Stdout = nil, io.Discard // never the server's stdin and stdout
 		db := []string{"--db", path, "-q"}
 		stages := []stage{
@@ -161,13 +168,14 @@ func backgroundWorker(filters Filters, env cli.Env, path string, rd *store.Store
 			{"ll-fetch", append([]string{"-q", "--concurrency", strconv.Itoa(backgroundConcurrency)}, allow...)},
 			{"ll-parse", []string{"-q"}},
 		}
-		if env.Getenv != nil && env.Getenv(cli.EnvEmbedURL) != "" {
+		if e.Getenv != nil && e.Getenv(cli.EnvEmbedURL) != "" {
 			// an embeddings endpoint is configured: vectors too, as the
 			// worker verb does (embedStage)
 			stages = append(stages, stage{"ll-embed", []string{"-q"}})
 		}
-		return pipeline(ctx, filters, e, diag.Prog+": worker", append(stages, stage{"ll-index", db}))
+		index := append([]string{"--busy-timeout=" + busy.String()}, db...)
+		return pipeline(ctx, filters, e, diag.Prog+": worker", append(stages, stage{"ll-index", index}))
 	}
-	pending := func(ctx context.Context) (int, error) { return ledger.CountPending(ctx, rd, 0) }
+	pending := func(ctx context.Context) (int, error) { return rd.CountPending(ctx, 0) }
 	return newIngestLoop(pass, pending, cli.Diag{Prog: diag.Prog + ": worker", W: diag.W})
 }

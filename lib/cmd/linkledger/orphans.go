@@ -16,7 +16,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 func orphansVerb(env cli.Env) *ucli.Command {
@@ -50,8 +49,8 @@ EXAMPLES:
 			if c.Int("limit") < 0 {
 				return cli.Usage("--limit %d: want 0 or more", c.Int("limit"))
 			}
-			return readLedger(ctx, c, env, "no orphaned highlights or lowlights: every quote was found in its item's text", func(ctx context.Context, st *store.Store) ([]*record.Record, error) {
-				return ledger.Orphans(ctx, st, int(c.Int("limit")))
+			return readLedger(ctx, c, env, "no orphaned highlights or lowlights: every quote was found in its item's text", func(ctx context.Context, st *ledger.Ledger) ([]*record.Record, error) {
+				return st.Orphans(ctx, int(c.Int("limit")))
 			})
 		},
 	}

@@ -49,7 +49,7 @@ EXAMPLES:
 				return err
 			}
 			defer st.Close()
-			o, err := ledger.BuildOverview(ctx, st, ledger.OverviewOptions{MaxTokens: max})
+			o, err := st.BuildOverview(ctx, ledger.OverviewOptions{MaxTokens: max})
 			if err != nil {
 				return err
 			}

@@ -26,7 +26,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cli/human"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 	"github.com/linkledger/linkledger/lib/termsafe"
 )
 
@@ -79,9 +78,9 @@ EXAMPLES:
 			if q == "" {
 				return cli.Usage("pack save %s: want --query TEXT", name)
 			}
-			return packWrite(ctx, c, env, func(st *store.Store, wo ledger.PackWriteOptions) (*record.PackInfo, error) {
+			return packWrite(ctx, c, env, func(st *ledger.Ledger, wo ledger.PackWriteOptions) (*record.PackInfo, error) {
 				wo.Replace = c.Bool("replace")
-				return ledger.SavePack(ctx, st, name, q, o, wo)
+				return st.SavePack(ctx, name, q, o, wo)
 			})
 		},
 	}
@@ -103,8 +102,8 @@ EXAMPLES:
 			if err != nil {
 				return err
 			}
-			return packWrite(ctx, c, env, func(st *store.Store, wo ledger.PackWriteOptions) (*record.PackInfo, error) {
-				return ledger.RefreshPack(ctx, st, name, wo)
+			return packWrite(ctx, c, env, func(st *ledger.Ledger, wo ledger.PackWriteOptions) (*record.PackInfo, error) {
+				return st.RefreshPack(ctx, name, wo)
 			})
 		},
 	}
@@ -129,8 +128,8 @@ EXAMPLES:
 			if c.Int("version") < 0 {
 				return cli.Usage("--version %d: want 1 or more", c.Int("version"))
 			}
-			return packRead(ctx, c, env, func(st *store.Store) ([]record.PackInfo, error) {
-				p, err := ledger.ShowPack(ctx, st, name, c.Int("version"))
+			return packRead(ctx, c, env, func(st *ledger.Ledger) ([]record.PackInfo, error) {
+				p, err := st.ShowPack(ctx, name, c.Int("version"))
 				if err != nil {
 					return nil, err
 				}
@@ -152,8 +151,8 @@ EXAMPLES:
 			if c.Args().Len() > 0 {
 				return cli.Usage("pack list takes no arguments (got %q)", c.Args().First())
 			}
-			return packRead(ctx, c, env, func(st *store.Store) ([]record.PackInfo, error) {
-				return ledger.ListPacks(ctx, st)
+			return packRead(ctx, c, env, func(st *ledger.Ledger) ([]record.PackInfo, error) {
+				return st.ListPacks(ctx)
 			})
 		},
 	}
@@ -206,8 +205,8 @@ EXAMPLES:
 			if err := ledger.CheckName("task", task); err != nil {
 				return cli.Usage("--task: %v", err)
 			}
-			return writeItems(ctx, c, env, c.Args().Slice(), func(ctx context.Context, st *store.Store, arg string, wo ledger.WriteOptions) (*record.Record, error) {
-				cit, err := ledger.Cite(ctx, st, arg, ledger.CiteOptions{Resolve: wo.Resolve, Task: task, Actor: wo.Actor})
+			return writeItems(ctx, c, env, c.Args().Slice(), func(ctx context.Context, st *ledger.Ledger, arg string, wo ledger.WriteOptions) (*record.Record, error) {
+				cit, err := st.Cite(ctx, arg, ledger.CiteOptions{Resolve: wo.Resolve, Task: task, Actor: wo.Actor})
 				if err != nil {
 					return nil, err
 				}
@@ -266,7 +265,7 @@ EXAMPLES:
 				return err
 			}
 			defer st.Close()
-			u, err := ledger.Stats(ctx, st, o)
+			u, err := st.Stats(ctx, o)
 			if err != nil {
 				return err
 			}
@@ -342,9 +341,9 @@ func packOptions(c *ucli.Command) (record.PackOptions, error) {
 
 // packWrite runs pack save or refresh: it checks --actor, opens the store
 // for writing and writes the pack's record.
-func packWrite(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*store.Store, ledger.PackWriteOptions) (*record.PackInfo, error)) error {
+func packWrite(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*ledger.Ledger, ledger.PackWriteOptions) (*record.PackInfo, error)) error {
 	actor := c.String("actor")
-	if !store.ValidActor(actor) {
+	if !ledger.ValidActor(actor) {
 		return cli.Usage("--actor %q: want human or agent:<name>", actor)
 	}
 	out, st, path, err := openOutput(ctx, c, env, true)
@@ -354,7 +353,7 @@ func packWrite(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*store
 	defer st.Close()
 	p, err := fn(st, ledger.PackWriteOptions{Actor: actor})
 	if err != nil {
-		if store.IsBusy(err) {
+		if ledger.IsBusy(err) {
 			return cli.BusyError(path, cli.BusyTimeout(c.Duration("busy-timeout")), "nothing was changed")
 		}
 		return packErr(err)
@@ -363,7 +362,7 @@ func packWrite(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*store
 }
 
 // packRead runs pack show or list.
-func packRead(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*store.Store) ([]record.PackInfo, error)) error {
+func packRead(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*ledger.Ledger) ([]record.PackInfo, error)) error {
 	out, st, _, err := openOutput(ctx, c, env, false)
 	if err != nil {
 		return err

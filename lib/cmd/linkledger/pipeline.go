@@ -14,7 +14,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // stage is one filter of a pipeline.
@@ -194,7 +193,7 @@ func workerVerb(filters Filters, env cli.Env, verb string) *ucli.Command {
 	var watchFlags []ucli.Flag
 	view := "--pending"
 	if verb == "worker" {
-		sf = append(sf, stageFlag{&ucli.IntFlag{Name: "max-attempts", Value: store.DefaultMaxAttempts, Usage: "retry failed items with fewer attempts than `N`"}, toFind | toFetch})
+		sf = append(sf, stageFlag{&ucli.IntFlag{Name: "max-attempts", Value: ledger.DefaultMaxAttempts, Usage: "retry failed items with fewer attempts than `N`"}, toFind | toFetch})
 		watchFlags = []ucli.Flag{
 			&ucli.BoolFlag{Name: "watch", Usage: "keep running: ingest links as they are saved, until Ctrl-C or SIGTERM (each pass takes at most --limit items)"},
 			&ucli.DurationFlag{Name: "poll", Value: ingestPoll, Usage: "with --watch: how often to look for items saved by other processes"},
@@ -295,13 +294,13 @@ func watch(ctx context.Context, c *ucli.Command, env cli.Env, pass func(context.
 	if err != nil {
 		return err
 	}
-	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: 250 * time.Millisecond})
+	st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	maxAttempts := int(c.Int("max-attempts"))
-	pending := func(ctx context.Context) (int, error) { return ledger.CountPending(ctx, st, maxAttempts) }
+	pending := func(ctx context.Context) (int, error) { return st.CountPending(ctx, maxAttempts) }
 	l := newIngestLoop(pass, pending, cli.Diag{Prog: cli.FullName(c), W: env.Stderr})
 	if c.IsSet("poll") {
 		if l.poll = c.Duration("poll"); l.poll < 100*time.Millisecond || l.poll > time.Hour {
@@ -352,11 +351,11 @@ func retry(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command, s
 	if c.IsSet("busy-timeout") {
 		busy = cli.BusyTimeout(c.Duration("busy-timeout"))
 	}
-	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: busy})
+	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: busy})
 	if err != nil {
 		return err
 	}
-	rec, err := st.Retry(ctx, id, "human")
+	rec, err := st.Retry(ctx, id, ledger.WriteOptions{Actor: "human"})
 	st.Close()
 	if err != nil {
 		return err
@@ -394,7 +393,7 @@ func storedEmbedEnv(ctx context.Context, env cli.Env, db string) (cli.Env, error
 	if err != nil {
 		return env, err
 	}
-	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: cli.EnvBusyTimeout(env)})
+	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.EnvBusyTimeout(env)})
 	if err != nil {
 		return env, nil // no ledger (yet): the stages say so in their words
 	}

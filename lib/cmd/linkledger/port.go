@@ -20,8 +20,8 @@ import (
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/exporter"
 	"github.com/linkledger/linkledger/lib/importer"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // portVerbs returns the import, export, backup and check verbs.
@@ -133,7 +133,7 @@ func exportFilterFlags() []ucli.Flag {
 
 // readFilter reads the filter flags as ll-find does; archived items are
 // in unless --no-archived (an export is the whole ledger).
-func readFilter(c *ucli.Command, now time.Time) (store.Filter, error) {
+func readFilter(c *ucli.Command, now time.Time) (ledger.ExportFilter, error) {
 	f, err := findflags.Filter(c, now)
 	if err != nil {
 		return f, err
@@ -142,11 +142,11 @@ func readFilter(c *ucli.Command, now time.Time) (store.Filter, error) {
 	case c.Bool("no-archived") && c.Bool("only-archived"):
 		return f, cli.Usage("--no-archived and --only-archived: give one")
 	case c.Bool("no-archived"):
-		f.Archived = store.NotArchived
+		f.Archived = ledger.NotArchived
 	case c.Bool("only-archived"):
-		f.Archived = store.OnlyArchived
+		f.Archived = ledger.OnlyArchived
 	default:
-		f.Archived = store.AnyArchived
+		f.Archived = ledger.ArchivedAny
 	}
 	return f, nil
 }
@@ -220,7 +220,7 @@ EXAMPLES:
 					return err
 				}
 				rec, err := st.Export(ctx, id, c.Bool("text"))
-				if errors.Is(err, store.ErrNotFound) {
+				if errors.Is(err, ledger.ErrNotFound) {
 					continue // deleted since the list was read
 				}
 				if err != nil {
@@ -238,7 +238,7 @@ EXAMPLES:
 // exportReadable writes the bookmark HTML (on stdout) or the Markdown
 // vault (into dir, a record per item: its file and whether it was
 // written).
-func exportReadable(ctx context.Context, st *store.Store, ids []string, dir string, env cli.Env, out *cli.Output) error {
+func exportReadable(ctx context.Context, st *ledger.Ledger, ids []string, dir string, env cli.Env, out *cli.Output) error {
 	var bm *exporter.Bookmarks
 	var vault *exporter.Vault
 	if dir == "" {
@@ -253,8 +253,8 @@ func exportReadable(ctx context.Context, st *store.Store, ids []string, dir stri
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rec, err := st.Show(ctx, id, store.ShowOptions{})
-		if errors.Is(err, store.ErrNotFound) {
+		rec, err := st.ShowID(ctx, id)
+		if errors.Is(err, ledger.ErrNotFound) {
 			continue
 		}
 		if err != nil {
@@ -337,8 +337,8 @@ EXAMPLES:
 			if err != nil {
 				return err
 			}
-			var items int
-			if err := st.DB().GetContext(ctx, &items, `SELECT count(*) FROM items`); err != nil {
+			items, err := st.ItemCount(ctx)
+			if err != nil {
 				return err
 			}
 			if out.IsHuman() {
@@ -396,7 +396,7 @@ EXAMPLES:
 			if c.Bool("repair") {
 				orphans, items, err := st.Repair(ctx)
 				if err != nil {
-					if store.IsBusy(err) {
+					if ledger.IsBusy(err) {
 						return cli.BusyError(st.Path(), cli.BusyTimeout(c.Duration("busy-timeout")), "nothing was changed")
 					}
 					return fmt.Errorf("repair: %w", err)

@@ -24,7 +24,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 func reviewVerb(env cli.Env) *ucli.Command {
@@ -82,7 +81,7 @@ EXAMPLES:
 				return cli.Usage("--limit %d: want 0 or more", c.Int("limit"))
 			}
 			actor := c.String("actor")
-			if !store.ValidActor(actor) {
+			if !ledger.ValidActor(actor) {
 				return cli.Usage("--actor %q: want human or agent:<name>", actor)
 			}
 			decay, err := findflags.Decay(c)
@@ -102,7 +101,7 @@ EXAMPLES:
 			}
 			defer st.Close()
 			if len(decisions) == 0 {
-				recs, err := ledger.ReviewQueue(ctx, st, ledger.ReviewQueueOptions{Limit: int(c.Int("limit")), Decayed: c.Bool("decayed"), Decay: decay})
+				recs, err := st.ReviewQueue(ctx, ledger.ReviewQueueOptions{Limit: int(c.Int("limit")), Decayed: c.Bool("decayed"), Decay: decay})
 				if err != nil {
 					return err
 				}
@@ -114,9 +113,9 @@ EXAMPLES:
 			}
 			wo := ledger.WriteOptions{Actor: actor}
 			for i, d := range decisions {
-				rec, err := ledger.Review(ctx, st, d, wo)
+				rec, err := st.Decide(ctx, d, wo)
 				if err != nil {
-					if store.IsBusy(err) {
+					if ledger.IsBusy(err) {
 						return cli.BusyError(path, cli.BusyTimeout(c.Duration("busy-timeout")), fmt.Sprintf("%d of %d decision(s) done before it; running the same command again is safe", i, len(decisions)))
 					}
 					var re *record.Error
@@ -138,12 +137,12 @@ EXAMPLES:
 
 // reviewDecisions reads the decision flags into one decision per
 // annotation id or tag (ITEM_ID:TAG), in the order they first appear.
-func reviewDecisions(c *ucli.Command) ([]store.ReviewDecision, error) {
+func reviewDecisions(c *ucli.Command) ([]ledger.ReviewDecision, error) {
 	var order []string
-	byKey := map[string]*store.ReviewDecision{}
-	get := func(flag, s string, tagOK bool) (*store.ReviewDecision, error) {
+	byKey := map[string]*ledger.ReviewDecision{}
+	get := func(flag, s string, tagOK bool) (*ledger.ReviewDecision, error) {
 		s = strings.TrimSpace(s)
-		d := store.ReviewDecision{}
+		d := ledger.ReviewDecision{}
 		key := s
 		if item, tag, ok := strings.Cut(s, ":"); ok && tagOK {
 			if !ledger.IsItemID(item) || strings.TrimSpace(tag) == "" {
@@ -169,7 +168,7 @@ func reviewDecisions(c *ucli.Command) ([]store.ReviewDecision, error) {
 		order = append(order, key)
 		return &d, nil
 	}
-	name := func(d *store.ReviewDecision) string {
+	name := func(d *ledger.ReviewDecision) string {
 		if d.Tag != "" {
 			return fmt.Sprintf("tag %s:%s", d.ItemID, d.Tag)
 		}
@@ -181,9 +180,9 @@ func reviewDecisions(c *ucli.Command) ([]store.ReviewDecision, error) {
 			if err != nil {
 				return nil, err
 			}
-			want := store.ReviewConfirmed
+			want := ledger.ReviewConfirmed
 			if flag == "reject" {
-				want = store.ReviewRejected
+				want = ledger.ReviewRejected
 			}
 			if d.Decision != "" && d.Decision != want {
 				return nil, cli.Usage("%s is both confirmed and rejected: choose one", name(d))
@@ -219,7 +218,7 @@ func reviewDecisions(c *ucli.Command) ([]store.ReviewDecision, error) {
 			d.Pinned = &pin
 		}
 	}
-	out := make([]store.ReviewDecision, len(order))
+	out := make([]ledger.ReviewDecision, len(order))
 	for i, k := range order {
 		out[i] = *byKey[k]
 	}

@@ -9,28 +9,23 @@ package linkledger
 // DB.ui-token, the bookmarklet's token (made on first use). Each page
 // reads the store, each form post writes it in one short transaction. Unless
 // --no-worker it ingests pending items in the background, one at a time,
-// with the same pipeline as `linkledger worker` (uiWorker).
+// with the ingest loop of `linkledger mcp` (backgroundWorker).
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
-	"sync/atomic"
-	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
 	"github.com/linkledger/linkledger/lib/web"
 )
 
@@ -44,7 +39,7 @@ stdout is the address to open, with this run's token; the first visit
 trades the token for a cookie. Ctrl-C stops it.
 
 While it runs it ingests saved links in the background (the pipeline of
-'linkledger worker', one item at a time); --no-worker turns that off.
+'linkledger worker', as linkledger mcp does); --no-worker turns that off.
 Pages see what other processes write (ll-save, the MCP server) on the
 next load. Only loopback addresses are accepted (docs/ui.md).
 
@@ -79,7 +74,7 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		return err
 	}
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait})
+	st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait})
 	if err != nil {
 		return err
 	}
@@ -97,24 +92,14 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		ln.Close()
 		return err
 	}
-	opt := web.Options{Ledger: ledger.New(st), Port: ln.Addr().(*net.TCPAddr).Port, Token: token, CaptureToken: capture, Logf: logf}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	done := make(chan struct{})
+	opt := web.Options{Ledger: st, Port: ln.Addr().(*net.TCPAddr).Port, Token: token, CaptureToken: capture, Logf: logf}
 	if !c.Bool("no-worker") {
-		poke := make(chan struct{}, 1)
-		opt.Poke = func() {
-			select {
-			case poke <- struct{}{}:
-			default:
-			}
-		}
-		go func() {
-			defer close(done)
-			uiWorker(ctx, filters, env, loc.Path, wait, poke, logf)
-		}()
-	} else {
-		close(done)
+		// the ingest loop of linkledger mcp and worker --watch; stopped
+		// (deferred after the close above) before the store closes
+		l := backgroundWorker(filters, env, loc.Path, wait, st, cli.Diag{Prog: cli.FullName(c), W: env.Stderr})
+		l.Start(ctx)
+		defer l.Stop()
+		opt.Poke = l.Wake
 	}
 	srv, err := web.New(opt)
 	if err != nil {
@@ -130,8 +115,6 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		openBrowser(u, logf)
 	}
 	err = srv.Serve(ctx, ln)
-	cancel()
-	<-done
 	if ctx.Err() != nil {
 		return nil // Ctrl-C: a clean stop
 	}
@@ -182,68 +165,3 @@ func openBrowser(u string, logf func(string, ...any)) {
 		logf("--open: %v", err)
 	}
 }
-
-// uiWorker ingests pending items while the app runs: one item per pass
-// through `ll-find --pending --limit 1 | ll-fetch | ll-parse | ll-index`
-// (the pipeline of linkledger worker), passes back to back while there is
-// work, else a pass every 5 s or when the app saves something (poke). A
-// pass that fails as a whole waits 5 s before the next.
-func uiWorker(ctx context.Context, filters Filters, env cli.Env, db string, wait time.Duration, poke <-chan struct{}, logf func(string, ...any)) {
-	for ctx.Err() == nil {
-		did, err := uiWorkerPass(ctx, filters, env, db, wait)
-		if ctx.Err() != nil {
-			return
-		}
-		if err != nil {
-			logf("worker: %v", err)
-		}
-		if did && err == nil {
-			continue
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-poke:
-		case <-time.After(5 * time.Second):
-		}
-	}
-}
-
-// uiWorkerPass ingests at most one pending item; did says one was.
-func uiWorkerPass(ctx context.Context, filters Filters, env cli.Env, db string, wait time.Duration) (did bool, err error) {
-	allow, cleanup, err := allowedFilesArgs(ctx, env, db)
-	defer cleanup()
-	if err != nil {
-		return false, err
-	}
-	var out countWriter
-	var diag bytes.Buffer
-	e := env
-	e.Stdin = bytes.NewReader(nil)
-	e.Stdout = &out
-	e.Stderr = &diag
-	busy := "--busy-timeout=" + wait.String()
-	err = pipeline(ctx, filters, e, "linkledger ui: worker", []stage{
-		{"ll-find", []string{"--pending", "--limit", "1", "--db", db, "-q"}},
-		{"ll-fetch", append([]string{"-q"}, allow...)},
-		{"ll-parse", []string{"-q"}},
-		{"ll-index", []string{"--db", db, busy, "-q"}},
-	})
-	if ee, ok := err.(*cli.ExitError); ok && ee.Code == cli.ExitPartial {
-		err = nil // the item failed; its error is stored and shown in the inbox
-	}
-	if err != nil && diag.Len() > 0 {
-		err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(diag.Bytes()))
-	}
-	return out.n.Load() > 0, err
-}
-
-// countWriter counts what is written to it and keeps none of it.
-type countWriter struct{ n atomic.Int64 }
-
-func (w *countWriter) Write(p []byte) (int, error) {
-	w.n.Add(int64(len(p)))
-	return len(p), nil
-}
-
-var _ io.Writer = (*countWriter)(nil)

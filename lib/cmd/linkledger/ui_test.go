@@ -20,6 +20,8 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/cmd/linkledger/inprocess"
+	"github.com/linkledger/linkledger/lib/embed/embedfake"
+	"github.com/linkledger/linkledger/lib/ledger"
 )
 
 // syncBuffer is a Buffer safe to read while the server writes to it.
@@ -74,6 +76,46 @@ func TestUIRefusesNonLoopback(t *testing.T) {
 // the background worker (a page of a local server), and cancelling (as
 // Ctrl-C does) stops it cleanly with exit 0.
 func TestUIServesIngestsAndStops(t *testing.T) {
+	uiIngest(t, nil, nil)
+}
+
+// TestUIWorkerEmbeds: with an embeddings endpoint configured, the ui's
+// background worker is the one of linkledger mcp (backgroundWorker): its
+// passes run ll-embed before ll-index, so the endpoint is asked for the
+// item's vectors.
+func TestUIWorkerEmbeds(t *testing.T) {
+	fake := &embedfake.Server{}
+	es := httptest.NewServer(fake)
+	defer es.Close()
+	uiIngest(t, map[string]string{cli.EnvEmbedURL: es.URL + "/v1", cli.EnvEmbedModel: "hash-64"}, nil)
+	if fake.Requests() == 0 {
+		t.Error("the ui's worker ingested the item without asking the embeddings endpoint")
+	}
+	// the endpoint stored in the ledger (linkledger config embed), none
+	// in the environment
+	before := fake.Requests()
+	uiIngest(t, map[string]string{cli.EnvEmbedURL: "", cli.EnvEmbedModel: ""}, func(db string) {
+		var out, errb bytes.Buffer
+		env := uiEnv(db, &out, &errb)
+		l, err := ledger.Open(context.Background(), db, ledger.OpenOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
+		if code := linkledger.Run(context.Background(), nil, env, []string{"linkledger", "config", "embed", "--url", es.URL + "/v1", "--model", "hash-64"}); code != 0 {
+			t.Fatalf("config embed: exit %d\n%s", code, errb.String())
+		}
+	})
+	if fake.Requests() == before {
+		t.Error("the ui's worker ingested the item without asking the stored embeddings endpoint")
+	}
+}
+
+// uiIngest runs `linkledger ui` with the worker (and the environment
+// extra), saves a page through the app and waits for the worker to
+// ingest it, then stops the app with Ctrl-C.
+func uiIngest(t *testing.T, extra map[string]string, setup func(db string)) {
+	t.Helper()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, `<html><head><title>Worker test page</title></head><body><article><h1>Worker test page</h1>`+
@@ -81,13 +123,24 @@ func TestUIServesIngestsAndStops(t *testing.T) {
 	}))
 	defer page.Close()
 	db := filepath.Join(t.TempDir(), "ll.db")
+	if setup != nil {
+		setup(db)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
 	var errb syncBuffer
 	codec := make(chan int, 1)
 	go func() {
-		codec <- linkledger.Run(ctx, inprocess.Filters(), uiEnv(db, pw, &errb), []string{"linkledger", "ui", "--addr", "127.0.0.1:0"})
+		env := uiEnv(db, pw, &errb)
+		getenv := env.Getenv
+		env.Getenv = func(k string) string {
+			if v, ok := extra[k]; ok {
+				return v
+			}
+			return getenv(k)
+		}
+		codec <- linkledger.Run(ctx, inprocess.Filters(), env, []string{"linkledger", "ui", "--addr", "127.0.0.1:0"})
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
@@ -133,7 +186,7 @@ func TestUIServesIngestsAndStops(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if counts["parsed"] == 1 {
+		if counts["parsed"]+counts["enriched"] == 1 {
 			break
 		}
 		if time.Now().After(deadline) {

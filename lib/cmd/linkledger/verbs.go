@@ -13,7 +13,6 @@ import (
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // itemFlags are the flags of every verb that opens the store: --db and
@@ -80,14 +79,14 @@ func forwardAs(c *ucli.Command, name, as string) []string {
 // is a usage error (exit 2) with the same message from every verb. check,
 // when given, is run with the id on the same open store (pin: the
 // annotation is the item's).
-func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string, check ...func(context.Context, *store.Store, string) error) (string, error) {
+func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string, check ...func(context.Context, *ledger.Ledger, string) error) (string, error) {
 	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
 		return "", err
 	}
 	// a missing database is "no database at ..." (exit 1), as from every
 	// reader; an older schema is migrated here as the filters would
-	st, err := cli.OpenReader(ctx, loc, store.Options{BusyTimeout: time.Second})
+	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: time.Second})
 	if err != nil {
 		return "", err
 	}
@@ -99,7 +98,7 @@ func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string, chec
 		}
 	}
 	cwd, _ := env.Getwd()
-	id, err := ledger.ResolveItem(ctx, st, arg, ledger.ResolveOptions{Rules: rules, Cwd: cwd, Home: env.Getenv("HOME")})
+	id, err := st.ResolveItem(ctx, arg, ledger.ResolveOptions{Rules: rules, Cwd: cwd, Home: env.Getenv("HOME")})
 	var ne *ledger.NoItemError
 	if errors.As(err, &ne) {
 		return "", &cli.ExitError{Code: cli.ExitUsage, Err: err}
@@ -120,11 +119,11 @@ func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string, chec
 var errNoDB = errors.New("no database")
 
 // openExisting opens the database at path if the file exists.
-func openExisting(ctx context.Context, path string, readOnly bool) (*store.Store, error) {
+func openExisting(ctx context.Context, path string, readOnly bool) (*ledger.Ledger, error) {
 	if !fileExists(path) {
 		return nil, errNoDB
 	}
-	st, err := store.Open(ctx, path, store.Options{ReadOnly: readOnly, BusyTimeout: time.Second})
+	st, err := ledger.Open(ctx, path, ledger.OpenOptions{ReadOnly: readOnly, BusyTimeout: time.Second})
 	if err != nil {
 		return nil, cli.DBError(path, err)
 	}
@@ -276,10 +275,10 @@ EXAMPLES:
 			// says it (exit 2, with where to find the ids), not as a
 			// failed ll-save record of "argument 1"
 			arg := c.Args().First()
-			id, err := itemArg(ctx, c, env, arg, func(ctx context.Context, st *store.Store, id string) error {
-				err := ledger.CheckPinnable(ctx, st, id, arg, annID)
+			id, err := itemArg(ctx, c, env, arg, func(ctx context.Context, st *ledger.Ledger, id string) error {
+				err := st.CheckPinnable(ctx, id, arg, annID)
 				var ie *ledger.InputError
-				if errors.Is(err, store.ErrNoAnnotation) || errors.As(err, &ie) {
+				if errors.Is(err, ledger.ErrNoAnnotation) || errors.As(err, &ie) {
 					return &cli.ExitError{Code: cli.ExitUsage, Err: err}
 				}
 				return err

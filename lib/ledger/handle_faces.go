@@ -1,0 +1,244 @@
+package ledger
+
+import (
+	"context"
+	"time"
+
+	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
+)
+
+// The rest of the service layer as methods of Ledger, and the store's
+// names a face needs (limits, errors, filters), so that no face (the
+// linkledger commands, the MCP server, the web app) imports lib/store:
+// their dependency tests check (docs/cli.md, "Three faces").
+
+// Limits and defaults of the store a face states in its flags and help.
+const (
+	DefaultAgentHighlightCap = store.DefaultAgentHighlightCap
+	MinAgentHighlightCap     = store.MinAgentHighlightCap
+	MaxAgentHighlightCap     = store.MaxAgentHighlightCap
+	DefaultMaxAttempts       = store.DefaultMaxAttempts
+	DefaultStoredChunkBytes  = store.DefaultStoredChunkBytes
+	// ModeLexical is the ranking without vectors (FindResult.Mode).
+	ModeLexical = store.ModeLexical
+)
+
+// Errors a face tells apart (with errors.Is).
+var (
+	// ErrNotFound: no item with that id.
+	ErrNotFound = store.ErrNotFound
+	// ErrNoAnnotation: no annotation with that id.
+	ErrNoAnnotation = store.ErrNoAnnotation
+)
+
+// IsBusy reports whether err is SQLite's "database is locked" (another
+// process held the write lock longer than the busy timeout).
+func IsBusy(err error) bool { return store.IsBusy(err) }
+
+// ValidActor reports whether a is an actor: human or agent:<name>.
+func ValidActor(a string) bool { return store.ValidActor(a) }
+
+// Types of the store that cross the service layer unchanged.
+type (
+	// Decay is a decay policy (SetDecay, DecayOptions.Resolve).
+	Decay = store.DecayPolicy
+	// ReviewDecision is one decision of Decide: an annotation or a tag
+	// (ItemID and Tag) confirmed or rejected.
+	ReviewDecision = store.ReviewDecision
+	// ExportFilter chooses the items of ExportIDs.
+	ExportFilter = store.Filter
+	// Archived says which archived items a filter lets through.
+	Archived = store.Archived
+	// BackupResult is what Backup did.
+	BackupResult = store.BackupResult
+	// Problem is one finding of Check.
+	Problem = store.Problem
+)
+
+// StoreOptions are opt as the store's options, for an opener that opens
+// the store itself (lib/cli's, which put errors in the user's terms) and
+// wraps it with New.
+func (opt OpenOptions) StoreOptions() store.Options {
+	return store.Options{BusyTimeout: opt.BusyTimeout, MustExist: opt.MustExist, ReadOnly: opt.ReadOnly, PagePool: opt.PagePool}
+}
+
+// Now is the store's clock (UTC, to the second).
+func (l *Ledger) Now() time.Time { return l.st.Now() }
+
+// ItemCount is the number of items.
+func (l *Ledger) ItemCount(ctx context.Context) (int, error) { return l.st.CountItems(ctx) }
+
+// Recent lists the newest saved items (at most limit), as find with no
+// query does.
+func (l *Ledger) Recent(ctx context.Context, limit int) ([]*record.Record, error) {
+	res, err := l.st.Recent(ctx, store.SearchOptions{Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	return res.Hits, nil
+}
+
+// TagCounts is every tag with how many items carry it.
+func (l *Ledger) TagCounts(ctx context.Context) ([]record.TagCount, error) {
+	return l.st.TagCounts(ctx)
+}
+
+// AllowedFiles is every local file the user named on ll-save's command
+// line: the only files ll-fetch may read.
+func (l *Ledger) AllowedFiles(ctx context.Context) ([]string, error) {
+	return l.st.AllowedFiles(ctx)
+}
+
+// StoredChunks is the item id as a record for ll-enrich: its metadata and
+// stored chunks (up to maxBytes of text). With no chunks stored, status
+// says why (the item's ingest status).
+func (l *Ledger) StoredChunks(ctx context.Context, id string, maxBytes int) (rec *record.Record, status string, err error) {
+	it, err := l.st.Status(ctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	rec = &record.Record{ID: it.ID, URL: it.URL, CanonicalURL: it.CanonicalURL, SourceType: it.SourceType, Title: it.Title, Lang: it.Lang}
+	if err := l.st.AttachStoredChunks(ctx, rec, maxBytes); err != nil {
+		return nil, "", err
+	}
+	if len(rec.Chunks) == 0 {
+		status = Ingest(it).Status
+	}
+	return rec, status, nil
+}
+
+// ExportIDs lists the ids of the items f lets through, in export order.
+func (l *Ledger) ExportIDs(ctx context.Context, f ExportFilter) ([]string, error) {
+	return l.st.ExportIDs(ctx, f)
+}
+
+// Export is the item id as linkledger export writes it (with its text
+// when text); ErrNotFound when it was deleted.
+func (l *Ledger) Export(ctx context.Context, id string, text bool) (*record.Record, error) {
+	return l.st.Export(ctx, id, text)
+}
+
+// ShowID is the item id as show prints it by default (no resolving of a
+// URL; ErrNotFound when there is none).
+func (l *Ledger) ShowID(ctx context.Context, id string) (*record.Record, error) {
+	return l.st.Show(ctx, id, store.ShowOptions{})
+}
+
+// Backup writes a consistent copy of the database to dest.
+func (l *Ledger) Backup(ctx context.Context, dest string) (*BackupResult, error) {
+	return l.st.Backup(ctx, dest)
+}
+
+// Check lists what is wrong with the database (nothing: none).
+func (l *Ledger) Check(ctx context.Context) ([]Problem, error) { return l.st.Check(ctx) }
+
+// Repair rebuilds the search index and deletes orphan rows.
+func (l *Ledger) Repair(ctx context.Context) (orphans, items int, err error) {
+	return l.st.Repair(ctx)
+}
+
+// ResolveItem is ResolveItem on this ledger.
+func (l *Ledger) ResolveItem(ctx context.Context, arg string, opt ResolveOptions) (string, error) {
+	return ResolveItem(ctx, l.st, arg, opt)
+}
+
+// CountPending is CountPending on this ledger.
+func (l *Ledger) CountPending(ctx context.Context, maxAttempts int) (int, error) {
+	return CountPending(ctx, l.st, maxAttempts)
+}
+
+// CountItems is CountItems on this ledger.
+func (l *Ledger) CountItems(ctx context.Context) (Counts, error) { return CountItems(ctx, l.st) }
+
+// Brief is Brief on this ledger.
+func (l *Ledger) Brief(ctx context.Context, opt BriefOptions) (*BriefResult, error) {
+	return Brief(ctx, l.st, opt)
+}
+
+// Related is Related on this ledger.
+func (l *Ledger) Related(ctx context.Context, arg string, opt FindOptions, ro ResolveOptions) (*FindResult, error) {
+	return Related(ctx, l.st, arg, opt, ro)
+}
+
+// Decide applies one review decision (Review with the item in d).
+func (l *Ledger) Decide(ctx context.Context, d ReviewDecision, opt WriteOptions) (*record.Record, error) {
+	return Review(ctx, l.st, d, opt)
+}
+
+// DecaySetting is DecaySetting on this ledger.
+func (l *Ledger) DecaySetting(ctx context.Context) (*record.Record, error) {
+	return DecaySetting(ctx, l.st)
+}
+
+// SetDecay is SetDecay on this ledger.
+func (l *Ledger) SetDecay(ctx context.Context, p Decay, actor string) (*record.Record, error) {
+	return SetDecay(ctx, l.st, p, actor)
+}
+
+// ResetDecay is ResetDecay on this ledger.
+func (l *Ledger) ResetDecay(ctx context.Context) (*record.Record, error) {
+	return ResetDecay(ctx, l.st)
+}
+
+// ResolveDecayOptions is o.Resolve on this ledger: the policy o gives, over the
+// stored one.
+func (l *Ledger) ResolveDecayOptions(ctx context.Context, o DecayOptions) (Decay, error) {
+	return o.Resolve(ctx, l.st)
+}
+
+// EmbedStored is EmbedStored on this ledger.
+func (l *Ledger) EmbedStored(ctx context.Context, c *embed.Client, opt EmbedOptions, emit func(*record.Record) error) (int, error) {
+	return EmbedStored(ctx, l.st, c, opt, emit)
+}
+
+// Orphans is Orphans on this ledger.
+func (l *Ledger) Orphans(ctx context.Context, limit int) ([]*record.Record, error) {
+	return Orphans(ctx, l.st, limit)
+}
+
+// BuildOverview is BuildOverview on this ledger.
+func (l *Ledger) BuildOverview(ctx context.Context, opt OverviewOptions) (*Overview, error) {
+	return BuildOverview(ctx, l.st, opt)
+}
+
+// Cite is Cite on this ledger.
+func (l *Ledger) Cite(ctx context.Context, arg string, opt CiteOptions) (*record.Citation, error) {
+	return Cite(ctx, l.st, arg, opt)
+}
+
+// CheckPinnable is CheckPinnable on this ledger.
+func (l *Ledger) CheckPinnable(ctx context.Context, id, arg string, annotationID int64) error {
+	return CheckPinnable(ctx, l.st, id, arg, annotationID)
+}
+
+// EmbedEndpoint is a stored embeddings endpoint (SetEmbed).
+type EmbedEndpoint = store.EmbedSetting
+
+// StoredSetting says when and by whom a setting was stored.
+type StoredSetting = store.StoredSetting
+
+// StoredEmbed is the stored embeddings endpoint (stored nil: none); it
+// makes a Ledger a cli.EmbedSettings.
+func (l *Ledger) StoredEmbed(ctx context.Context) (EmbedEndpoint, *StoredSetting, error) {
+	return l.st.StoredEmbed(ctx)
+}
+
+// EmbedSetting is EmbedSetting on this ledger.
+func (l *Ledger) EmbedSetting(ctx context.Context) (*record.Record, error) {
+	return EmbedSetting(ctx, l.st)
+}
+
+// SetEmbed is SetEmbed on this ledger.
+func (l *Ledger) SetEmbed(ctx context.Context, e EmbedEndpoint, actor string) (*record.Record, error) {
+	return SetEmbed(ctx, l.st, e, actor)
+}
+
+// ResetEmbed is ResetEmbed on this ledger.
+func (l *Ledger) ResetEmbed(ctx context.Context) (*record.Record, error) {
+	return ResetEmbed(ctx, l.st)
+}
+
+// PendingNext is PendingNext on this ledger.
+func (l *Ledger) PendingNext(ctx context.Context) int { return PendingNext(ctx, l.st) }
