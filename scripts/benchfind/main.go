@@ -190,9 +190,16 @@ func gen(args []string) error {
 		if i%10 == 0 {
 			in := &record.Record{ID: rec.ID, CanonicalURL: url, Tags: []string{fmt.Sprintf("topic%d", i%23)}}
 			c := 0.3 + 0.6*g.rng.Float64()
+			// an agent's highlight quotes its source exactly (the store
+			// refuses one that does not): the first chunk's first sentence
+			quote := rec.Chunks[0].Text
+			if k := strings.Index(quote, ". "); k > 0 {
+				quote = quote[:k+1]
+			}
+			g.sentence() // the same random sequence as before
 			in.Annotations = []record.Annotation{
 				{Type: "highlight", Text: g.sentence(), Actor: "human", Pinned: i%30 == 0},
-				{Type: "highlight", Text: g.sentence(), Actor: "agent:bench", Confidence: &c},
+				{Type: "highlight", Text: quote, Actor: "agent:bench", Confidence: &c},
 				{Type: "note", Text: g.sentence(), Actor: "human"},
 			}
 			if _, err := st.Save(ctx, in, store.SaveOptions{}); err != nil {
