@@ -50,6 +50,12 @@ find_run() { # QUERIES RUN
 score() { # RUN LABEL
   python3 scripts/eval-retrieval.py halves "$data/score_retrieval.py" "$qrels" "$1" "$2"
 }
+fuse_scores() { # RUN LABEL: RUN fused with the lexical run at each weight
+  for w in $weights; do
+    python3 scripts/eval-wordnet.py fuse "$work/run-lexical.txt" "$1" "$w" > "$work/run-fused.txt"
+    score "$work/run-fused.txt" "$2@$w"
+  done
+}
 find_run "$queries" "$work/run-lexical.txt"
 score "$work/run-lexical.txt" lexical
 weights=${LL_FUSE_WEIGHTS:-0.01 0.02 0.05 0.1 0.2 0.3}
@@ -65,10 +71,7 @@ for v in $variants; do
     find_run "$work/q.jsonl" "$work/run-$mode.txt"
   done
   score "$work/run-plus.txt" "plus-$s-$d"
-  for w in $weights; do
-    python3 scripts/eval-wordnet.py fuse "$work/run-lexical.txt" "$work/run-only.txt" "$w" > "$work/run-fused.txt"
-    score "$work/run-fused.txt" "only-$s-$d@$w"
-  done
+  fuse_scores "$work/run-only.txt" "only-$s-$d"
 done
 py=${LL_LSA_PYTHON:-/usr/bin/python3}
 ranks=${LL_LSA_RANKS:-200 400}
@@ -79,8 +82,5 @@ fi
 for k in $ranks; do
   "$py" scripts/eval-lsa.py "$set_dir/corpus.jsonl" "$queries" "$k" > "$work/run-lsa.txt"
   score "$work/run-lsa.txt" "lsa-$k"
-  for w in $weights; do
-    python3 scripts/eval-wordnet.py fuse "$work/run-lexical.txt" "$work/run-lsa.txt" "$w" > "$work/run-fused.txt"
-    score "$work/run-fused.txt" "lsa-$k@$w"
-  done
+  fuse_scores "$work/run-lsa.txt" "lsa-$k"
 done
