@@ -204,7 +204,11 @@ func (e EmbedSetting) Valid() error {
 // StoredEmbed returns the stored embeddings endpoint and its row, or a nil
 // row when none is stored.
 func (s *Store) StoredEmbed(ctx context.Context) (EmbedSetting, *StoredSetting, error) {
-	st, err := s.Setting(ctx, SettingEmbed)
+	st, ok := s.openedEmbed.take()
+	var err error
+	if !ok {
+		st, err = s.Setting(ctx, SettingEmbed)
+	}
 	if err != nil || st == nil {
 		return EmbedSetting{}, nil, err
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -38,5 +39,47 @@ func TestEmbedSetting(t *testing.T) {
 		if err != nil || row == nil || got != want || row.UpdatedBy != "agent:x" {
 			t.Errorf("StoredEmbed = %+v %+v %v, want %+v", got, row, err, want)
 		}
+	}
+}
+
+// TestEmbedReadAtOpen: a store opened with ReadPolicies reads the stored
+// embeddings endpoint in open's one check statement (with the decay
+// policy) and hands it to its first StoredEmbed; later ones read the
+// table, so a change made after the open is seen.
+func TestEmbedReadAtOpen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ll.db")
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := EmbedSetting{URL: "http://127.0.0.1:11434/v1", Model: "m1"}
+	if err := s.SetEmbed(ctx, want, "human"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, policies := range []bool{false, true} {
+		r, err := Open(ctx, path, Options{MustExist: true, ReadPolicies: policies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (r.openedEmbed != nil) != policies || policies && (r.openedEmbed.row == nil || r.openedEmbed.row.Key != SettingEmbed) {
+			t.Errorf("ReadPolicies %v: read at open %+v", policies, r.openedEmbed)
+		}
+		got, row, err := r.StoredEmbed(ctx)
+		if err != nil || row == nil || got != want || row.UpdatedBy != "human" {
+			t.Errorf("ReadPolicies %v: %+v %+v %v", policies, got, row, err)
+		}
+		if err := s2(t, path).SetEmbed(ctx, EmbedSetting{Off: true}, "agent:x"); err != nil {
+			t.Fatal(err)
+		}
+		got, row, err = r.StoredEmbed(ctx)
+		if err != nil || row == nil || !got.Off || row.UpdatedBy != "agent:x" {
+			t.Errorf("ReadPolicies %v, after a change: %+v %+v %v", policies, got, row, err)
+		}
+		if err := r.SetEmbed(ctx, want, "human"); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
 	}
 }

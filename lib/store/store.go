@@ -82,6 +82,9 @@ type Store struct {
 	// opened holds the decay setting read at open (Options.ReadPolicies)
 	// until the first StoredDecay takes it.
 	opened *openedSetting
+	// openedEmbed holds the embeddings endpoint setting read at open
+	// (Options.ReadPolicies), for the first StoredEmbed
+	openedEmbed *openedSetting
 }
 
 // ErrNoFTS5 says the binary was built without the sqlite_fts5 build tag.
@@ -275,13 +278,14 @@ func open(ctx context.Context, path string, opts Options) (*Store, error) {
 // about to be migrated) gets the check alone.
 func (s *Store) checkSettings(ctx context.Context, readOnly, policies bool) (int, error) {
 	var st struct {
-		FK, Version   int
-		Journal       string
-		Value, At, By sql.NullString
+		FK, Version      int
+		Journal          string
+		Value, At, By    sql.NullString
+		EValue, EAt, EBy sql.NullString
 	}
 	// scanned by hand: sqlx's mapping of a struct costs its reflection
 	get := func(q string) error {
-		return s.db.QueryRowContext(ctx, q).Scan(&st.FK, &st.Version, &st.Journal, &st.Value, &st.At, &st.By)
+		return s.db.QueryRowContext(ctx, q).Scan(&st.FK, &st.Version, &st.Journal, &st.Value, &st.At, &st.By, &st.EValue, &st.EAt, &st.EBy)
 	}
 	from := `pragma_foreign_keys, pragma_user_version`
 	journal := `'' AS journal_mode`
@@ -289,14 +293,20 @@ func (s *Store) checkSettings(ctx context.Context, readOnly, policies bool) (int
 		from += `, pragma_journal_mode`
 		journal = `journal_mode`
 	}
-	q := `SELECT foreign_keys, user_version, ` + journal + `, NULL AS value, NULL AS updated_at, NULL AS updated_by FROM ` + from
+	q := `SELECT foreign_keys, user_version, ` + journal + `, NULL, NULL, NULL, NULL, NULL, NULL FROM ` + from
 	if policies {
-		pq := `SELECT foreign_keys, user_version, ` + journal + `, s.value, s.updated_at, s.updated_by FROM ` + from +
-			` LEFT JOIN settings s ON s.key = '` + SettingDecay + `'`
+		// the decay policy and the embeddings endpoint: both read by
+		// every ll-find and ll-brief, so neither costs a statement of
+		// its own on the search path
+		pq := `SELECT foreign_keys, user_version, ` + journal + `, s.value, s.updated_at, s.updated_by, e.value, e.updated_at, e.updated_by FROM ` + from +
+			` LEFT JOIN settings s ON s.key = '` + SettingDecay + `' LEFT JOIN settings e ON e.key = '` + SettingEmbed + `'`
 		if err := get(pq); err == nil {
-			s.opened = &openedSetting{}
+			s.opened, s.openedEmbed = &openedSetting{}, &openedSetting{}
 			if st.Value.Valid {
 				s.opened.row = &StoredSetting{Key: SettingDecay, Value: st.Value.String, UpdatedAt: st.At.String, UpdatedBy: st.By.String}
+			}
+			if st.EValue.Valid {
+				s.openedEmbed.row = &StoredSetting{Key: SettingEmbed, Value: st.EValue.String, UpdatedAt: st.EAt.String, UpdatedBy: st.EBy.String}
 			}
 			q = ""
 		} else if !strings.Contains(err.Error(), "no such table") {
