@@ -53,7 +53,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "benchfind: usage: benchfind gen|load|queries [flags]")
+		fmt.Fprintln(os.Stderr, "benchfind: usage: benchfind gen|load|queries|vectors|stream|ingest|parse|time|ratio [flags]")
 		os.Exit(2)
 	}
 	var err error
