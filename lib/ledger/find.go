@@ -139,6 +139,9 @@ func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, e
 	if err != nil {
 		return nil, err
 	}
+	if res.SemanticErr != nil {
+		mode, warnings = store.ModeLexical, append(warnings, EmbedFailed(res.SemanticErr))
+	}
 	return &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs), Mode: mode, Warnings: warnings}, nil
 }
 

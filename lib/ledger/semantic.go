@@ -2,9 +2,11 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -23,11 +25,14 @@ func ParseMode(m string) error {
 
 // SemanticSide decides the ranking of a search with a query: opt.Mode
 // when given, else hybrid when the ledger holds vectors of the configured
-// model and lexical otherwise; then embeds the query once. Anything that
-// stops the semantic side (no endpoint, no vectors of the model, the
-// endpoint failing) leaves the lexical ranking and a warning, never an
-// error. It returns the store's semantic side (nil: lexical), the mode
-// used and the warnings.
+// model and lexical otherwise. The query is embedded once: at once for a
+// semantic ranking, and for a hybrid one by the search itself, on the
+// semantic side's goroutine while the lexical side ranks
+// (store.Semantic.Embed; see EmbedFailed). Anything that stops the
+// semantic side (no endpoint, no vectors of the model, the endpoint
+// failing) leaves the lexical ranking and a warning, never an error. It
+// returns the store's semantic side (nil: lexical), the mode used and the
+// warnings.
 func SemanticSide(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, []string) {
 	if opt.Query == "" {
 		return nil, store.ModeLexical, nil
@@ -36,12 +41,39 @@ func SemanticSide(ctx context.Context, st *store.Store, opt FindOptions) (*store
 	if sem == nil {
 		return nil, mode, warnings
 	}
-	vs, rerr := opt.Embedder.Embed(ctx, []string{opt.Query})
-	if rerr != nil {
-		return nil, store.ModeLexical, []string{fmt.Sprintf("embeddings endpoint: %s: %s: lexical ranking", rerr.Code, rerr.Message)}
+	e, text := opt.Embedder, opt.Query
+	embedQuery := func(ctx context.Context) ([]float32, error) {
+		vs, rerr := e.Embed(ctx, []string{text})
+		if rerr != nil {
+			return nil, &embedError{rerr}
+		}
+		return vs[0], nil
 	}
-	sem.Vector = vs[0]
+	if mode == store.ModeHybrid {
+		sem.Embed = embedQuery
+		return sem, mode, nil
+	}
+	v, err := embedQuery(ctx)
+	if err != nil {
+		return nil, store.ModeLexical, []string{EmbedFailed(err)}
+	}
+	sem.Vector = v
 	return sem, mode, nil
+}
+
+// embedError is the failure of a query's embedding.
+type embedError struct{ e *record.Error }
+
+func (e *embedError) Error() string { return e.e.Code + ": " + e.e.Message }
+
+// EmbedFailed is the warning of a search whose query could not be
+// embedded (store.SearchResult.SemanticErr): it ranked lexically.
+func EmbedFailed(err error) string {
+	var ee *embedError
+	if errors.As(err, &ee) {
+		return fmt.Sprintf("embeddings endpoint: %s: %s: lexical ranking", ee.e.Code, ee.e.Message)
+	}
+	return fmt.Sprintf("embeddings endpoint: %v: lexical ranking", err)
 }
 
 // RelatedSide decides the semantic side of a related search (ll-find

@@ -296,6 +296,15 @@ const (
 	tierFactor = 10
 )
 
+// firstPool is the candidates of rankPage's first tier: an explicit
+// pool, else tierRows per item.
+func firstPool(opts SearchOptions) int {
+	if opts.Candidates > 0 {
+		return opts.Candidates
+	}
+	return tierRows * tierItems
+}
+
 // rankPage ranks (rank) and cuts the page opts asks for from the list of
 // tiers (see tierItems). With opts.Cut, the items of the list whose text
 // match (bm25) is below Cut times the best of the first tier are left out; tiers are
@@ -315,10 +324,7 @@ func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOption
 		return k
 	}
 	kept := 0
-	pool := opts.Candidates // an explicit first-tier pool, else tierRows per item
-	if pool <= 0 {
-		pool = tierRows * tierItems
-	}
+	pool := firstPool(opts)
 	for size := tierItems; ; size *= tierFactor {
 		o := opts
 		o.Offset, o.Limit, o.Candidates = 0, size, pool*(size/tierItems)

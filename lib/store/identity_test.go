@@ -74,7 +74,7 @@ func TestOpenIdentity(t *testing.T) {
 			s.DB().MustExec("DROP INDEX annotations_review; ALTER TABLE annotations DROP COLUMN reviewed_by; ALTER TABLE annotations DROP COLUMN reviewed_at; ALTER TABLE annotations DROP COLUMN review")
 			s.DB().MustExec("ALTER TABLE artifacts DROP COLUMN detail_json; ALTER TABLE items DROP COLUMN enrich_error_json")
 			s.DB().MustExec("DROP INDEX tags_review; ALTER TABLE tags DROP COLUMN reviewed_by; ALTER TABLE tags DROP COLUMN reviewed_at; ALTER TABLE tags DROP COLUMN review; DROP TABLE tags_rejected; DROP TABLE settings")
-			s.DB().MustExec("DROP TABLE item_vector_bits; DROP TABLE chunk_vectors; ALTER TABLE items DROP COLUMN embed_error_json")
+			s.DB().MustExec("DROP TABLE vector_code_blocks; DROP TABLE item_vector_codes; DROP TABLE chunk_vectors; ALTER TABLE items DROP COLUMN embed_error_json")
 			s.DB().MustExec("PRAGMA user_version = 6")
 			s.Close()
 		}, ok},

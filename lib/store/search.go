@@ -349,6 +349,9 @@ type SearchResult struct {
 	Dropped []string
 	// StaleIDs are the hits due for revalidation (see MarkRevalidate).
 	StaleIDs []string
+	// SemanticErr is why a search with a semantic side ranked lexically:
+	// its Semantic.Embed failed.
+	SemanticErr error
 }
 
 // candidate is one matching FTS row.
@@ -408,12 +411,13 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 	q := query.Parse(opts.Text, opts.Query)
 	res := &SearchResult{Dropped: q.Dropped}
 	sem := opts.Semantic
-	if sem != nil && (len(sem.Vector) == 0 || sem.Model == "") {
+	if sem != nil && (len(sem.Vector) == 0 && sem.Embed == nil || sem.Model == "") {
 		sem = nil
 	}
 	if sem != nil && sem.Mode == ModeSemantic {
 		q = query.Query{Dropped: q.Dropped} // no lexical side
 	}
+	cut := opts.Cut
 	if sem != nil {
 		// the weak-match cut compares text matches (bm25) only: an item
 		// the semantic side brought in has none and would always be cut,
@@ -423,13 +427,25 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 	if q.Empty() && sem == nil {
 		return res, nil
 	}
+	var run *semanticRun
+	if sem != nil {
+		// the semantic side ranks on its own goroutine and connection
+		// while this one ranks the lexical side
+		run = s.startSemantic(ctx, sem, opts, firstPool(opts))
+		defer func() {
+			run.wait()
+			if run.embedErr != nil {
+				res.SemanticErr = run.embedErr
+			}
+		}()
+	}
 	conn, err := s.db.Connx(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
 	if q.Empty() {
-		return s.semanticOnly(ctx, conn, res, q, sem, opts)
+		return s.semanticOnly(ctx, conn, res, q, run, opts)
 	}
 	stats, err := searchStats(ctx, conn, q.Terms, opts.ScanRows, opts.exactCounts)
 	if err != nil {
@@ -446,12 +462,16 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 	opts.rest = rest
 	res.Terms = append(append(append([]string{}, q.Terms...), rest...), q.CJK...)
 	res.Dropped = append(res.Dropped, common...)
+	if run != nil && run.embedFailed() {
+		// the query has no vector: the lexical ranking, as without one
+		sem, opts.Cut = nil, cut
+	}
 	items, err := s.rankPage(ctx, conn, opts, func(o SearchOptions) ([]*scoredItem, error) {
 		lex, err := s.rank(ctx, conn, q, o, "")
 		if err != nil || sem == nil {
 			return lex, err
 		}
-		return s.withSemantic(ctx, conn, lex, sem, o)
+		return s.withSemantic(ctx, conn, lex, run, o)
 	})
 	if err != nil {
 		return nil, err
@@ -461,17 +481,13 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 
 // semanticOnly ranks by the semantic side alone (ModeSemantic, or a
 // hybrid query with no word to search for).
-func (s *Store) semanticOnly(ctx context.Context, conn *sqlx.Conn, res *SearchResult, q query.Query, sem *Semantic, opts SearchOptions) (*SearchResult, error) {
-	var n int
-	if err := conn.GetContext(ctx, &n, `SELECT EXISTS (SELECT 1 FROM items WHERE archived_at IS NOT NULL)`); err != nil {
+func (s *Store) semanticOnly(ctx context.Context, conn *sqlx.Conn, res *SearchResult, q query.Query, run *semanticRun, opts SearchOptions) (*SearchResult, error) {
+	var err error
+	if opts.archived, err = anyArchived(ctx, conn); err != nil {
 		return nil, err
 	}
-	opts.archived = archivedNone
-	if n != 0 {
-		opts.archived = archivedSome
-	}
 	items, err := s.rankPage(ctx, conn, opts, func(o SearchOptions) ([]*scoredItem, error) {
-		return s.withSemantic(ctx, conn, nil, sem, o)
+		return s.withSemantic(ctx, conn, nil, run, o)
 	})
 	if err != nil {
 		return nil, err

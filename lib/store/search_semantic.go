@@ -23,6 +23,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"errors"
 	"math"
 	mbits "math/bits"
 	"sort"
@@ -58,9 +59,106 @@ const adjustScale = 0.005
 // models in one ranking), the mode and the fusion weight.
 type Semantic struct {
 	Vector []float32
+	// Embed, when Vector is empty, embeds the query: a hybrid search
+	// calls it on the semantic side's own goroutine, while the lexical
+	// side ranks. Its failure leaves the lexical ranking
+	// (SearchResult.SemanticErr), never an error.
+	Embed  func(context.Context) ([]float32, error)
 	Model  string
 	Mode   string  // ModeSemantic or ModeHybrid
 	Weight float64 // hybrid: the semantic side's share, 0..1
+}
+
+// semanticRun is the semantic side of one search, ranked on its own
+// connection and goroutine while the lexical side ranks on the search's
+// (a read of its own: a write committed between the two can show in one
+// side and not the other, as between two searches).
+type semanticRun struct {
+	sem      *Semantic
+	depth    int
+	embedded chan struct{} // closed once the query's vector is had or failed
+	done     chan struct{}
+	items    []*scoredItem
+	sims     []float64
+	err      error // reading the store
+	// embedErr is the query's embedding failure: the search is lexical
+	embedErr error
+	used     bool // items were handed out
+}
+
+// startSemantic starts ranking the semantic side as deep as depth.
+// opts.archived need not be known yet: the run reads it.
+func (s *Store) startSemantic(ctx context.Context, sem *Semantic, opts SearchOptions, depth int) *semanticRun {
+	r := &semanticRun{sem: sem, depth: depth, embedded: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		if len(sem.Vector) == 0 {
+			v, err := sem.Embed(ctx)
+			if err == nil && len(v) == 0 {
+				err = errors.New("no vector")
+			}
+			if err != nil {
+				r.embedErr = err
+				close(r.embedded)
+				return
+			}
+			r.sem = &Semantic{Vector: v, Model: sem.Model, Mode: sem.Mode, Weight: sem.Weight}
+		}
+		close(r.embedded)
+		conn, err := s.db.Connx(ctx)
+		if err != nil {
+			r.err = err
+			return
+		}
+		defer conn.Close()
+		if opts.archived, r.err = anyArchived(ctx, conn); r.err != nil {
+			return
+		}
+		r.items, r.sims, r.err = s.semanticRank(ctx, conn, r.sem, opts, depth)
+	}()
+	return r
+}
+
+// anyArchived says whether any item is archived.
+func anyArchived(ctx context.Context, conn *sqlx.Conn) (archivedState, error) {
+	var n int
+	if err := conn.GetContext(ctx, &n, `SELECT EXISTS (SELECT 1 FROM items WHERE archived_at IS NOT NULL)`); err != nil {
+		return archivedUnknown, err
+	}
+	if n != 0 {
+		return archivedSome, nil
+	}
+	return archivedNone, nil
+}
+
+// embedFailed waits for the query's vector and says whether it failed.
+func (r *semanticRun) embedFailed() bool {
+	<-r.embedded
+	return r.embedErr != nil
+}
+
+// wait waits for the run to end (nil: no run).
+func (r *semanticRun) wait() {
+	if r != nil {
+		<-r.done
+	}
+}
+
+// ranked returns the semantic side as deep as o.Candidates: the run's
+// own ranking when it went that deep, else a new one on conn (a deeper
+// tier of rankPage, rare).
+func (r *semanticRun) ranked(ctx context.Context, s *Store, conn *sqlx.Conn, o SearchOptions) ([]*scoredItem, []float64, error) {
+	r.wait()
+	if r.err != nil || r.embedErr != nil {
+		return nil, nil, r.err
+	}
+	if !r.used && o.Candidates <= r.depth {
+		// once: fusing changes the items
+		r.used = true
+		n := min(len(r.items), o.Candidates)
+		return r.items[:n:n], r.sims[:n:n], nil
+	}
+	return s.semanticRank(ctx, conn, r.sem, o, o.Candidates)
 }
 
 // rescoreMin and rescoreFactor size the semantic side's first pass: the
@@ -74,70 +172,66 @@ const (
 
 // semanticRank ranks the items with vectors of sem's model by their best
 // chunk's similarity to the query, best first, at most depth items. It
-// scans item_vector_bits (one row per item: every chunk's sign bits),
-// keeps the chunks nearest the query in Hamming distance and rescores
-// them by cosine similarity from their float vectors.
+// scans the code of every chunk (scanCodes: blocks of many items, then
+// the items not packed yet), keeps the chunks nearest the query in
+// Hamming distance and rescores them by cosine similarity from their
+// float vectors.
 func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic, opts SearchOptions, depth int) ([]*scoredItem, []float64, error) {
 	qv := unit(sem.Vector)
-	qbits := signBits(qv)
-	words := len(qbits) / 8
-	qw := make([]uint64, words)
-	for i := range qw {
-		qw[i] = binary.LittleEndian.Uint64(qbits[8*i:])
-	}
-	q := `SELECT v.item_id, v.chunk_ids, v.bits FROM item_vector_bits v WHERE v.model = ? AND v.dimensions = ?`
-	args := []any{sem.Model, len(qv)}
-	if !opts.Filter.empty() || opts.Filter.Archived == NotArchived && opts.archived != archivedNone {
-		fcond, fargs := opts.Filter.where()
-		q = `SELECT v.item_id, v.chunk_ids, v.bits FROM item_vector_bits v JOIN items it ON it.id = v.item_id
-			WHERE v.model = ? AND v.dimensions = ? AND ` + fcond
-		args = append(args, fargs...)
-	}
-	keep := max(rescoreMin, rescoreFactorSem*depth)
-	near := &chunkHeap{}
-	rows, err := conn.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, nil, err
-	}
+	qw := vectorCode(qv)
+	words := len(qw)
 	var (
-		itemID    string
-		ids, bits sql.RawBytes
+		set   map[string]bool
+		allow bool
 	)
-	for rows.Next() {
-		if err := rows.Scan(&itemID, &ids, &bits); err != nil {
-			rows.Close()
+	if !opts.Filter.empty() || opts.Filter.Archived == NotArchived && opts.archived != archivedNone {
+		var err error
+		if set, allow, err = vectorFilter(ctx, conn, sem.Model, len(qv), opts.Filter); err != nil {
 			return nil, nil, err
 		}
-		n := len(ids) / 8
-		if len(bits) != n*words*8 {
-			continue
+	}
+	keep := max(rescoreMin, rescoreFactorSem*depth)
+	near := make(chunkHeap, 0, keep)
+	// consider keeps the item's chunks nearer than the farthest kept: the
+	// kept set is the keep least by distance, then chunk id, whatever the
+	// order the chunks come in
+	consider := func(item []byte, ids, codes []byte) {
+		if set != nil && set[string(item)] != allow {
+			return
 		}
-		for c := 0; c < n; c++ {
-			d := 0
-			for w := 0; w < words; w++ {
-				d += mbits.OnesCount64(qw[w] ^ binary.LittleEndian.Uint64(bits[8*(c*words+w):]))
+		full := len(near) == keep
+		limit := len(qw) * 64 // no chunk is farther
+		if full {
+			limit = near[0].dist
+		}
+		for c := 0; c < len(ids)/8; c++ {
+			d, ok := hamming(qw, codes[8*words*c:8*words*(c+1)], limit)
+			if !ok {
+				continue
 			}
-			if near.Len() < keep || d < (*near)[0].dist {
-				ch := nearChunk{dist: d, chunk: int64(binary.LittleEndian.Uint64(ids[8*c:])), item: itemID}
-				if near.Len() < keep {
-					heap.Push(near, ch)
-				} else {
-					(*near)[0] = ch
-					heap.Fix(near, 0)
+			id := int64(binary.LittleEndian.Uint64(ids[8*c:]))
+			switch {
+			case !full:
+				heap.Push(&near, nearChunk{dist: d, chunk: id, item: string(item)})
+				if full = len(near) == keep; full {
+					limit = near[0].dist
 				}
+			case d < near[0].dist || id < near[0].chunk:
+				near[0] = nearChunk{dist: d, chunk: id, item: string(item)}
+				heap.Fix(&near, 0)
+				limit = near[0].dist
 			}
 		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := scanCodes(ctx, conn, sem.Model, len(qv), words, consider); err != nil {
 		return nil, nil, err
 	}
-	if near.Len() == 0 {
+	if len(near) == 0 {
 		return nil, nil, nil
 	}
-	owner := make(map[int64]string, near.Len())
-	chunkIDs := make([]int64, 0, near.Len())
-	for _, c := range *near {
+	owner := make(map[int64]string, len(near))
+	chunkIDs := make([]int64, 0, len(near))
+	for _, c := range near {
 		owner[c.chunk] = c.item
 		chunkIDs = append(chunkIDs, c.chunk)
 	}
@@ -202,6 +296,27 @@ func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic
 	return items, out, nil
 }
 
+// hamming is the Hamming distance of the code q to code (little-endian
+// words), and whether it is at most limit (false: it stopped counting
+// past limit).
+func hamming(q []uint64, code []byte, limit int) (int, bool) {
+	d := 0
+	for len(q) >= 4 && len(code) >= 32 {
+		d += mbits.OnesCount64(q[0]^binary.LittleEndian.Uint64(code[0:8])) +
+			mbits.OnesCount64(q[1]^binary.LittleEndian.Uint64(code[8:16])) +
+			mbits.OnesCount64(q[2]^binary.LittleEndian.Uint64(code[16:24])) +
+			mbits.OnesCount64(q[3]^binary.LittleEndian.Uint64(code[24:32]))
+		if d > limit {
+			return d, false
+		}
+		q, code = q[4:], code[32:]
+	}
+	for i := range q {
+		d += mbits.OnesCount64(q[i] ^ binary.LittleEndian.Uint64(code[8*i:]))
+	}
+	return d, d <= limit
+}
+
 // nearChunk is a chunk of the semantic side's first pass.
 type nearChunk struct {
 	dist  int // Hamming distance of its sign bits to the query's
@@ -229,14 +344,19 @@ func (h *chunkHeap) Pop() any {
 	return x
 }
 
-// withSemantic ranks the semantic side as deep as the candidates and
-// fuses it with the lexical ranking lex (nil: semantic alone).
-func (s *Store) withSemantic(ctx context.Context, conn *sqlx.Conn, lex []*scoredItem, sem *Semantic, o SearchOptions) ([]*scoredItem, error) {
-	si, sims, err := s.semanticRank(ctx, conn, sem, o, o.Candidates)
+// withSemantic fuses the semantic side of run, as deep as the
+// candidates, with the lexical ranking lex (nil: semantic alone). When
+// the query could not be embedded the lexical ranking is returned as it
+// is (run.embedErr says why).
+func (s *Store) withSemantic(ctx context.Context, conn *sqlx.Conn, lex []*scoredItem, run *semanticRun, o SearchOptions) ([]*scoredItem, error) {
+	si, sims, err := run.ranked(ctx, s, conn, o)
 	if err != nil {
 		return nil, err
 	}
-	return s.fuse(ctx, conn, lex, si, sims, sem, o.Weights)
+	if run.embedErr != nil {
+		return lex, nil
+	}
+	return s.fuse(ctx, conn, lex, si, sims, run.sem, o.Weights)
 }
 
 // fuse merges the lexical ranking (best first, scored) with the semantic

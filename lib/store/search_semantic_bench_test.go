@@ -32,7 +32,10 @@ func fillVectors(b testing.TB, s *Store, chunks, dim int) {
 			tx.MustExec(`INSERT INTO chunk_vectors(chunk_id, item_id, model, dimensions, vector) VALUES (?,?,?,?,?)`,
 				cid, id, "bench", dim, embed.Bytes(unit(v)))
 		}
-		if err := rebuildBits(context.Background(), tx, id); err != nil {
+		if err := rebuildCodes(context.Background(), tx, id); err != nil {
+			b.Fatal(err)
+		}
+		if err := packCodes(context.Background(), tx, "bench"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -374,6 +374,12 @@ func migrationCount() int {
 	return len(entries)
 }
 
+// migrationSteps are the Go halves of migrations whose data SQL cannot
+// compute, run after the script in its transaction.
+var migrationSteps = map[int]func(context.Context, *sqlx.Tx) error{
+	14: rebuildAllCodes, // 0014_vector_codes.sql
+}
+
 // migrate applies the missing migrations to a database at schema version
 // cur, each in its own IMMEDIATE transaction that re-reads user_version,
 // so processes opening a new database at once apply each migration
@@ -406,6 +412,11 @@ func (s *Store) migrate(ctx context.Context, readOnly bool, cur int) error {
 			}
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
+			if step := migrationSteps[m.version]; step != nil {
+				if err := step(ctx, tx); err != nil {
+					return fmt.Errorf("migration %s: %w", m.name, err)
+				}
 			}
 			if m.version == 1 {
 				// a new database is marked linkledger's with its first

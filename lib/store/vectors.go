@@ -129,66 +129,94 @@ func putVectors(ctx context.Context, tx *sqlx.Tx, itemID, model string, vs []Chu
 		if _, err := tx.ExecContext(ctx, `UPDATE items SET embed_error_json = NULL WHERE id = ? AND embed_error_json IS NOT NULL`, itemID); err != nil {
 			return n, err
 		}
-		if err := rebuildBits(ctx, tx, itemID); err != nil {
+		if err := rebuildCodes(ctx, tx, itemID); err != nil {
+			return n, err
+		}
+		if err := packCodes(ctx, tx, model); err != nil {
 			return n, err
 		}
 	}
 	return n, nil
 }
 
-// rebuildBits writes the item's rows of item_vector_bits (one per model)
-// from its chunk_vectors.
-func rebuildBits(ctx context.Context, tx *sqlx.Tx, itemID string) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM item_vector_bits WHERE item_id = ?`, itemID); err != nil {
+// rebuildCodes writes the item's rows of item_vector_codes (one per
+// model) from its chunk_vectors, unpacked (packCodes packs them).
+func rebuildCodes(ctx context.Context, tx *sqlx.Tx, itemID string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM item_vector_codes WHERE item_id = ?`, itemID); err != nil {
 		return err
 	}
-	var rows []struct {
-		ChunkID int64  `db:"chunk_id"`
-		Model   string `db:"model"`
-		Dim     int    `db:"dimensions"`
-		Vector  []byte `db:"vector"`
-	}
-	if err := tx.SelectContext(ctx, &rows, `SELECT chunk_id, model, dimensions, vector FROM chunk_vectors WHERE item_id = ? ORDER BY model, chunk_id`, itemID); err != nil {
+	rows, err := tx.QueryxContext(ctx, `SELECT chunk_id, model, dimensions, vector FROM chunk_vectors WHERE item_id = ? ORDER BY model, chunk_id`, itemID)
+	if err != nil {
 		return err
 	}
-	for start := 0; start < len(rows); {
-		m, dim := rows[start].Model, rows[start].Dim
-		var ids, bits []byte
-		end := start
-		for ; end < len(rows) && rows[end].Model == m; end++ {
-			if rows[end].Dim != dim {
-				continue // one dimension per model and item: the first
-			}
-			v, err := embed.FromBytes(rows[end].Vector)
-			if err != nil {
-				return err
-			}
-			ids = binary.LittleEndian.AppendUint64(ids, uint64(rows[end].ChunkID))
-			bits = append(bits, signBits(v)...)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO item_vector_bits(model, item_id, dimensions, chunk_ids, bits) VALUES (?,?,?,?,?)`,
-			m, itemID, dim, ids, bits); err != nil {
+	type code struct {
+		model      string
+		dim        int
+		ids, codes []byte
+	}
+	var out []*code
+	for rows.Next() {
+		var (
+			id    int64
+			model string
+			dim   int
+			blob  []byte
+		)
+		if err := rows.Scan(&id, &model, &dim, &blob); err != nil {
+			rows.Close()
 			return err
 		}
-		start = end
+		if len(out) == 0 || out[len(out)-1].model != model {
+			out = append(out, &code{model: model, dim: dim})
+		}
+		c := out[len(out)-1]
+		if dim != c.dim {
+			continue // one dimension per model and item: the first
+		}
+		v, err := embed.FromBytes(blob)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		c.ids = binary.LittleEndian.AppendUint64(c.ids, uint64(id))
+		c.codes = appendCode(c.codes, v)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, c := range out {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO item_vector_codes(model, item_id, dimensions, chunk_ids, codes) VALUES (?,?,?,?,?)`,
+			c.model, itemID, c.dim, c.ids, c.codes); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// signBits packs the signs of v (1: positive) into ceil(len(v)/64)
-// little-endian uint64 words.
-func signBits(v []float32) []byte {
-	words := make([]uint64, (len(v)+63)/64)
-	for i, x := range v {
-		if x > 0 {
-			words[i/64] |= 1 << (i % 64)
+// rebuildAllCodes writes the codes of every item with vectors and packs
+// them: migration 0014's Go half (the codes are derived data that SQL
+// cannot compute), run in the migration's transaction.
+func rebuildAllCodes(ctx context.Context, tx *sqlx.Tx) error {
+	var items []string
+	if err := tx.SelectContext(ctx, &items, `SELECT DISTINCT item_id FROM chunk_vectors ORDER BY item_id`); err != nil {
+		return err
+	}
+	for _, id := range items {
+		if err := rebuildCodes(ctx, tx, id); err != nil {
+			return err
 		}
 	}
-	out := make([]byte, 0, 8*len(words))
-	for _, w := range words {
-		out = binary.LittleEndian.AppendUint64(out, w)
+	var models []string
+	if err := tx.SelectContext(ctx, &models, `SELECT DISTINCT model FROM item_vector_codes ORDER BY model`); err != nil {
+		return err
 	}
-	return out
+	for _, m := range models {
+		if err := packCodes(ctx, tx, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // noteEmbedding stores what ll-embed left on an indexed record: its

@@ -187,9 +187,9 @@ func TestIndexEmbedding(t *testing.T) {
 	}
 }
 
-// TestSemanticRescoring: the sign-bit first pass with float rescoring
+// TestSemanticRescoring: the code first pass with float rescoring
 // ranks the best items as an exact scan does (random 256-dimension
-// vectors, 2,000 chunks: four times what is rescored), and the bits go
+// vectors, 2,000 chunks: four times what is rescored), and the codes go
 // with re-indexed chunks and deleted items.
 func TestSemanticRescoring(t *testing.T) {
 	ctx := context.Background()
@@ -246,9 +246,9 @@ func TestSemanticRescoring(t *testing.T) {
 		t.Errorf("%d of the exact top 10 items found, want at least 9", same)
 	}
 	var n int
-	s.DB().Get(&n, `SELECT count(*) FROM item_vector_bits`)
+	s.DB().Get(&n, `SELECT count(*) FROM item_vector_codes`)
 	if n != 200 {
-		t.Fatalf("%d bit rows, want 200", n)
+		t.Fatalf("%d code rows, want 200", n)
 	}
 	// re-indexing an item's text drops its vectors and bits
 	id := got[0].id
@@ -259,9 +259,9 @@ func TestSemanticRescoring(t *testing.T) {
 	if _, err := s.Index(ctx, rec, IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	s.DB().Get(&n, `SELECT count(*) FROM item_vector_bits WHERE item_id = ?`, id)
+	s.DB().Get(&n, `SELECT count(*) FROM item_vector_codes WHERE item_id = ?`, id)
 	if n != 0 {
-		t.Errorf("re-indexed item keeps %d bit rows", n)
+		t.Errorf("re-indexed item keeps %d code rows", n)
 	}
 	s.DB().Get(&n, `SELECT count(*) FROM chunk_vectors WHERE item_id = ?`, id)
 	if n != 0 {

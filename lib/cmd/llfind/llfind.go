@@ -335,6 +335,14 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 func runQueries(ctx context.Context, path string, st *store.Store, fo ledger.FindOptions, out *cli.Output, env cli.Env, diag cli.Diag, attach func(*record.Record) error) (int, error) {
 	opts := fo.SearchOptions()
 	warned := map[string]bool{}
+	warn := func(ws []string) { // each warning once per run
+		for _, w := range ws {
+			if !warned[w] {
+				warned[w] = true
+				findflags.Warn(diag, []string{w})
+			}
+		}
+	}
 	var r io.Reader = cli.Stdin(ctx, env, diag)
 	if path != "-" {
 		f, err := os.Open(path)
@@ -396,16 +404,14 @@ func runQueries(ctx context.Context, path string, st *store.Store, fo ledger.Fin
 			qo.Query = text
 			var warnings []string
 			o.Semantic, _, warnings = ledger.SemanticSide(ctx, st, qo)
-			for _, w := range warnings {
-				if !warned[w] {
-					warned[w] = true
-					findflags.Warn(diag, []string{w})
-				}
-			}
+			warn(warnings)
 		}
 		res, err := st.Search(ctx, o)
 		if err != nil {
 			return n, err
+		}
+		if res.SemanticErr != nil {
+			warn([]string{ledger.EmbedFailed(res.SemanticErr)})
 		}
 		qid, _ := json.Marshal(id)
 		for _, h := range res.Hits {
