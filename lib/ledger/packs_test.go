@@ -15,6 +15,7 @@ import (
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
+	"github.com/linkledger/linkledger/lib/embed/embedtest"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -82,18 +83,9 @@ func TestPackKeepsRanking(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	for _, d := range []struct{ url, text string }{
-		{"https://m.test/nac", "Acetylcysteine lowers oxidative stress."},
-		{"https://m.test/rye", "Rye bread needs a sour starter."},
-	} {
-		text := d.text
-		rec := &record.Record{URL: d.url, CanonicalURL: d.url, ID: record.ItemID(d.url), SourceType: record.SourceArticle, Title: "T",
-			Text: &text, Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 5, Embedding: embed.Encode(embedfake.Vector("hash-64", text))}},
-			Embed: &record.EmbedInfo{Model: "hash-64", Dimensions: 64, Chunks: 1}}
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	embedtest.Index(t, st, "hash-64",
+		embedtest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress."},
+		embedtest.Doc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter."})
 	ok := &embed.Client{URL: srv.URL + "/v1", Model: "hash-64", Attempts: 1}
 	items := func(p *record.PackInfo) []string {
 		t.Helper()

@@ -12,8 +12,8 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
+	"github.com/linkledger/linkledger/lib/embed/embedtest"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -33,19 +33,29 @@ func semanticLedger(t *testing.T) (*store.Store, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	for _, d := range []struct{ url, text string }{
-		{"https://m.test/1", "Acetylcysteine lowers oxidative stress."},
-		{"https://m.test/2", "Rye bread needs a sour starter."},
-	} {
-		text := d.text
-		rec := &record.Record{URL: d.url, CanonicalURL: d.url, ID: record.ItemID(d.url), SourceType: record.SourceArticle, Title: "T",
-			Text: &text, Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 5, Embedding: embed.Encode(embedfake.Vector("hash-64", text))}},
-			Embed: &record.EmbedInfo{Model: "hash-64", Dimensions: 64, Chunks: 1}}
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	embedtest.Index(t, st, "hash-64",
+		embedtest.Doc{URL: "https://m.test/1", Text: "Acetylcysteine lowers oxidative stress."},
+		embedtest.Doc{URL: "https://m.test/2", Text: "Rye bread needs a sour starter."})
 	return st, srv.URL
+}
+
+// connectTest connects a client to a server over st with opt, in
+// memory; both are closed when the test ends.
+func connectTest(t testing.TB, st *store.Store, opt Options) *sdk.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	ct, stt := sdk.NewInMemoryTransports()
+	ss, err := New(ledger.New(st), opt).SDK().Connect(ctx, stt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // callSemantic calls tool on a server over st with embedder e and
@@ -53,19 +63,8 @@ func semanticLedger(t *testing.T) (*store.Store, string) {
 // error.
 func callSemantic(t *testing.T, st *store.Store, e *embed.Client, tool string, args map[string]any) (string, string, bool) {
 	t.Helper()
-	ctx := context.Background()
-	ct, stt := sdk.NewInMemoryTransports()
-	ss, err := New(ledger.New(st), Options{Embedder: e}).SDK().Connect(ctx, stt, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	cs := connectTest(t, st, Options{Embedder: e})
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
