@@ -205,6 +205,10 @@ func RefreshPack(ctx context.Context, st *store.Store, name string, opt PackWrit
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckPackRanking(*old.Options); err != nil {
+		// (a database written by hand: said, not guessed at)
+		return nil, fmt.Errorf("pack %q: stored options: %w", name, err)
+	}
 	p, text, ranking, err := packBrief(ctx, st, old.Query, *old.Options, opt.Embedder)
 	if err != nil {
 		return nil, err

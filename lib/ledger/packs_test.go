@@ -167,6 +167,18 @@ func TestPackKeepsRanking(t *testing.T) {
 	if len(items(p)) != 0 || p.Mode != "" || p.Warnings != nil {
 		t.Errorf("default pack without endpoint: mode %q warnings %q items %v", p.Mode, p.Warnings, items(p))
 	}
+	// a mode stored by hand that is none: an error that says so, no version
+	fuzzy := o
+	fuzzy.Mode = "fuzzy"
+	if _, err := st.SavePack(ctx, "f", "NAC", fuzzy, store.PackVersion{Brief: `{"items":[],"tokens":1,"max_tokens":2000}`}, store.ActorHuman, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RefreshPack(ctx, st, "f", PackWriteOptions{Embedder: ok}); err == nil || !strings.Contains(err.Error(), `pack "f": stored options: mode "fuzzy"`) {
+		t.Errorf("refresh of a stored bad mode: %v", err)
+	}
+	if p, err := ShowPack(ctx, st, "f", 0); err != nil || p.Version != 1 {
+		t.Errorf("after a failed refresh: %v %+v", err, p)
+	}
 	b, err := json.Marshal(o)
 	if err != nil {
 		t.Fatal(err)
