@@ -9,7 +9,9 @@ package linkledger
 // save, refresh, show, list), a {"citation": …} record (cite) or a
 // {"stats": …} record (stats) into a pipe; a short text for a person at a
 // terminal (pack show: the brief as Markdown). Touches: pack save and
-// refresh search the store and add a pack version; cite adds a citation;
+// refresh search the store and add a pack version (and, when the pack's
+// ranking is semantic or hybrid, ask the embeddings endpoint for the
+// query's vector, as ll-brief does); cite adds a citation;
 // show, list and stats only read. None creates a database.
 
 import (
