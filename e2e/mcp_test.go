@@ -184,7 +184,7 @@ func TestMCP(t *testing.T) {
 		"related":      {"item", "limit"},
 		"cite":         {"actor", "item", "task"},
 		"stats":        {"limit", "since", "until"},
-		"pack_save":    {"actor", "max_items", "max_pointers", "max_tokens", "name", "pointer_words", "query", "replace", "tags", "type"},
+		"pack_save":    {"actor", "max_items", "max_pointers", "max_tokens", "mode", "name", "pointer_words", "query", "replace", "semantic_weight", "tags", "type"},
 		"pack_show":    {"name", "version"},
 		"pack_refresh": {"actor", "name"},
 		"pack_list":    nil,

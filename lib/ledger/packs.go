@@ -8,11 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -77,22 +79,58 @@ func DefaultPackOptions() record.PackOptions {
 }
 
 // packBrief builds the brief of query with o, as `ll-brief --query`
-// builds it with the same settings and default ranking (a copy of a text
-// already in the pack is skipped; nothing is marked stale). It returns the
-// pack and its JSON exactly as ll-brief writes it.
-func packBrief(ctx context.Context, st *store.Store, query string, o record.PackOptions) (*brief.Pack, string, error) {
+// builds it with the same settings (a copy of a text already in the pack
+// is skipped; nothing is marked stale), ranked as o.Mode and
+// o.SemanticWeight say (o.Mode empty: ll-brief's default) with e
+// embedding the query (nil: no endpoint). A semantic side that cannot be
+// had leaves the lexical ranking and a warning (SemanticSide). It
+// returns the pack and its JSON exactly as ll-brief writes it, and the
+// ranking used, as PackInfo says it.
+func packBrief(ctx context.Context, st *store.Store, query string, o record.PackOptions, e *embed.Client) (*brief.Pack, string, packRanking, error) {
 	pointers := o.MaxPointers
 	if pointers == 0 {
 		pointers = -1 // a pack saved with no pointers keeps none
 	}
 	res, err := Brief(ctx, st, BriefOptions{
-		Find:     FindOptions{Query: query, Tags: o.Tags, Type: o.Type},
+		Find: FindOptions{Query: query, Tags: o.Tags, Type: o.Type,
+			Mode: o.Mode, SemanticWeight: o.SemanticWeight, Embedder: e},
 		MaxItems: o.MaxItems, MaxPointers: pointers, PointerWords: o.PointerWords, MaxTokens: o.MaxTokens,
 	})
 	if err != nil {
-		return nil, "", err
+		return nil, "", packRanking{}, err
 	}
-	return res.Pack, res.Text, nil
+	var r packRanking
+	if res.Mode != store.ModeLexical || len(res.Warnings) > 0 {
+		// (a lexical build without warnings: the record as always)
+		r = packRanking{mode: res.Mode, warnings: res.Warnings}
+	}
+	return res.Pack, res.Text, r, nil
+}
+
+// packRanking is how a pack version was ranked (record.PackInfo's Mode
+// and Warnings).
+type packRanking struct {
+	mode     string
+	warnings []string
+}
+
+func (r packRanking) set(p *record.PackInfo) *record.PackInfo {
+	if p != nil {
+		p.Mode, p.Warnings = r.mode, r.warnings
+	}
+	return p
+}
+
+// CheckPackRanking checks the ranking settings of a pack to save: the
+// mode (ParseMode) and the semantic weight (0..1).
+func CheckPackRanking(o record.PackOptions) error {
+	if err := ParseMode(o.Mode); err != nil {
+		return fmt.Errorf("mode %w", err)
+	}
+	if w := o.SemanticWeight; w != nil && (math.IsNaN(*w) || *w < 0 || *w > 1) {
+		return fmt.Errorf("semantic weight %v: want 0..1", *w)
+	}
+	return nil
 }
 
 // PackWriteOptions are the settings of SavePack and RefreshPack.
@@ -102,6 +140,10 @@ type PackWriteOptions struct {
 	// Replace lets SavePack save over a pack of the same name (as a new
 	// version with the new query and options).
 	Replace bool
+	// Embedder embeds the query for semantic and hybrid ranking (nil: no
+	// endpoint; a pack saved with a mode other than lexical is then
+	// built lexically, with a warning).
+	Embedder *embed.Client
 }
 
 func (o PackWriteOptions) actor() string {
@@ -120,7 +162,10 @@ func SavePack(ctx context.Context, st *store.Store, name, query string, o record
 	if strings.TrimSpace(query) == "" {
 		return nil, errors.New("a pack needs a query")
 	}
-	p, text, err := packBrief(ctx, st, query, o)
+	if err := CheckPackRanking(o); err != nil {
+		return nil, err
+	}
+	p, text, ranking, err := packBrief(ctx, st, query, o, opt.Embedder)
 	if err != nil {
 		return nil, err
 	}
@@ -141,10 +186,12 @@ func SavePack(ctx context.Context, st *store.Store, name, query string, o record
 	if errors.Is(err, store.ErrPackExists) {
 		return nil, &PackExistsError{Name: name}
 	}
-	return info, err
+	return ranking.set(info), err
 }
 
-// RefreshPack builds the pack name again with its query and options and
+// RefreshPack builds the pack name again with its query and options
+// (its ranking included: a mode it was saved with is kept, and falls back
+// to lexical with a warning when the semantic side cannot be had) and
 // stores it as a new version that says what entered and what left.
 func RefreshPack(ctx context.Context, st *store.Store, name string, opt PackWriteOptions) (*record.PackInfo, error) {
 	old, err := st.Pack(ctx, name, 0)
@@ -158,7 +205,11 @@ func RefreshPack(ctx context.Context, st *store.Store, name string, opt PackWrit
 	if err != nil {
 		return nil, err
 	}
-	p, text, err := packBrief(ctx, st, old.Query, *old.Options)
+	if err := CheckPackRanking(*old.Options); err != nil {
+		// (a database written by hand: said, not guessed at)
+		return nil, fmt.Errorf("pack %q: stored options: %w", name, err)
+	}
+	p, text, ranking, err := packBrief(ctx, st, old.Query, *old.Options, opt.Embedder)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +218,7 @@ func RefreshPack(ctx context.Context, st *store.Store, name string, opt PackWrit
 	if errors.Is(err, store.ErrNoPack) {
 		return nil, &NoPackError{Name: name}
 	}
-	return info, err
+	return ranking.set(info), err
 }
 
 // ShowPack returns the pack name at version (0: the latest).

@@ -1,14 +1,23 @@
 package ledger
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"math"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/embed/embedfake"
+	"github.com/linkledger/linkledger/lib/embed/embedtest"
 	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
 )
 
 func TestPackDiff(t *testing.T) {
@@ -56,6 +65,148 @@ func TestCheckName(t *testing.T) {
 		var ne *NameError
 		if tc.ok != (err == nil) || (err != nil && !errors.As(err, &ne)) {
 			t.Errorf("CheckName(%q) = %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
+
+// TestPackKeepsRanking: a pack saved with a mode is refreshed with it; a
+// semantic side that cannot be had is lexical ranking with a warning; a
+// pack saved lexical never asks the endpoint; a pack saved with no mode
+// stores none.
+func TestPackKeepsRanking(t *testing.T) {
+	ctx := context.Background()
+	fake := &embedfake.Server{}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	embedtest.Index(t, st, "hash-64",
+		embedtest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress."},
+		embedtest.Doc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter."})
+	ok := &embed.Client{URL: srv.URL + "/v1", Model: "hash-64", Attempts: 1}
+	items := func(p *record.PackInfo) []string {
+		t.Helper()
+		var bp brief.Pack
+		if err := json.Unmarshal(p.Brief, &bp); err != nil {
+			t.Fatal(err)
+		}
+		var urls []string
+		for _, it := range bp.Items {
+			urls = append(urls, it.URL)
+		}
+		return urls
+	}
+	o := DefaultPackOptions()
+	o.MaxItems, o.MaxPointers = 1, 0
+	w := 0.7
+	hybrid := o
+	hybrid.Mode, hybrid.SemanticWeight = store.ModeHybrid, &w
+
+	p, err := SavePack(ctx, st, "h", "NAC", hybrid, PackWriteOptions{Embedder: ok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"https://m.test/nac"}, items(p)); d != "" || p.Mode != "hybrid" || p.Warnings != nil {
+		t.Errorf("save hybrid: mode %q warnings %q items (-want +got):\n%s", p.Mode, p.Warnings, d)
+	}
+	if p.Options.Mode != "hybrid" || p.Options.SemanticWeight == nil || *p.Options.SemanticWeight != 0.7 {
+		t.Errorf("stored options = %+v", p.Options)
+	}
+	p, err = RefreshPack(ctx, st, "h", PackWriteOptions{Embedder: ok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"https://m.test/nac"}, items(p)); d != "" || p.Mode != "hybrid" || len(p.Left) != 0 {
+		t.Errorf("refresh hybrid: mode %q left %v items (-want +got):\n%s", p.Mode, p.Left, d)
+	}
+	// no endpoint now: lexical, with the reason, not an error
+	p, err = RefreshPack(ctx, st, "h", PackWriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items(p)) != 0 || p.Mode != "lexical" || len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "no embeddings endpoint configured") {
+		t.Errorf("refresh without endpoint: mode %q warnings %q items %v", p.Mode, p.Warnings, items(p))
+	}
+	// the endpoint failing: the same
+	bad := &embed.Client{URL: srv.URL + "/500/v1", Model: "hash-64", Attempts: 1}
+	p, err = RefreshPack(ctx, st, "h", PackWriteOptions{Embedder: bad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Mode != "lexical" || len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "embeddings endpoint: upstream") {
+		t.Errorf("refresh with a failing endpoint: mode %q warnings %q", p.Mode, p.Warnings)
+	}
+
+	// saved lexical: never asks the endpoint, says nothing of its ranking
+	lexical := o
+	lexical.Mode = store.ModeLexical
+	asked := fake.Requests()
+	if p, err = SavePack(ctx, st, "l", "NAC", lexical, PackWriteOptions{Embedder: ok}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err = RefreshPack(ctx, st, "l", PackWriteOptions{Embedder: ok}); err != nil {
+		t.Fatal(err)
+	}
+	if len(items(p)) != 0 || p.Mode != "" || p.Warnings != nil || fake.Requests() != asked {
+		t.Errorf("lexical pack: mode %q warnings %q items %v, endpoint asked %d times", p.Mode, p.Warnings, items(p), fake.Requests()-asked)
+	}
+
+	// saved with no mode: the default of each build, nothing stored
+	if p, err = SavePack(ctx, st, "d", "NAC", o, PackWriteOptions{Embedder: ok}); err != nil {
+		t.Fatal(err)
+	}
+	if p.Mode != "hybrid" || p.Options.Mode != "" || p.Options.SemanticWeight != nil {
+		t.Errorf("default pack: mode %q options %+v", p.Mode, p.Options)
+	}
+	if p, err = RefreshPack(ctx, st, "d", PackWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(items(p)) != 0 || p.Mode != "" || p.Warnings != nil {
+		t.Errorf("default pack without endpoint: mode %q warnings %q items %v", p.Mode, p.Warnings, items(p))
+	}
+	// a mode stored by hand that is none: an error that says so, no version
+	fuzzy := o
+	fuzzy.Mode = "fuzzy"
+	if _, err := st.SavePack(ctx, "f", "NAC", fuzzy, store.PackVersion{Brief: `{"items":[],"tokens":1,"max_tokens":2000}`}, store.ActorHuman, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RefreshPack(ctx, st, "f", PackWriteOptions{Embedder: ok}); err == nil || !strings.Contains(err.Error(), `pack "f": stored options: mode "fuzzy"`) {
+		t.Errorf("refresh of a stored bad mode: %v", err)
+	}
+	if p, err := ShowPack(ctx, st, "f", 0); err != nil || p.Version != 1 {
+		t.Errorf("after a failed refresh: %v %+v", err, p)
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"max_tokens":2000,"max_items":1,"max_pointers":0}`; string(b) != want {
+		t.Errorf("options without a mode = %s, want %s", b, want)
+	}
+}
+
+func TestCheckPackRanking(t *testing.T) {
+	w := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		o    record.PackOptions
+		want string
+	}{
+		{record.PackOptions{}, ""},
+		{record.PackOptions{Mode: "semantic", SemanticWeight: w(0)}, ""},
+		{record.PackOptions{Mode: "hybrid", SemanticWeight: w(1)}, ""},
+		{record.PackOptions{Mode: "fuzzy"}, `mode "fuzzy": want lexical, semantic or hybrid`},
+		{record.PackOptions{SemanticWeight: w(1.5)}, "semantic weight 1.5: want 0..1"},
+		{record.PackOptions{SemanticWeight: w(math.NaN())}, "semantic weight NaN: want 0..1"},
+	} {
+		got := ""
+		if err := CheckPackRanking(tc.o); err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("CheckPackRanking(%+v) = %q, want %q", tc.o, got, tc.want)
 		}
 	}
 }

@@ -43,18 +43,7 @@ func BenchmarkTools(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	srv := New(ledger.New(st), Options{})
-	ct, stt := sdk.NewInMemoryTransports()
-	ss, err := srv.SDK().Connect(ctx, stt, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectTest(b, st, Options{})
 	query := "agent memory ranking"
 	b.Run("ledger.Find", func(b *testing.B) {
 		for b.Loop() {

@@ -38,17 +38,7 @@ func TestFindFollowsDecayPolicy(t *testing.T) {
 	}
 	now = now.AddDate(1, 0, 0)
 
-	ct, stt := sdk.NewInMemoryTransports()
-	ss, err := New(ledger.New(st), Options{}).SDK().Connect(ctx, stt, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectTest(t, st, Options{})
 	highlights := func() []string {
 		t.Helper()
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "find", Arguments: map[string]any{"query": "owls"}})

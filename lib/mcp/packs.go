@@ -67,8 +67,11 @@ type PackSaveInput struct {
 	PointerWords int      `json:"pointer_words,omitempty" jsonschema:"give each pointer its best sentence, at most this many words, 0 to 60 (default 0: none)"`
 	Tags         []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
 	Type         string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
-	Replace      bool     `json:"replace,omitempty" jsonschema:"save over a pack of the same name, as its next version with this query and settings (a taken name is an error without it)"`
-	Actor        string   `json:"actor,omitempty" jsonschema:"who builds it, for the pack's history: human or agent:NAME (default agent:CLIENT)"`
+	Mode         string   `json:"mode,omitempty" jsonschema:"ranking, kept for every pack_refresh: lexical, semantic or hybrid (default: decided at each build, as find's; a semantic side that cannot be had is lexical ranking with warnings)"`
+	// SemanticWeight is the CLI's --semantic-weight.
+	SemanticWeight *float64 `json:"semantic_weight,omitempty" jsonschema:"hybrid ranking: the semantic side's share in the fused score, 0 to 1 (default 0.5), kept for every pack_refresh"`
+	Replace        bool     `json:"replace,omitempty" jsonschema:"save over a pack of the same name, as its next version with this query and settings (a taken name is an error without it)"`
+	Actor          string   `json:"actor,omitempty" jsonschema:"who builds it, for the pack's history: human or agent:NAME (default agent:CLIENT)"`
 }
 
 // PackShowInput is the pack_show tool's input.
@@ -118,11 +121,11 @@ func (s *Server) addPackTools() {
 		safe(s, s.cite))
 	addTool(s, add("stats", "Evidence reuse statistics", `Evidence reuse over a period (default the last 30 days): the tasks active in it (named by a citation or a pack built in it) and the share that cited an item saved before the task began (reuse_share; the design's goal reuse_goal is 0.3), the citations, the items saved and how many were never cited, and the most reused sources with their counts. Result: one stats record, at most 20 most reused sources (small).`, ro, StatsOutput{}),
 		safe(s, s.stats))
-	addTool(s, add("pack_save", "Save a memory pack", `Build the brief of a query (as the brief tool, with max_tokens, max_items, max_pointers, pointer_words, tags, type) and save it under a name for a recurring task, with who built it and when; pack_refresh builds it again later with the same query and settings. A taken name is an error unless replace: true. Result: the pack with its brief and every source as entered. Cap: max_tokens at most 8000; the result about 12000 tokens (pointers, then items, left out past it: truncated: true).`, nil, PackOutput{}),
+	addTool(s, add("pack_save", "Save a memory pack", `Build the brief of a query (as the brief tool, with max_tokens, max_items, max_pointers, pointer_words, tags, type, mode, semantic_weight) and save it under a name for a recurring task, with who built it and when; pack_refresh builds it again later with the same query and settings, its ranking mode included. A taken name is an error unless replace: true. Result: the pack with its brief and every source as entered. Cap: max_tokens at most 8000; the result about 12000 tokens (pointers, then items, left out past it: truncated: true).`, nil, PackOutput{}),
 		safe(s, s.packSave))
 	addTool(s, add("pack_show", "Show a memory pack", `Show a saved memory pack as it was last built (or a given version): its query, settings, version, who built it and when, the sources that entered and left in that version, and the brief itself (items with url, highlights, lowlights, notes, snippets; then one-line pointers). Nothing is searched: pack_refresh builds a new version. Cap: about 12000 tokens; the brief's pointers, then its items, are left out past it (truncated: true).`, ro, PackOutput{}),
 		safe(s, s.packShow))
-	addTool(s, add("pack_refresh", "Refresh a memory pack", `Build a saved memory pack again with its saved query and settings against the ledger as it is now, store it as the next version, and say which sources entered and which left since the version before (entered, left: rank, url, title, as item or pointer). Result and cap as pack_show.`, nil, PackOutput{}),
+	addTool(s, add("pack_refresh", "Refresh a memory pack", `Build a saved memory pack again with its saved query and settings against the ledger as it is now, store it as the next version, and say which sources entered and which left since the version before (entered, left: rank, url, title, as item or pointer). A pack saved with mode semantic or hybrid is built lexically when that cannot be had now, and says so (pack.warnings). Result and cap as pack_show.`, nil, PackOutput{}),
 		safe(s, s.packRefresh))
 	addTool(s, add("pack_list", "List memory packs", `List the saved memory packs by name, each at its latest version without its brief: name, query, options, version, built_at, built_by, entered and left. Show one with pack_show. Cap: about 4000 tokens; packs past it are left out (truncated: true).`, ro, PackListOutput{}),
 		safe(s, s.packList))
@@ -209,7 +212,7 @@ func (s *Server) packSave(ctx context.Context, req *sdk.CallToolRequest, in Pack
 	if in.MaxPointers != nil {
 		o.MaxPointers = *in.MaxPointers
 	}
-	o.PointerWords, o.Tags, o.Type = in.PointerWords, in.Tags, in.Type
+	o.PointerWords, o.Tags, o.Type, o.Mode, o.SemanticWeight = in.PointerWords, in.Tags, in.Type, in.Mode, in.SemanticWeight
 	switch {
 	case o.MaxTokens < 1 || o.MaxTokens > MaxBriefTokens:
 		return PackOutput{}, "", usage("max_tokens %d: want 1..%d", in.MaxTokens, MaxBriefTokens)
@@ -225,6 +228,9 @@ func (s *Server) packSave(ctx context.Context, req *sdk.CallToolRequest, in Pack
 	default:
 		return PackOutput{}, "", usage("type %q: want article, x, youtube, pdf or text", o.Type)
 	}
+	if err := ledger.CheckPackRanking(o); err != nil {
+		return PackOutput{}, "", usage("%v", err)
+	}
 	if err := ledger.CheckName("pack", in.Name); err != nil {
 		return PackOutput{}, "", usage("name: %v", err)
 	}
@@ -232,7 +238,7 @@ func (s *Server) packSave(ctx context.Context, req *sdk.CallToolRequest, in Pack
 	if q == "" {
 		return PackOutput{}, "", usage("query: give the topic or task the pack gathers evidence for")
 	}
-	p, err := s.st.SavePack(ctx, in.Name, q, o, ledger.PackWriteOptions{Actor: a, Replace: in.Replace})
+	p, err := s.st.SavePack(ctx, in.Name, q, o, ledger.PackWriteOptions{Actor: a, Replace: in.Replace, Embedder: s.opt.Embedder})
 	return packResult(p, err)
 }
 
@@ -244,7 +250,7 @@ func (s *Server) packRefresh(ctx context.Context, req *sdk.CallToolRequest, in P
 	if err := ledger.CheckName("pack", in.Name); err != nil {
 		return PackOutput{}, "", usage("name: %v", err)
 	}
-	p, err := s.st.RefreshPack(ctx, in.Name, ledger.PackWriteOptions{Actor: a})
+	p, err := s.st.RefreshPack(ctx, in.Name, ledger.PackWriteOptions{Actor: a, Embedder: s.opt.Embedder})
 	return packResult(p, err)
 }
 

@@ -23,13 +23,20 @@ func findText(out FindOutput) string {
 			fmt.Fprintf(&b, "   related: tags %s; terms %s\n", strings.Join(it.Related.SharedTags, ","), strings.Join(it.Related.Terms, " "))
 		}
 	}
-	for _, w := range out.Warnings {
-		b.WriteString("warning: " + w + "\n")
-	}
+	b.WriteString(warningLines(out.Warnings))
 	if out.Truncated {
 		b.WriteString("(more items left out to stay under the size cap: use limit or offset)\n")
 	}
 	b.WriteString(nextLine(out.Next))
+	return b.String()
+}
+
+// warningLines are the warnings of a result, one "warning: " line each.
+func warningLines(warnings []string) string {
+	var b strings.Builder
+	for _, w := range warnings {
+		b.WriteString("warning: " + w + "\n")
+	}
 	return b.String()
 }
 
@@ -184,7 +191,11 @@ func statsText(u *record.UsageStats) string {
 
 // packLine is one line about a pack: name, version, query, who built it.
 func packLine(p *record.PackInfo) string {
-	return fmt.Sprintf("pack %s v%d: %q, built %s by %s; %d entered, %d left\n", p.Name, p.Version, p.Query, p.BuiltAt, p.BuiltBy, len(p.Entered), len(p.Left))
+	ranked := ""
+	if p.Mode != "" {
+		ranked = "; ranked " + p.Mode
+	}
+	return fmt.Sprintf("pack %s v%d: %q, built %s by %s; %d entered, %d left%s\n", p.Name, p.Version, p.Query, p.BuiltAt, p.BuiltBy, len(p.Entered), len(p.Left), ranked)
 }
 
 // packText is a pack's line, what entered and left, then its brief as
@@ -202,7 +213,7 @@ func packText(p *record.PackInfo, bp *brief.Pack) string {
 		member("-", m)
 	}
 	if bp == nil || bp.MaxTokens == 0 {
-		return b.String()
+		return b.String() + warningLines(p.Warnings)
 	}
 	b.WriteString(briefText(bp))
 	for _, pt := range bp.Pointers {
@@ -212,5 +223,5 @@ func packText(p *record.PackInfo, bp *brief.Pack) string {
 		}
 		b.WriteByte('\n')
 	}
-	return b.String()
+	return b.String() + warningLines(p.Warnings)
 }

@@ -95,6 +95,9 @@ type BriefInput struct {
 type BriefOutput struct {
 	*brief.Pack
 	Next string `json:"next,omitempty" jsonschema:"the obvious next step, in one line (docs/agents.md)"`
+	// Mode and Warnings: as FindOutput's.
+	Mode     string   `json:"mode,omitempty" jsonschema:"the ranking used when it is semantic or hybrid"`
+	Warnings []string `json:"warnings,omitempty" jsonschema:"why the ranking is lexical although semantic ranking was asked for or configured (no endpoint, no vectors of the model, the endpoint failing)"`
 }
 
 // SaveInput is the save tool's input.
@@ -302,10 +305,7 @@ func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput)
 		return FindOutput{}, "", err
 	}
 	out := findOutput(res)
-	if res.Mode != ledger.ModeLexical {
-		out.Mode = res.Mode
-	}
-	out.Warnings = res.Warnings
+	out.Mode, out.Warnings = ranking(res.Mode, res.Warnings)
 	out.Next = s.findNext(ctx, o.Query, out)
 	return out, findText(out), nil
 }
@@ -323,6 +323,7 @@ func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in Related
 		return FindOutput{}, "", err
 	}
 	out := findOutput(res)
+	out.Mode, out.Warnings = ranking(res.Mode, res.Warnings)
 	if len(out.Items) > 0 {
 		out.Next = s.findNext(ctx, "", out)
 	}
@@ -346,6 +347,15 @@ func (s *Server) semantic(o *ledger.FindOptions, mode string) error {
 	o.Mode = mode
 	o.Embedder = s.opt.Embedder
 	return nil
+}
+
+// ranking is the mode and warnings of a result: the mode when it is not
+// lexical (a lexical result says nothing of it), the warnings as given.
+func ranking(mode string, warnings []string) (string, []string) {
+	if mode == ledger.ModeLexical {
+		mode = ""
+	}
+	return mode, warnings
 }
 
 // findOutput makes the result of hits, cut to FindCapTokens.
@@ -404,16 +414,13 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 		res.Pack.Items = []brief.Item{}
 	}
 	out := &BriefOutput{Pack: res.Pack}
+	out.Mode, out.Warnings = ranking(res.Mode, res.Warnings)
 	var best ledger.Best
 	if len(res.Pack.Items) > 0 {
 		best = ledger.BestPacked(res.Pack.Items[0])
 	}
 	out.Next = joinNext(searchStep(ledger.SearchNext(q, len(res.Pack.Items), best, false), "no evidence"), s.pendingNext(ctx))
-	text := briefText(res.Pack)
-	for _, w := range res.Warnings {
-		text += "warning: " + w + "\n"
-	}
-	return out, text + nextLine(out.Next), nil
+	return out, briefText(res.Pack) + warningLines(out.Warnings) + nextLine(out.Next), nil
 }
 
 func (s *Server) saveOptions(req *sdk.CallToolRequest, given string) (ledger.SaveOptions, error) {

@@ -21,6 +21,12 @@ type PackInfo struct {
 	// pack since the version before (on the first version, all entered).
 	Entered []PackMember `json:"entered"`
 	Left    []PackMember `json:"left"`
+	// Mode and Warnings say how the version just built (by a save or a
+	// refresh) was ranked, as ll-find's meta does: set when the ranking
+	// was semantic or hybrid, or when it fell back to lexical (Warnings
+	// say why). Not stored: pack show and list have neither.
+	Mode     string   `json:"mode,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 	// Brief is the pack exactly as ll-brief writes it (left out of the
 	// pack list).
 	Brief json.RawMessage `json:"brief,omitempty"`
@@ -36,6 +42,13 @@ type PackOptions struct {
 	PointerWords int      `json:"pointer_words,omitempty"`
 	Tags         []string `json:"tags,omitempty"`
 	Type         string   `json:"type,omitempty"`
+	// Mode is the ranking asked for when the pack was saved (lexical,
+	// semantic or hybrid), kept for every refresh; empty: the default,
+	// decided at each build (docs/retrieval.md, "Packs and the ranking").
+	Mode string `json:"mode,omitempty"`
+	// SemanticWeight is hybrid ranking's semantic share asked for when
+	// the pack was saved (nil: the default).
+	SemanticWeight *float64 `json:"semantic_weight,omitempty"`
 }
 
 // PackMember is one source of a pack: a full item or a pointer.

@@ -78,6 +78,8 @@ var flashes = map[string]string{
 	"tagged": "Tags changed.", "archived": "Archived.", "unarchived": "Unarchived.",
 	"pinned": "Pinned.", "unpinned": "Unpinned.", "reviewed": "Review saved.", "promoted": "Tag confirmed.",
 	"refreshed": "Pack refreshed.", "created": "Pack created.",
+	"refreshed-lexical": "Pack refreshed, ranked lexically: the ranking it was saved with could not be had (the reason is in the log of linkledger ui).",
+	"created-lexical":   "Pack created, ranked lexically: semantic ranking could not be had (the reason is in the log of linkledger ui).",
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name string, v view) {
@@ -726,21 +728,35 @@ func (s *Server) packs(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) createPack(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("name"))
-	_, err := s.opt.Ledger.SavePack(r.Context(), name, r.PostFormValue("query"), ledger.DefaultPackOptions(), ledger.PackWriteOptions{Actor: human})
+	p, err := s.opt.Ledger.SavePack(r.Context(), name, r.PostFormValue("query"), ledger.DefaultPackOptions(), ledger.PackWriteOptions{Actor: human, Embedder: s.opt.Embedder})
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/packs/"+url.PathEscape(name)+"?done=created", http.StatusSeeOther)
+	http.Redirect(w, r, "/packs/"+url.PathEscape(name)+"?done="+s.packDone(p, "created"), http.StatusSeeOther)
 }
 
 func (s *Server) refreshPack(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	if _, err := s.opt.Ledger.RefreshPack(r.Context(), name, ledger.PackWriteOptions{Actor: human}); err != nil {
+	p, err := s.opt.Ledger.RefreshPack(r.Context(), name, ledger.PackWriteOptions{Actor: human, Embedder: s.opt.Embedder})
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/packs/"+url.PathEscape(name)+"?done=refreshed", http.StatusSeeOther)
+	http.Redirect(w, r, "/packs/"+url.PathEscape(name)+"?done="+s.packDone(p, "refreshed"), http.StatusSeeOther)
+}
+
+// packDone is the flash of a pack built: done, or done-lexical when the
+// ranking it was saved with could not be had (the warnings go to the
+// log: the flash is a fixed text).
+func (s *Server) packDone(p *record.PackInfo, done string) string {
+	if len(p.Warnings) == 0 {
+		return done
+	}
+	for _, w := range p.Warnings {
+		s.logf("pack %s: warning: %s", p.Name, w)
+	}
+	return done + "-lexical"
 }
 
 func (s *Server) pack(w http.ResponseWriter, r *http.Request) {

@@ -25,18 +25,26 @@ func newTestServer(t *testing.T) (*httptest.Server, *ledger.Ledger) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
+	return serveTest(t, Options{Ledger: l}), l
+}
+
+// serveTest serves opt (its port and tokens set here) as newTestServer
+// does.
+func serveTest(t *testing.T, opt Options) *httptest.Server {
+	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
 	port := ts.Listener.Addr().(interface{ String() string }).String()
 	_, p, _ := strings.Cut(port, ":")
-	n, _ := strconv.Atoi(p)
-	srv, err := New(Options{Ledger: l, Port: n, Token: testToken, CaptureToken: "capturecapturecapture0123456789"})
+	opt.Port, _ = strconv.Atoi(p)
+	opt.Token, opt.CaptureToken = testToken, "capturecapturecapture0123456789"
+	srv, err := New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts.Config.Handler = srv.Handler()
 	ts.Start()
 	t.Cleanup(ts.Close)
-	return ts, l
+	return ts
 }
 
 // client does not follow redirects, so each answer is seen as it is.

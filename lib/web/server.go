@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger"
 )
 
@@ -50,6 +51,10 @@ type Options struct {
 	Token, CaptureToken string
 	// Poke tells the background worker there is new work (nil: no worker).
 	Poke func()
+	// Embedder embeds a pack's query when it is saved or refreshed, so a
+	// pack keeps the ranking it was saved with (nil: no endpoint; packs
+	// are then built lexically, with a warning when saved otherwise).
+	Embedder *embed.Client
 	// Stderr-free: errors of a page are shown on the page; Logf, when set,
 	// also receives them (the ui verb writes them to stderr).
 	Logf func(format string, args ...any)

@@ -42,15 +42,39 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.FloatFlag{Name: "cut", Value: store.DefaultCut, Usage: "leave out weak matches: items scoring below this share of the best item's score (0: every match)"},
 		&ucli.BoolFlag{Name: "all-matches", Usage: "every match, however weak (--cut 0)"},
 		&ucli.BoolFlag{Name: "all-copies", Usage: "show every copy of the same text (saved under other URLs) as its own item; by default copies are one item listing the others under \"copies\""},
-		&ucli.StringFlag{Name: "mode", Usage: "ranking `MODE`: lexical, semantic or hybrid (default: hybrid when an embeddings endpoint is configured and the ledger holds its model's vectors, else lexical; docs/retrieval.md)"},
-		&ucli.FloatFlag{Name: "semantic-weight", Value: store.DefaultSemanticWeight, Usage: "hybrid: the semantic side's share `W` in the fused score, 0..1 (0.5: equal)"},
 	}...)
+	flags = append(flags, RankingFlags()...)
 	if paging {
 		flags = append(flags,
 			&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 10, Usage: "at most `N` items"},
 			&ucli.IntFlag{Name: "offset", Usage: "skip the first `N` items"})
 	}
 	return flags
+}
+
+// RankingFlags are --mode and --semantic-weight: the ranking of ll-find,
+// ll-brief and linkledger pack save (read by Ranking).
+func RankingFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "mode", Usage: "ranking `MODE`: lexical, semantic or hybrid (default: hybrid when an embeddings endpoint is configured and the ledger holds its model's vectors, else lexical; docs/retrieval.md)"},
+		&ucli.FloatFlag{Name: "semantic-weight", Value: store.DefaultSemanticWeight, Usage: "hybrid: the semantic side's share `W` in the fused score, 0..1 (0.5: equal)"},
+	}
+}
+
+// Ranking reads --mode and --semantic-weight: the mode ("" when not
+// given) and the weight (nil when not given).
+func Ranking(c *ucli.Command) (mode string, weight *float64, err error) {
+	fv := cli.Flags(c)
+	mode = fv.String("mode")
+	if err := ledger.ParseMode(mode); err != nil {
+		return "", nil, cli.Usage("--mode %v", err)
+	}
+	if w := fv.Float("semantic-weight"); math.IsNaN(w) || w < 0 || w > 1 {
+		return "", nil, cli.Usage("--semantic-weight %v: want 0..1", w)
+	} else if fv.IsSet("semantic-weight") {
+		weight = &w
+	}
+	return mode, weight, nil
 }
 
 // FilterFlags are the item filters ll-find, ll-brief and linkledger export
@@ -166,16 +190,10 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	if o.ScanRows == 0 || o.ScanRows < -1 {
 		return o, cli.Usage("--scan-rows %d: want 1 or more, or -1", o.ScanRows)
 	}
-	o.Mode = fv.String("mode")
-	if err := ledger.ParseMode(o.Mode); err != nil {
-		return o, cli.Usage("--mode %v", err)
-	}
-	if w := fv.Float("semantic-weight"); math.IsNaN(w) || w < 0 || w > 1 {
-		return o, cli.Usage("--semantic-weight %v: want 0..1", w)
-	} else if fv.IsSet("semantic-weight") {
-		o.SemanticWeight = &w
-	}
 	var err error
+	if o.Mode, o.SemanticWeight, err = Ranking(c); err != nil {
+		return o, err
+	}
 	if o.Decay, err = Decay(c); err != nil {
 		return o, err
 	}

@@ -9,7 +9,9 @@ package linkledger
 // save, refresh, show, list), a {"citation": …} record (cite) or a
 // {"stats": …} record (stats) into a pipe; a short text for a person at a
 // terminal (pack show: the brief as Markdown). Touches: pack save and
-// refresh search the store and add a pack version; cite adds a citation;
+// refresh search the store and add a pack version (and, when the pack's
+// ranking is semantic or hybrid, ask the embeddings endpoint for the
+// query's vector, as ll-brief does); cite adds a citation;
 // show, list and stats only read. None creates a database.
 
 import (
@@ -24,6 +26,7 @@ import (
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cli/human"
+	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/termsafe"
@@ -35,7 +38,7 @@ func packVerbs(env cli.Env) []*ucli.Command {
 		return &ucli.StringFlag{Name: "actor", Value: "human", Usage: what + ": human or agent:<name>"}
 	}
 	briefFlags := func() []ucli.Flag {
-		return []ucli.Flag{
+		return append([]ucli.Flag{
 			&ucli.StringFlag{Name: "query", Usage: "the brief's query `TEXT`"},
 			&ucli.IntFlag{Name: "max-tokens", Value: brief.DefaultMaxTokens, Usage: "token budget of the brief (cl100k_base)"},
 			&ucli.IntFlag{Name: "max-items", Value: brief.DefaultMaxItems, Usage: fmt.Sprintf("at most `N` full items (1..%d)", brief.MaxItems)},
@@ -44,7 +47,7 @@ func packVerbs(env cli.Env) []*ucli.Command {
 			&ucli.StringSliceFlag{Name: "tags", Usage: "only items with all these tags (comma-separated or repeated)"},
 			&ucli.StringFlag{Name: "type", Usage: "only items of this source type (article, x, youtube, pdf, text)"},
 			&ucli.BoolFlag{Name: "replace", Usage: "save over a pack of the same name (as its next version)"},
-		}
+		}, findflags.RankingFlags()...)
 	}
 	writer := func(extra ...ucli.Flag) []ucli.Flag {
 		return append([]ucli.Flag{cli.DBFlag(), cli.BusyTimeoutFlag(), actorFlag("who builds it, for the pack's history")}, extra...)
@@ -54,16 +57,25 @@ func packVerbs(env cli.Env) []*ucli.Command {
 		Usage:     "save a brief under a name, for a recurring task",
 		UsageText: "linkledger pack save [options] NAME --query TEXT",
 		Description: `pack save builds the brief of --query (as 'linkledger brief' does, with the
-same --max-tokens, --max-items, --max-pointers, --pointer-words, --tags
-and --type) and
+same --max-tokens, --max-items, --max-pointers, --pointer-words, --tags,
+--type, --mode and --semantic-weight) and
 stores it in the database under NAME with who built it and when. The query
 and settings are kept, so 'pack refresh NAME' builds it again. A name that
 is taken is an error (exit 2) unless --replace, which saves the new query
 as the pack's next version. The record lists every source as entered.
 
+--mode and --semantic-weight are kept with the pack: every refresh ranks
+the same way. Without --mode each build takes the default of its day
+(hybrid when an embeddings endpoint is configured and the ledger holds its
+model's vectors, else lexical). When the semantic side cannot be had (no
+endpoint, no vectors of the model, the endpoint failing) the pack is built
+lexically with a warning on stderr, never an error; the record's "mode"
+and "warnings" say how it was ranked (docs/retrieval.md).
+
 EXAMPLES:
    linkledger pack save weekly-retrieval --query "retrieval evaluation" --max-tokens 1500
-   linkledger pack save onboarding --query "agent memory design" --tags ai --actor agent:planner`,
+   linkledger pack save onboarding --query "agent memory design" --tags ai --actor agent:planner
+   linkledger pack save antioxidants --query "NAC" --mode hybrid --semantic-weight 0.3`,
 		Flags: writer(briefFlags()...),
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			name, err := oneName(c, "pack save NAME --query TEXT")
@@ -91,7 +103,9 @@ EXAMPLES:
 		Description: `pack refresh builds the pack NAME again with its saved query and settings
 against the store as it is now, stores it as the next version (who, when)
 and says which sources entered and which left since the version before
-("entered", "left": rank, url, title, and "as": item or pointer).
+("entered", "left": rank, url, title, and "as": item or pointer). The
+ranking is the one the pack was saved with (see pack save --help): a
+semantic side that cannot be had falls back to lexical with a warning.
 
 EXAMPLES:
    linkledger pack refresh weekly-retrieval
@@ -329,6 +343,10 @@ func packOptions(c *ucli.Command) (record.PackOptions, error) {
 	default:
 		return o, cli.Usage("--type %q: want article, x, youtube, pdf or text", o.Type)
 	}
+	var err error
+	if o.Mode, o.SemanticWeight, err = findflags.Ranking(c); err != nil {
+		return o, err
+	}
 	for _, v := range c.StringSlice("tags") {
 		for _, t := range strings.Split(v, ",") {
 			if t = strings.TrimSpace(t); t != "" {
@@ -351,13 +369,19 @@ func packWrite(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*ledge
 		return err
 	}
 	defer st.Close()
-	p, err := fn(st, ledger.PackWriteOptions{Actor: actor})
+	// the query is embedded as ll-brief embeds it (a pack saved with
+	// --mode lexical never asks)
+	diag := cli.Diag{Prog: cli.FullName(c), W: env.Stderr}
+	var fo ledger.FindOptions
+	findflags.Embedder(ctx, env, st, &fo, diag)
+	p, err := fn(st, ledger.PackWriteOptions{Actor: actor, Embedder: fo.Embedder})
 	if err != nil {
 		if ledger.IsBusy(err) {
 			return cli.BusyError(path, cli.BusyTimeout(c.Duration("busy-timeout")), "nothing was changed")
 		}
 		return packErr(err)
 	}
+	findflags.Warn(diag, p.Warnings)
 	return emitPacks(out, []record.PackInfo{*p}, false)
 }
 
@@ -404,7 +428,11 @@ func emitPacks(out *cli.Output, ps []record.PackInfo, markdown bool) error {
 // left, and with markdown the brief itself.
 func packText(p *record.PackInfo, markdown bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "pack %s v%d: %q, built %s by %s\n", p.Name, p.Version, p.Query, p.BuiltAt, p.BuiltBy)
+	fmt.Fprintf(&b, "pack %s v%d: %q, built %s by %s", p.Name, p.Version, p.Query, p.BuiltAt, p.BuiltBy)
+	if p.Mode != "" {
+		fmt.Fprintf(&b, ", ranked %s", p.Mode)
+	}
+	b.WriteString("\n")
 	if len(p.Brief) == 0 {
 		return b.String()
 	}

@@ -25,6 +25,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/web"
 )
@@ -93,6 +94,11 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		return err
 	}
 	opt := web.Options{Ledger: st, Port: ln.Addr().(*net.TCPAddr).Port, Token: token, CaptureToken: capture, Logf: logf}
+	// the embeddings endpoint, read once as the server starts, for the
+	// packs it saves and refreshes (their ranking: docs/retrieval.md)
+	var fo ledger.FindOptions
+	findflags.Embedder(ctx, env, st, &fo, cli.Diag{Prog: cli.FullName(c), W: env.Stderr})
+	opt.Embedder = fo.Embedder
 	if !c.Bool("no-worker") {
 		// the ingest loop of linkledger mcp and worker --watch; stopped
 		// (deferred after the close above) before the store closes
