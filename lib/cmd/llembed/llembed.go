@@ -137,7 +137,7 @@ func (s *Stage) Record(ctx context.Context, rec *record.Record) *record.Error {
 	if s.down != nil {
 		e := *s.down
 		e.Message = "not sent: " + s.down.Message + " earlier in this run"
-		embed.Fail(rec, s.Client.Model, &e)
+		embed.Fail(rec, s.Client.Identity(), &e)
 		return &e
 	}
 	e := s.Client.EmbedRecord(ctx, rec)
