@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // TestEmbedSettingPrefixes: stored task prefixes round-trip, "" (an
@@ -50,5 +53,30 @@ func TestEmbedSettingPrefixes(t *testing.T) {
 		if doc, query := got.Prefixes(); doc != tc.doc || query != tc.query {
 			t.Errorf("%+v: Prefixes = %q, %q; want %q, %q", tc.set, doc, query, tc.doc, tc.query)
 		}
+	}
+}
+
+// TestVectorModelWithPrefix: vectors are stored under a model name that
+// carries the longest document prefix (embed.Identity), in a record and
+// by PutVectors; a longer name is refused.
+func TestVectorModelWithPrefix(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	long := embed.Identity(strings.Repeat("m", maxModelName), strings.Repeat("\x7f", embed.MaxPrefixBytes))
+	rec := item("https://a.test/prefix")
+	rec.Chunks = []record.Chunk{{Index: 0, Text: "one", Tokens: 1, Embedding: embed.Encode([]float32{1, 0})}}
+	rec.Embed = &record.EmbedInfo{Model: long, Dimensions: 2, Chunks: 1}
+	if _, err := s.Index(ctx, rec, IndexOptions{}); err != nil {
+		t.Fatalf("Index with model of %d bytes: %v", len(long), err)
+	}
+	if has, err := s.HasVectors(ctx, long); err != nil || !has {
+		t.Errorf("HasVectors = %v, %v", has, err)
+	}
+	vs := []ChunkVector{{Index: 0, Text: "one", Vector: []float32{0, 1}}}
+	if _, err := s.PutVectors(ctx, rec.ID, long, vs); err != nil {
+		t.Errorf("PutVectors: %v", err)
+	}
+	if _, err := s.PutVectors(ctx, rec.ID, long+"x", vs); err == nil {
+		t.Error("PutVectors: a model name over the bound was stored")
 	}
 }
