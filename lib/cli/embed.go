@@ -80,8 +80,9 @@ type EmbedSettings interface {
 // does not set them: the environment overrides the stored setting, each
 // variable on its own, and the key stays the environment's alone. When
 // the environment names both URL and model the setting is not read.
-// With none stored (or one stored off), env is returned as it is. A setting that cannot be
-// read is an error; env is then returned unchanged too.
+// With none stored (or one stored off), env is returned as it is. A
+// setting that cannot be read is an error; env is then returned
+// unchanged too.
 func WithStoredEmbed(ctx context.Context, env Env, st EmbedSettings) (Env, error) {
 	getenv := env.Getenv
 	if getenv == nil {
@@ -94,16 +95,15 @@ func WithStoredEmbed(ctx context.Context, env Env, st EmbedSettings) (Env, error
 	if err != nil || row == nil || set.Off {
 		return env, err
 	}
+	endpoint := map[string]string{EnvEmbedURL: set.URL, EnvEmbedModel: set.Model}
 	stored := map[string]*string{EnvEmbedDocPrefix: set.DocPrefix, EnvEmbedQueryPrefix: set.QueryPrefix}
 	e := env
 	e.LookupEnv = func(k string) (string, bool) {
 		switch k {
 		case EnvEmbedURL, EnvEmbedModel:
 			v := getenv(k)
-			if v == "" && k == EnvEmbedURL {
-				v = set.URL
-			} else if v == "" {
-				v = set.Model
+			if v == "" {
+				v = endpoint[k]
 			}
 			return v, v != ""
 		case EnvEmbedDocPrefix, EnvEmbedQueryPrefix:
