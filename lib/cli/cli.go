@@ -123,11 +123,27 @@ type Env struct {
 	Stderr io.Writer
 	Getenv func(string) string
 	Getwd  func() (string, error)
+	// LookupEnv tells a variable set to "" from one unset (where that
+	// differs: an explicit empty task prefix); nil: Getenv's value, set
+	// when not empty (Lookup).
+	LookupEnv func(string) (string, bool)
+}
+
+// Lookup is the value of variable k in env and whether it is set.
+func (e Env) Lookup(k string) (string, bool) {
+	switch {
+	case e.LookupEnv != nil:
+		return e.LookupEnv(k)
+	case e.Getenv != nil:
+		v := e.Getenv(k)
+		return v, v != ""
+	}
+	return os.LookupEnv(k)
 }
 
 // OSEnv is the real process environment.
 func OSEnv() Env {
-	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd}
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd, LookupEnv: os.LookupEnv}
 }
 
 // Prepare fills in the parts of a command every binary shares: the common

@@ -53,6 +53,10 @@ type Client struct {
 	URL   string // base URL (…/v1) or a full …/embeddings or …/api/embed URL
 	Model string
 	Key   string // sent as Authorization: Bearer; never written anywhere
+	// DocPrefix goes before every document text sent (EmbedDocuments),
+	// QueryPrefix before every query (EmbedQuery): a model's task
+	// prefixes (prefix.go). Embed sends texts as they are.
+	DocPrefix, QueryPrefix string
 	// Dimensions, when set, is the dimension every vector must have.
 	Dimensions int
 	Timeout    time.Duration // one request (default DefaultTimeout)
@@ -103,7 +107,8 @@ func embedErr(code, msg string, retryable bool) *record.Error {
 }
 
 // Embed returns one vector per text, in order, asking BatchSize texts per
-// request. On any failure it returns no vectors and the error.
+// request. It sends the texts as they are (no prefix; each cut at
+// MaxInputBytes). On any failure it returns no vectors and the error.
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, *record.Error) {
 	bs := c.BatchSize
 	if bs <= 0 {

@@ -19,7 +19,8 @@ type EmbedOptions struct {
 // embedPage is how many items EmbedStored reads at a time.
 const embedPage = 16
 
-// EmbedStored embeds the stored chunks that have no vector of c's model,
+// EmbedStored embeds the stored chunks that have no vector of c's model
+// (its Identity: a changed document prefix is a changed model),
 // item by item, each item's vectors stored in one transaction: killed,
 // it leaves every item embedded or not, and a new run does the rest (it
 // skips the items done, so it is also idempotent). A chunk whose vector
@@ -30,7 +31,7 @@ const embedPage = 16
 // chunks}} or {id, embed: {model, error}}. It returns how many items
 // failed.
 func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt EmbedOptions, emit func(*record.Record) error) (failed int, err error) {
-	after, done := "", 0
+	after, done, model := "", 0, c.Identity()
 	for {
 		n := embedPage
 		if opt.Limit > 0 {
@@ -39,7 +40,7 @@ func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt Embe
 				return failed, nil
 			}
 		}
-		items, err := st.ItemsToEmbed(ctx, c.Model, opt.IDs, after, n)
+		items, err := st.ItemsToEmbed(ctx, model, opt.IDs, after, n)
 		if err != nil || len(items) == 0 {
 			return failed, err
 		}
@@ -54,10 +55,10 @@ func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt Embe
 				texts[i] = ch.Text
 			}
 			rec := &record.Record{ID: it.ID}
-			vs, rerr := c.Embed(ctx, texts)
+			vs, rerr := c.EmbedDocuments(ctx, texts)
 			if rerr != nil {
 				failed++
-				rec.Embed = &record.EmbedInfo{Model: c.Model, Error: rerr}
+				rec.Embed = &record.EmbedInfo{Model: model, Error: rerr}
 				if err := st.NoteEmbedError(ctx, it.ID, rerr); err != nil {
 					return failed, err
 				}
@@ -72,11 +73,11 @@ func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt Embe
 			for i := range it.Chunks {
 				it.Chunks[i].Vector = vs[i]
 			}
-			stored, err := st.PutVectors(ctx, it.ID, c.Model, it.Chunks)
+			stored, err := st.PutVectors(ctx, it.ID, model, it.Chunks)
 			if err != nil {
 				return failed, err
 			}
-			rec.Embed = &record.EmbedInfo{Model: c.Model, Dimensions: len(vs[0]), Chunks: stored}
+			rec.Embed = &record.EmbedInfo{Model: model, Dimensions: len(vs[0]), Chunks: stored}
 			if err := emit(rec); err != nil {
 				return failed, err
 			}

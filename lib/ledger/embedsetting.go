@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,11 +12,15 @@ import (
 
 // embedValue is the JSON value of the embed setting in a config record:
 // the stored endpoint's base URL and model, or on false (none stored, or
-// stored off). The key is never stored, so never shown.
+// stored off), and the task prefixes in force for the model (stored, or
+// the model's default; absent: none). The key is never stored, so never
+// shown.
 type embedValue struct {
-	On    bool   `json:"on"`
-	URL   string `json:"url,omitempty"`
-	Model string `json:"model,omitempty"`
+	On          bool   `json:"on"`
+	URL         string `json:"url,omitempty"`
+	Model       string `json:"model,omitempty"`
+	DocPrefix   string `json:"doc_prefix,omitempty"`
+	QueryPrefix string `json:"query_prefix,omitempty"`
 }
 
 // EmbedSetting is the ledger's stored embeddings endpoint as a config
@@ -26,11 +31,18 @@ func EmbedSetting(ctx context.Context, st *store.Store) (*record.Record, error) 
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(embedValue{On: stored != nil && !e.Off, URL: e.URL, Model: e.Model})
-	if err != nil {
+	v := embedValue{On: stored != nil && !e.Off, URL: e.URL, Model: e.Model}
+	if v.On {
+		v.DocPrefix, v.QueryPrefix = e.Prefixes()
+	}
+	// a prefix is shown as typed (no HTML escaping of < > &)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	set := &record.Setting{Key: store.SettingEmbed, Value: b, Source: "default"}
+	set := &record.Setting{Key: store.SettingEmbed, Value: bytes.TrimSuffix(buf.Bytes(), []byte("\n")), Source: "default"}
 	if stored != nil {
 		set.Source, set.UpdatedAt, set.UpdatedBy = "stored", stored.UpdatedAt, stored.UpdatedBy
 	}

@@ -43,11 +43,11 @@ func SemanticSide(ctx context.Context, st *store.Store, opt FindOptions) (*store
 	}
 	e, text := opt.Embedder, opt.Query
 	embedQuery := func(ctx context.Context) ([]float32, error) {
-		vs, rerr := e.Embed(ctx, []string{text})
+		v, rerr := e.EmbedQuery(ctx, text)
 		if rerr != nil {
 			return nil, &embedError{rerr}
 		}
-		return vs[0], nil
+		return v, nil
 	}
 	if mode == store.ModeHybrid {
 		sem.Embed = embedQuery
@@ -99,13 +99,24 @@ func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store
 		}
 		return nil, store.ModeLexical, nil
 	}
-	has, err := st.HasVectors(ctx, e.Model)
+	// the vectors of the model made with the document prefix in force
+	// (embed.Identity): never those of another prefix
+	model := e.Identity()
+	has, err := st.HasVectors(ctx, model)
 	if err != nil {
 		return nil, store.ModeLexical, []string{fmt.Sprintf("reading vectors: %v: lexical ranking", err)}
 	}
 	if !has {
+		if model != e.Model {
+			// vectors of the bare model: made before the prefix was set
+			// (or before it became the model's default); say so even by
+			// default, or hybrid ranking would stop without a word
+			if old, err := st.HasVectors(ctx, e.Model); err == nil && old {
+				return nil, store.ModeLexical, []string{fmt.Sprintf("the ledger's vectors of model %s were made without the document prefix %q (run linkledger embed --all to embed them again with it): lexical ranking", e.Model, e.DocPrefix)}
+			}
+		}
 		if mode != "" {
-			return nil, store.ModeLexical, []string{fmt.Sprintf("--mode %s: the ledger holds no vectors of model %s (run linkledger embed --all): lexical ranking", mode, e.Model)}
+			return nil, store.ModeLexical, []string{fmt.Sprintf("--mode %s: the ledger holds no vectors of model %s (run linkledger embed --all): lexical ranking", mode, model)}
 		}
 		return nil, store.ModeLexical, nil
 	}
@@ -116,12 +127,13 @@ func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store
 	if opt.SemanticWeight != nil {
 		w = *opt.SemanticWeight
 	}
-	return &store.Semantic{Model: e.Model, Mode: mode, Weight: w}, mode, nil
+	return &store.Semantic{Model: model, Mode: mode, Weight: w}, mode, nil
 }
 
 // QueryClient is the client a search embeds its query with: c with one
 // attempt (a search does not wait to retry: it ranks lexically and says
-// so) and its time bound.
+// so) and its time bound. Its prefixes are c's: EmbedQuery sends the
+// query after QueryPrefix, and DocPrefix names the vectors searched.
 func QueryClient(c *embed.Client) *embed.Client {
 	if c == nil {
 		return nil

@@ -170,11 +170,28 @@ const SettingEmbed = "embed"
 
 // EmbedSetting is the stored embeddings endpoint: its base URL and model,
 // or Off (stored "no endpoint"). The key is never stored: it is read from
-// the environment only (LINKLEDGER_EMBED_KEY).
+// the environment only (LINKLEDGER_EMBED_KEY). DocPrefix and QueryPrefix
+// are the model's task prefixes (embed.DefaultPrefixes); nil: none
+// stored, the model's default applies; "": none, stored.
 type EmbedSetting struct {
-	URL   string `json:"url,omitempty"`
-	Model string `json:"model,omitempty"`
-	Off   bool   `json:"off,omitempty"`
+	URL         string  `json:"url,omitempty"`
+	Model       string  `json:"model,omitempty"`
+	Off         bool    `json:"off,omitempty"`
+	DocPrefix   *string `json:"doc_prefix,omitempty"`
+	QueryPrefix *string `json:"query_prefix,omitempty"`
+}
+
+// Prefixes are the document and query prefixes the setting gives its
+// model: the stored ones, else the model's defaults.
+func (e EmbedSetting) Prefixes() (doc, query string) {
+	doc, query = embed.DefaultPrefixes(e.Model)
+	if e.DocPrefix != nil {
+		doc = *e.DocPrefix
+	}
+	if e.QueryPrefix != nil {
+		query = *e.QueryPrefix
+	}
+	return doc, query
 }
 
 // maxEmbedURL bounds a stored endpoint URL.
@@ -184,10 +201,20 @@ const maxEmbedURL = 2048
 // secret goes in LINKLEDGER_EMBED_KEY, never in the ledger) and a model.
 func (e EmbedSetting) Valid() error {
 	if e.Off {
-		if e.URL != "" || e.Model != "" {
-			return errors.New("embed off takes no url or model")
+		if e.URL != "" || e.Model != "" || e.DocPrefix != nil || e.QueryPrefix != nil {
+			return errors.New("embed off takes no url, model or prefix")
 		}
 		return nil
+	}
+	for _, p := range []struct {
+		name string
+		v    *string
+	}{{"doc prefix", e.DocPrefix}, {"query prefix", e.QueryPrefix}} {
+		if p.v != nil {
+			if err := embed.CheckPrefix(*p.v); err != nil {
+				return fmt.Errorf("embed %s: %v", p.name, err)
+			}
+		}
 	}
 	if len(e.URL) > maxEmbedURL {
 		return fmt.Errorf("embed url: want at most %d bytes", maxEmbedURL)

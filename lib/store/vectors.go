@@ -21,8 +21,13 @@ import (
 // embedFailedEventName is the history event of an embedding failure.
 const embedFailedEventName = "embed_failed"
 
-// maxModelName bounds the model name a record may bring.
+// maxModelName bounds a model name (a stored setting's).
 const maxModelName = 200
+
+// maxVectorModel bounds the model a record's vectors are stored under: a
+// name with a document prefix folded in (embed.Identity; the quoted
+// prefix is at most 4 bytes a byte).
+const maxVectorModel = maxModelName + 3 + 4*embed.MaxPrefixBytes
 
 // checkEmbedding refuses vectors ll-index cannot store: a record whose
 // embed names no model, or whose chunks' embeddings do not decode, are
@@ -45,8 +50,8 @@ func checkEmbedding(rec *record.Record) *record.Error {
 	if !any {
 		return nil
 	}
-	if e.Model == "" || len(e.Model) > maxModelName {
-		return bad("embed.model: want a model name of 1..%d bytes", maxModelName)
+	if e.Model == "" || len(e.Model) > maxVectorModel {
+		return bad("embed.model: want a model name of 1..%d bytes", maxVectorModel)
 	}
 	if e.Dimensions < 1 || e.Dimensions > embed.MaxDimensions {
 		return bad("embed.dimensions %d: want 1..%d", e.Dimensions, embed.MaxDimensions)
@@ -314,8 +319,8 @@ func (s *Store) ItemsToEmbed(ctx context.Context, model string, ids []string, af
 // putVectors: chunks whose text changed since are skipped) and returns
 // how many were stored.
 func (s *Store) PutVectors(ctx context.Context, itemID, model string, vs []ChunkVector) (int, error) {
-	if model == "" || len(model) > maxModelName {
-		return 0, fmt.Errorf("model name: want 1..%d bytes", maxModelName)
+	if model == "" || len(model) > maxVectorModel {
+		return 0, fmt.Errorf("model name: want 1..%d bytes", maxVectorModel)
 	}
 	n := 0
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {

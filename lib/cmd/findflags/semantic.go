@@ -8,9 +8,9 @@ import (
 )
 
 // Embedder sets o.Embedder from the environment (LINKLEDGER_EMBED_URL,
-// LINKLEDGER_EMBED_MODEL, LINKLEDGER_EMBED_KEY) or, where it names no
-// endpoint, the ledger's stored one (linkledger config embed), for
-// embedding the query. A configuration that does not work is a warning
+// LINKLEDGER_EMBED_MODEL, LINKLEDGER_EMBED_KEY, the task prefixes) or,
+// where it names no endpoint, the ledger's stored one (linkledger config
+// embed), for embedding the query (after its query prefix). A configuration that does not work is a warning
 // on stderr and a lexical search, never a failed one.
 func Embedder(ctx context.Context, env cli.Env, st cli.EmbedSettings, o *ledger.FindOptions, diag cli.Diag) {
 	env, err := cli.WithStoredEmbed(ctx, env, st)

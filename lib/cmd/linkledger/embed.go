@@ -28,6 +28,12 @@ to a new model (set LINKLEDGER_EMBED_MODEL to it for searches; until every
 item is done, a search ranks semantically over the items done). Searches
 never mix two models' vectors.
 
+Each chunk is sent after the model's document prefix (LINKLEDGER_EMBED_DOC_PREFIX,
+or the one stored with 'linkledger config embed --doc-prefix', else the
+model's own: "search_document: " for nomic-embed-text). Vectors are stored
+under the model and that prefix, so after a change of prefix 'embed --all'
+embeds every chunk again, as after a change of model.
+
 It writes one record per item: {id, embed: {model, dimensions, chunks}}, or
 {id, embed: {model, error}} when the endpoint failed on it (the item keeps
 the reason: ingest.last_embed_error). After a timeout or a connection

@@ -87,6 +87,13 @@ func runFilter(ctx context.Context, dir, name string, env cli.Env, args []string
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
 	}
+	// a stored task prefix too, even "" (an explicit none, which the
+	// model's default must not replace)
+	for _, k := range []string{cli.EnvEmbedDocPrefix, cli.EnvEmbedQueryPrefix} {
+		if v, ok := env.Lookup(k); ok {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
 	// On SIGINT/SIGTERM to the front command, ask the filter to stop the
 	// way a shell would, and give it time to finish its transaction.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }

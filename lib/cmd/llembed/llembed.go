@@ -11,7 +11,8 @@
 // pass through untouched; with no endpoint configured every record does.
 // Touches: stdin, stdout and the embeddings endpoint of
 // LINKLEDGER_EMBED_URL (model LINKLEDGER_EMBED_MODEL, key
-// LINKLEDGER_EMBED_KEY, read from the environment only).
+// LINKLEDGER_EMBED_KEY, document prefix LINKLEDGER_EMBED_DOC_PREFIX, read
+// from the environment only).
 package llembed
 
 import (
@@ -35,7 +36,17 @@ The endpoint comes from the environment:
                           URL ending in /api/embed for Ollama's native API
   LINKLEDGER_EMBED_MODEL  the model name, e.g. nomic-embed-text
   LINKLEDGER_EMBED_KEY    an API key (optional; never a flag, never written)
+  LINKLEDGER_EMBED_DOC_PREFIX
+                          text sent before every chunk (a model's task
+                          prefix; "" for none). Unset: the model's own for
+                          nomic-embed-text ("search_document: "), e5
+                          ("passage: "), none for others
 With no LINKLEDGER_EMBED_URL every record passes through unchanged.
+
+The prefix is only sent: the chunks' text stays as it came, and the text
+sent (prefix included) is cut at 32 KiB. embed.model names the model and
+the prefix the vectors were made with (nomic-embed-text+"search_document: "),
+so ll-find never compares vectors of two prefixes.
 
 Chunks are sent --batch-size at a time. Every answer is checked: one vector
 per chunk, one dimension, finite numbers, and at most a size in bytes fixed
@@ -137,7 +148,7 @@ func (s *Stage) Record(ctx context.Context, rec *record.Record) *record.Error {
 	if s.down != nil {
 		e := *s.down
 		e.Message = "not sent: " + s.down.Message + " earlier in this run"
-		embed.Fail(rec, s.Client.Model, &e)
+		embed.Fail(rec, s.Client.Identity(), &e)
 		return &e
 	}
 	e := s.Client.EmbedRecord(ctx, rec)

@@ -66,7 +66,10 @@ ranking fused with a ranking by meaning (reciprocal rank fusion,
 --semantic-weight; why_ranked.fusion). --mode lexical or semantic
 chooses one side; --related ranks the same way, the item's own vectors
 standing for the query. An endpoint that fails gives the lexical ranking
-and a warning, never an error. See docs/retrieval.md.
+and a warning, never an error. The query is sent after the model's query
+prefix (LINKLEDGER_EMBED_QUERY_PREFIX, the stored one, else the model's
+own: "search_query: " for nomic-embed-text); only vectors made with the
+document prefix in force are searched. See docs/retrieval.md.
 
 Decay: agent annotations below a confidence, older than a period, never
 confirmed by a person and on items never cited stop counting (highlights,

@@ -10,7 +10,11 @@
 // answering; /401/v1, /500/v1 answer that status; /429/v1 answers 429 with
 // Retry-After: 1 to every other request; /dim/v1 gives the last vector one
 // dimension too many; /nan/v1 puts NaN in the answer; /short/v1 leaves
-// the last vector out; /huge/v1 streams an endless answer.
+// the last vector out; /huge/v1 streams an endless answer;
+// /prefix/MARKER/v1 (MARKER path-escaped, e.g. search_document:%20) acts
+// as a model trained with a task prefix: it refuses (422) a request with
+// an input that does not start with MARKER, and hashes the text after it,
+// so a test sees that a prefix was sent and gets the vectors of /v1.
 // The model name sets the vectors: "hash-N" has N dimensions (default
 // 64); another name changes the hashing, so two models never agree.
 package embedfake
@@ -120,7 +124,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.texts.Add(int64(len(req.Input)))
 	mode := strings.Trim(strings.TrimSuffix(strings.TrimSuffix(p, "/embeddings"), "/api/embed"), "/")
-	mode, _, _ = strings.Cut(mode, "/")
+	mode, rest, _ := strings.Cut(mode, "/")
 	switch mode {
 	case "slow":
 		d := s.Slow
@@ -154,6 +158,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		return
+	}
+	if mode == "prefix" {
+		marker, _, _ := strings.Cut(rest, "/")
+		for i, t := range req.Input {
+			if !strings.HasPrefix(t, marker) {
+				http.Error(w, fmt.Sprintf(`{"error":"input %d does not start with the task prefix"}`, i), http.StatusUnprocessableEntity)
+				return
+			}
+			req.Input[i] = strings.TrimPrefix(t, marker)
+		}
 	}
 	vecs := make([][]float32, len(req.Input))
 	for i, t := range req.Input {
