@@ -19,17 +19,15 @@ package store
 // term makes them count for items only the semantic side found too.
 
 import (
-	"container/heap"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"errors"
-	"math"
-	mbits "math/bits"
 	"sort"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -171,82 +169,83 @@ const (
 )
 
 // semanticRank ranks the items with vectors of sem's model by their best
-// chunk's similarity to the query, best first, at most depth items. It
-// scans the code of every chunk (scanCodes: blocks of many items, then
-// the items not packed yet), keeps the chunks nearest the query in
-// Hamming distance and rescores them by cosine similarity from their
-// float vectors.
+// chunk's similarity to the query, best first, at most depth items. The
+// first pass (ll_nearest, in SQLite: vectorscan.go) reads the code of
+// every chunk, blocks of many items and the items not packed yet in one
+// statement, and keeps the chunks nearest the query in Hamming distance;
+// those are rescored by cosine similarity from their float vectors.
 func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic, opts SearchOptions, depth int) ([]*scoredItem, []float64, error) {
 	qv := unit(sem.Vector)
-	qw := vectorCode(qv)
-	words := len(qw)
-	var (
-		set   map[string]bool
-		allow bool
-	)
+	var qcode []byte
+	for _, w := range vectorCode(qv) {
+		qcode = binary.LittleEndian.AppendUint64(qcode, w)
+	}
+	mode, set := 0, []byte{}
 	if !opts.Filter.empty() || opts.Filter.Archived == NotArchived && opts.archived != archivedNone {
-		var err error
-		if set, allow, err = vectorFilter(ctx, conn, sem.Model, len(qv), opts.Filter); err != nil {
+		seqs, allow, err := vectorFilter(ctx, conn, sem.Model, len(qv), opts.Filter)
+		if err != nil {
 			return nil, nil, err
+		}
+		mode = 2
+		if allow {
+			mode = 1
+		}
+		for _, seq := range seqs {
+			set = binary.LittleEndian.AppendUint64(set, uint64(seq))
 		}
 	}
 	keep := max(rescoreMin, rescoreFactorSem*depth)
-	near := make(chunkHeap, 0, keep)
-	// consider keeps the item's chunks nearer than the farthest kept: the
-	// kept set is the keep least by distance, then chunk id, whatever the
-	// order the chunks come in
-	consider := func(item []byte, ids, codes []byte) {
-		if set != nil && set[string(item)] != allow {
-			return
-		}
-		full := len(near) == keep
-		limit := len(qw) * 64 // no chunk is farther
-		if full {
-			limit = near[0].dist
-		}
-		for c := 0; c < len(ids)/8; c++ {
-			d, ok := hamming(qw, codes[8*words*c:8*words*(c+1)], limit)
-			if !ok {
-				continue
-			}
-			id := int64(binary.LittleEndian.Uint64(ids[8*c:]))
-			switch {
-			case !full:
-				heap.Push(&near, nearChunk{dist: d, chunk: id, item: string(item)})
-				if full = len(near) == keep; full {
-					limit = near[0].dist
-				}
-			case d < near[0].dist || id < near[0].chunk:
-				near[0] = nearChunk{dist: d, chunk: id, item: string(item)}
-				heap.Fix(&near, 0)
-				limit = near[0].dist
-			}
-		}
-	}
-	if err := scanCodes(ctx, conn, sem.Model, len(qv), words, consider); err != nil {
+	// one read transaction: the blocks, the rows not packed yet and the
+	// vectors are read in one snapshot (a writer packing meanwhile cannot
+	// make a row missed or read twice)
+	if _, err := conn.ExecContext(ctx, `BEGIN`); err != nil {
 		return nil, nil, err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `ROLLBACK`)
+	var near []nearest
+	for _, q := range []string{
+		`SELECT coalesce(ll_nearest(NULL, members, chunk_ids, codes, ?, ?, ?, ?), x'') FROM vector_code_blocks WHERE model = ? AND dimensions = ?`,
+		`SELECT coalesce(ll_nearest(it.seq, NULL, v.chunk_ids, v.codes, ?, ?, ?, ?), x'') FROM item_vector_codes v JOIN items it ON it.id = v.item_id
+			WHERE v.model = ? AND v.dimensions = ? AND v.block IS NULL`,
+	} {
+		var kept []byte
+		if err := conn.GetContext(ctx, &kept, q, qcode, keep, mode, set, sem.Model, len(qv)); err != nil {
+			return nil, nil, err
+		}
+		n, err := decodeNearest(kept)
+		if err != nil {
+			return nil, nil, err
+		}
+		near = append(near, n...)
 	}
 	if len(near) == 0 {
 		return nil, nil, nil
 	}
-	owner := make(map[int64]string, len(near))
-	chunkIDs := make([]int64, 0, len(near))
-	for _, c := range near {
-		owner[c.chunk] = c.item
-		chunkIDs = append(chunkIDs, c.chunk)
+	// the keep nearest of both, by distance then chunk id
+	sort.Slice(near, func(i, j int) bool {
+		if near[i].dist != near[j].dist {
+			return near[i].dist < near[j].dist
+		}
+		return near[i].chunk < near[j].chunk
+	})
+	near = near[:min(len(near), keep)]
+	chunkIDs := make([]int64, len(near))
+	for i, c := range near {
+		chunkIDs[i] = c.chunk
 	}
 	type best struct {
 		chunk int64
 		sim   float64
 	}
 	byItem := map[string]*best{}
-	qs, qargs, err := sqlx.In(`SELECT chunk_id, vector FROM chunk_vectors WHERE chunk_id IN (?)`, chunkIDs)
+	qs, qargs, err := sqlx.In(`SELECT chunk_id, item_id, ll_dot(vector, ?) FROM chunk_vectors WHERE chunk_id IN (?)`, embed.Bytes(qv), chunkIDs)
 	if err != nil {
 		return nil, nil, err
 	}
 	var (
-		id   int64
-		blob sql.RawBytes
+		id  int64
+		it  string
+		dot sql.NullFloat64
 	)
 	vrows, err := conn.QueryContext(ctx, qs, qargs...)
 	if err != nil {
@@ -254,18 +253,13 @@ func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic
 	}
 	defer vrows.Close()
 	for vrows.Next() {
-		if err := vrows.Scan(&id, &blob); err != nil {
+		if err := vrows.Scan(&id, &it, &dot); err != nil {
 			return nil, nil, err
 		}
-		if len(blob) != 4*len(qv) {
-			continue
+		if !dot.Valid {
+			continue // another dimension
 		}
-		var dot float32
-		for i, x := range qv {
-			dot += x * math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
-		}
-		sim := float64(dot)
-		it := owner[id]
+		sim := dot.Float64
 		if b := byItem[it]; b == nil {
 			byItem[it] = &best{id, sim}
 		} else if sim > b.sim || sim == b.sim && id < b.chunk {
@@ -294,54 +288,6 @@ func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic
 		out[i] = sims[it]
 	}
 	return items, out, nil
-}
-
-// hamming is the Hamming distance of the code q to code (little-endian
-// words), and whether it is at most limit (false: it stopped counting
-// past limit).
-func hamming(q []uint64, code []byte, limit int) (int, bool) {
-	d := 0
-	for len(q) >= 4 && len(code) >= 32 {
-		d += mbits.OnesCount64(q[0]^binary.LittleEndian.Uint64(code[0:8])) +
-			mbits.OnesCount64(q[1]^binary.LittleEndian.Uint64(code[8:16])) +
-			mbits.OnesCount64(q[2]^binary.LittleEndian.Uint64(code[16:24])) +
-			mbits.OnesCount64(q[3]^binary.LittleEndian.Uint64(code[24:32]))
-		if d > limit {
-			return d, false
-		}
-		q, code = q[4:], code[32:]
-	}
-	for i := range q {
-		d += mbits.OnesCount64(q[i] ^ binary.LittleEndian.Uint64(code[8*i:]))
-	}
-	return d, d <= limit
-}
-
-// nearChunk is a chunk of the semantic side's first pass.
-type nearChunk struct {
-	dist  int // Hamming distance of its sign bits to the query's
-	chunk int64
-	item  string
-}
-
-// chunkHeap keeps the nearest chunks: a max-heap by distance (the root is
-// the farthest kept, replaced by a nearer one).
-type chunkHeap []nearChunk
-
-func (h chunkHeap) Len() int { return len(h) }
-func (h chunkHeap) Less(i, j int) bool {
-	if h[i].dist != h[j].dist {
-		return h[i].dist > h[j].dist
-	}
-	return h[i].chunk > h[j].chunk
-}
-func (h chunkHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *chunkHeap) Push(x any)   { *h = append(*h, x.(nearChunk)) }
-func (h *chunkHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
 
 // withSemantic fuses the semantic side of run, as deep as the

@@ -181,6 +181,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		}
 	}
 	usePagePool(opts.PagePool)
+	if err := registerVectorFuncs(); err != nil {
+		return nil, err
+	}
 	deadline := time.Now().Add(busyTimeout(opts))
 	wait := time.Millisecond
 	for {

@@ -13,12 +13,13 @@
 --
 -- vector_code_blocks packs the rows of many items of one model and
 -- dimension, so that a search steps a row per block, not per item:
--- members lists the items in order (per item: uvarint length of its id,
--- the id, uvarint count of its chunks); chunk_ids and codes are the
+-- members lists the items in order (per item: its items.seq and the
+-- count of its chunks, two little-endian int64); chunk_ids and codes are the
 -- members' own blobs one after another. item_vector_codes stays the
 -- source: its block column names the block that holds the row, NULL
 -- while it is not packed yet. A search reads every block and every
--- unpacked row, in one statement.
+-- unpacked row in one statement, through ll_nearest (an aggregate
+-- function in C that lib/store registers: lib/store/vectorscan.go).
 --
 -- The writer packs unpacked rows into a new block once a block's worth
 -- has gathered (lib/store/vectorblocks.go). When a packed row goes (its
