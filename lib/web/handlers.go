@@ -338,10 +338,8 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	d := &searchData{Q: q.Get("q"), Tags: q.Get("tags"), Type: q.Get("type"), Since: q.Get("since"), Until: q.Get("until"),
 		Actor: q.Get("actor"), Status: q.Get("status"), Archived: q.Get("archived"), Mode: q.Get("mode"), Semantic: s.opt.Embedder != nil}
 	page := pageNumber(q.Get("page"))
-	// a bad mode is refused as ll-find refuses --mode (exit 2): a link
-	// that asks for a ranking that does not exist is a mistake to show
-	if err := ledger.ParseMode(d.Mode); err != nil {
-		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "mode " + err.Error()})
+	if err := checkMode(d.Mode); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	opt := ledger.FindOptions{Query: strings.TrimSpace(d.Q), Tags: splitTags(d.Tags), Type: d.Type, Actor: d.Actor, Status: d.Status,
@@ -380,6 +378,17 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	d.Terms = queryTerms(d.Q)
 	d.Pager = newPager(q, page, more)
 	s.render(w, r, http.StatusOK, "search", view{Title: "Search", Nav: "search", Data: d})
+}
+
+// checkMode checks a ranking mode of a request (ledger.ParseMode): a bad
+// one is an InputError (400), as ll-find refuses a bad --mode (exit 2):
+// a link that asks for a ranking that does not exist is a mistake to
+// show, not to hide behind another ranking.
+func checkMode(mode string) error {
+	if err := ledger.ParseMode(mode); err != nil {
+		return &ledger.InputError{Code: record.CodeBadInput, Message: "mode " + err.Error()}
+	}
+	return nil
 }
 
 // --- reader ---------------------------------------------------------------
@@ -746,8 +755,8 @@ func (s *Server) createPack(w http.ResponseWriter, r *http.Request) {
 	// the ranking of the search it was saved from
 	o := ledger.DefaultPackOptions()
 	o.Mode = r.PostFormValue("mode")
-	if err := ledger.ParseMode(o.Mode); err != nil {
-		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "mode " + err.Error()})
+	if err := checkMode(o.Mode); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	p, err := s.opt.Ledger.SavePack(r.Context(), name, r.PostFormValue("query"), o, ledger.PackWriteOptions{Actor: human, Embedder: s.opt.Embedder})
