@@ -85,4 +85,11 @@ func TestBrowserSearchRanking(t *testing.T) {
 		t.Errorf("endpoint gone: warning %q", got)
 	}
 	shot(t, ctx, "search-ranking-warning")
+
+	// the select and the warning fit a phone's width
+	run(t, ctx, chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile), chromedp.Navigate(a.base+"/search?q=acetylcysteine+NAC&mode=hybrid"), chromedp.WaitVisible(chromedp.CSS(".warning")))
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("the search page is %d px wide at 360", w)
+	}
+	shot(t, ctx, "search-ranking-phone")
 }
