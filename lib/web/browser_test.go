@@ -106,7 +106,9 @@ type app struct {
 	db         string
 }
 
-func startUI(t *testing.T) *app {
+// startUI starts `linkledger ui` on a fresh ledger, with the environment
+// and extra, KEY=VALUE settings that take precedence.
+func startUI(t *testing.T, extra ...string) *app {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "ll.db")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -116,6 +118,11 @@ func startUI(t *testing.T) *app {
 	env := cli.Env{Stdin: strings.NewReader(""), Stdout: pw, Stderr: &errb, Getenv: func(k string) string {
 		if k == "LINKLEDGER_DB" {
 			return db
+		}
+		for _, kv := range extra {
+			if v, ok := strings.CutPrefix(kv, k+"="); ok {
+				return v
+			}
 		}
 		return os.Getenv(k)
 	}, Getwd: os.Getwd}

@@ -323,15 +323,27 @@ type searchData struct {
 	Dropped                                              []string
 	Pager                                                pager
 	Offset                                               int
+	// Mode is the ranking asked for (?mode=, "" the default); Semantic
+	// says an embeddings endpoint is configured, so the page offers the
+	// choice and says which ranking it used (Ranked); Warnings say why
+	// that is not the one asked for or the default (docs/ui.md, "Search
+	// and the ranking").
+	Mode, Ranked string
+	Semantic     bool
+	Warnings     []string
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := &searchData{Q: q.Get("q"), Tags: q.Get("tags"), Type: q.Get("type"), Since: q.Get("since"), Until: q.Get("until"),
-		Actor: q.Get("actor"), Status: q.Get("status"), Archived: q.Get("archived")}
+		Actor: q.Get("actor"), Status: q.Get("status"), Archived: q.Get("archived"), Mode: q.Get("mode"), Semantic: s.opt.Embedder != nil}
 	page := pageNumber(q.Get("page"))
+	if err := checkMode(d.Mode); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	opt := ledger.FindOptions{Query: strings.TrimSpace(d.Q), Tags: splitTags(d.Tags), Type: d.Type, Actor: d.Actor, Status: d.Status,
-		Limit: perPage + 1, Offset: (page - 1) * perPage}
+		Limit: perPage + 1, Offset: (page - 1) * perPage, Mode: d.Mode, Embedder: s.opt.Embedder}
 	now := time.Now()
 	var err error
 	if d.Since != "" {
@@ -362,9 +374,21 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		res.Hits = res.Hits[:perPage]
 	}
 	d.Hits, d.Dropped, d.Offset = res.Hits, res.Dropped, opt.Offset
+	d.Ranked, d.Warnings = res.Mode, res.Warnings
 	d.Terms = queryTerms(d.Q)
 	d.Pager = newPager(q, page, more)
 	s.render(w, r, http.StatusOK, "search", view{Title: "Search", Nav: "search", Data: d})
+}
+
+// checkMode checks a ranking mode of a request (ledger.ParseMode): a bad
+// one is an InputError (400), as ll-find refuses a bad --mode (exit 2):
+// a link that asks for a ranking that does not exist is a mistake to
+// show, not to hide behind another ranking.
+func checkMode(mode string) error {
+	if err := ledger.ParseMode(mode); err != nil {
+		return &ledger.InputError{Code: record.CodeBadInput, Message: "mode " + err.Error()}
+	}
+	return nil
 }
 
 // --- reader ---------------------------------------------------------------
@@ -728,7 +752,14 @@ func (s *Server) packs(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) createPack(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("name"))
-	p, err := s.opt.Ledger.SavePack(r.Context(), name, r.PostFormValue("query"), ledger.DefaultPackOptions(), ledger.PackWriteOptions{Actor: human, Embedder: s.opt.Embedder})
+	// the ranking of the search it was saved from
+	o := ledger.DefaultPackOptions()
+	o.Mode = r.PostFormValue("mode")
+	if err := checkMode(o.Mode); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p, err := s.opt.Ledger.SavePack(r.Context(), name, r.PostFormValue("query"), o, ledger.PackWriteOptions{Actor: human, Embedder: s.opt.Embedder})
 	if err != nil {
 		s.fail(w, r, err)
 		return

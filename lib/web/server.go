@@ -51,9 +51,11 @@ type Options struct {
 	Token, CaptureToken string
 	// Poke tells the background worker there is new work (nil: no worker).
 	Poke func()
-	// Embedder embeds a pack's query when it is saved or refreshed, so a
-	// pack keeps the ranking it was saved with (nil: no endpoint; packs
-	// are then built lexically, with a warning when saved otherwise).
+	// Embedder embeds the query of a search and of a pack saved or
+	// refreshed, so the search page ranks as ll-find does (hybrid by
+	// default) and a pack keeps the ranking it was saved with (nil: no
+	// endpoint; searches and packs rank lexically, with a warning when a
+	// ranking was asked for). Its timeout bounds how long a page waits.
 	Embedder *embed.Client
 	// Stderr-free: errors of a page are shown on the page; Logf, when set,
 	// also receives them (the ui verb writes them to stderr).

@@ -95,7 +95,8 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 	}
 	opt := web.Options{Ledger: st, Port: ln.Addr().(*net.TCPAddr).Port, Token: token, CaptureToken: capture, Logf: logf}
 	// the embeddings endpoint, read once as the server starts, for the
-	// packs it saves and refreshes (their ranking: docs/retrieval.md)
+	// search page and the packs it saves and refreshes (their ranking:
+	// docs/retrieval.md)
 	var fo ledger.FindOptions
 	findflags.Embedder(ctx, env, st, &fo, cli.Diag{Prog: cli.FullName(c), W: env.Stderr})
 	opt.Embedder = fo.Embedder
