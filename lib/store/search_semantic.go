@@ -3,9 +3,10 @@ package store
 // The semantic side of a search and its fusion with the lexical side
 // (docs/retrieval.md, "Semantic and hybrid retrieval").
 //
-// The semantic side reads the sign bits of every stored vector of the
-// query's model (and dimension) that the filters pass, keeps the chunks
-// nearest the query in Hamming distance, scores those by their cosine
+// The semantic side reads the code (vectorcode.go) of every stored vector
+// of the query's model (and dimension) that the filters pass, keeps the
+// chunks nearest the query in Hamming distance (in SQLite: vectorscan.go),
+// scores those by their cosine
 // similarity to the query (vectors are stored at unit length: a dot
 // product), and ranks items by their best chunk. It sees every item with
 // vectors, so it brings in items the lexical side never matched.
@@ -91,25 +92,32 @@ func (s *Store) startSemantic(ctx context.Context, sem *Semantic, opts SearchOpt
 	go func() {
 		defer close(r.done)
 		if len(sem.Vector) == 0 {
-			v, err := sem.Embed(ctx)
-			if err == nil && len(v) == 0 {
-				err = errors.New("no vector")
-			}
-			if err != nil {
-				r.embedErr = err
-				close(r.embedded)
-				return
-			}
-			r.sem = &Semantic{Vector: v, Model: sem.Model, Mode: sem.Mode, Weight: sem.Weight}
+			// the query is embedded while the connection opens
+			go func() {
+				defer close(r.embedded)
+				v, err := sem.Embed(ctx)
+				if err == nil && len(v) == 0 {
+					err = errors.New("no vector")
+				}
+				if err != nil {
+					r.embedErr = err
+					return
+				}
+				r.sem = &Semantic{Vector: v, Model: sem.Model, Mode: sem.Mode, Weight: sem.Weight}
+			}()
+		} else {
+			close(r.embedded)
 		}
-		close(r.embedded)
 		conn, err := s.db.Connx(ctx)
+		if err == nil {
+			defer conn.Close()
+			opts.archived, err = anyArchived(ctx, conn)
+		}
+		if <-r.embedded; r.embedErr != nil {
+			return // the search is lexical: nothing else matters
+		}
 		if err != nil {
 			r.err = err
-			return
-		}
-		defer conn.Close()
-		if opts.archived, r.err = anyArchived(ctx, conn); r.err != nil {
 			return
 		}
 		r.items, r.sims, r.err = s.semanticRank(ctx, conn, r.sem, opts, depth)
@@ -161,7 +169,7 @@ func (r *semanticRun) ranked(ctx context.Context, s *Store, conn *sqlx.Conn, o S
 
 // rescoreMin and rescoreFactor size the semantic side's first pass: the
 // rescoreFactor × depth chunks (at least rescoreMin) nearest the query by
-// the Hamming distance of their sign bits are rescored with their float
+// the Hamming distance of their codes are rescored with their float
 // vectors. A ledger with fewer chunks than that is ranked exactly.
 const (
 	rescoreMin       = 500

@@ -44,7 +44,7 @@ func fillVectors(b testing.TB, s *Store, chunks, dim int) {
 	}
 }
 
-// BenchmarkSemanticRank: the semantic side alone (sign-bit scan and
+// BenchmarkSemanticRank: the semantic side alone (code scan and
 // float rescoring) at 10k and 100k chunks of 768 dimensions.
 func BenchmarkSemanticRank(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {

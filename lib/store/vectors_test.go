@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -296,5 +297,54 @@ func TestFusedPins(t *testing.T) {
 	}
 	if w := res.Hits[0].Hit.WhyRanked; w.PinnedBoost != DefaultWeights.PinnedBoost || w.Fusion.FusedScore <= res.Hits[1].Hit.WhyRanked.Fusion.FusedScore {
 		t.Errorf("why_ranked = %+v %+v", w, w.Fusion)
+	}
+}
+
+// TestHybridEmbedsOnItsSide: a hybrid search given a way to embed its
+// query (Semantic.Embed, called on the semantic side's goroutine) ranks
+// as one given the vector; when the embedding fails the result is the
+// lexical one, hit for hit with the same cut, and SemanticErr says why.
+func TestHybridEmbedsOnItsSide(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	indexEmbedded(t, s, "https://e.test/w1", "hash-64", nil, "Acetylcysteine lowers oxidative stress in patients.")
+	indexEmbedded(t, s, "https://e.test/w2", "hash-64", nil, "Rye bread needs a sour starter and patience; NAC is not bread.")
+	indexEmbedded(t, s, "https://e.test/w3", "hash-64", nil, "The word NAC appears here in plain text, NAC twice.")
+	q := "NAC"
+	given, err := s.Search(ctx, SearchOptions{Text: q, Cut: DefaultCut, Semantic: &Semantic{
+		Vector: embedfake.Vector("hash-64", q), Model: "hash-64", Mode: ModeHybrid, Weight: DefaultSemanticWeight}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := s.Search(ctx, SearchOptions{Text: q, Cut: DefaultCut, Semantic: &Semantic{
+		Embed: func(context.Context) ([]float32, error) { return embedfake.Vector("hash-64", q), nil },
+		Model: "hash-64", Mode: ModeHybrid, Weight: DefaultSemanticWeight}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lazy.SemanticErr != nil {
+		t.Fatalf("SemanticErr = %v", lazy.SemanticErr)
+	}
+	if d := cmp.Diff(given.Hits, lazy.Hits); d != "" {
+		t.Errorf("embedded on its side differs from given (-given +lazy):\n%s", d)
+	}
+	if !slices.Contains(hitURLs(lazy), "https://e.test/w1") {
+		t.Errorf("hybrid %v: want the acetylcysteine item", hitURLs(lazy))
+	}
+	lex, err := s.Search(ctx, SearchOptions{Text: q, Cut: DefaultCut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, err := s.Search(ctx, SearchOptions{Text: q, Cut: DefaultCut, Semantic: &Semantic{
+		Embed: func(context.Context) ([]float32, error) { return nil, errors.New("endpoint down") },
+		Model: "hash-64", Mode: ModeHybrid, Weight: DefaultSemanticWeight}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed.SemanticErr == nil || failed.SemanticErr.Error() != "endpoint down" {
+		t.Errorf("SemanticErr = %v, want endpoint down", failed.SemanticErr)
+	}
+	if d := cmp.Diff(lex.Hits, failed.Hits); d != "" {
+		t.Errorf("failed embedding differs from lexical (-lexical +failed):\n%s", d)
 	}
 }

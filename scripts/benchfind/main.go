@@ -46,6 +46,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/chunk"
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
@@ -53,7 +54,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "benchfind: usage: benchfind gen|load|queries|vectors|stream|ingest|parse|time|ratio [flags]")
+		fmt.Fprintln(os.Stderr, "benchfind: usage: benchfind gen|load|queries|vectors|recall|stream|ingest|parse|time|ratio [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -66,6 +67,8 @@ func main() {
 		err = queries(os.Args[2:])
 	case "vectors":
 		err = vectors(os.Args[2:])
+	case "recall":
+		err = recall(os.Args[2:])
 	case "stream":
 		err = stream(os.Args[2:])
 	case "ingest":
@@ -250,6 +253,104 @@ func vectors(args []string) error {
 			after = it.ID
 		}
 	}
+}
+
+// recall prints how many of the exact top 10 items (by their best
+// chunk's cosine to the query, every stored vector of the fake model read)
+// a semantic search (--mode semantic: codes, first pass, rescoring) ranks
+// in its own top 10, over the queries of a file (docs/retrieval.md,
+// "Codes").
+func recall(args []string) error {
+	fs := flag.NewFlagSet("recall", flag.ExitOnError)
+	db := fs.String("db", "", "database file")
+	model := fs.String("model", "hash-768", "fake model name (hash-N: N dimensions)")
+	queries := fs.String("queries", "", "file of queries, one a line")
+	fs.Parse(args)
+	ctx := context.Background()
+	st, err := store.Open(ctx, *db, store.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	qs, err := readLines(*queries)
+	if err != nil {
+		return err
+	}
+	type vec struct {
+		item string
+		v    []float32
+	}
+	var all []vec
+	rows, err := st.DB().QueryContext(ctx, `SELECT item_id, vector FROM chunk_vectors WHERE model = ?`, *model)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var (
+			id   string
+			blob []byte
+		)
+		if err := rows.Scan(&id, &blob); err != nil {
+			rows.Close()
+			return err
+		}
+		v, err := embed.FromBytes(blob)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, vec{id, v})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	kept, total := 0, 0
+	for _, q := range qs {
+		qv := embedfake.Vector(*model, q)
+		best := map[string]float32{}
+		for _, c := range all {
+			var d float32
+			for i, x := range c.v {
+				d += x * qv[i]
+			}
+			if b, ok := best[c.item]; !ok || d > b {
+				best[c.item] = d
+			}
+		}
+		exact := make([]string, 0, len(best))
+		for id := range best {
+			exact = append(exact, id)
+		}
+		sort.Slice(exact, func(i, j int) bool {
+			if best[exact[i]] != best[exact[j]] {
+				return best[exact[i]] > best[exact[j]]
+			}
+			return exact[i] < exact[j]
+		})
+		exact = exact[:min(10, len(exact))]
+		res, err := st.Search(ctx, store.SearchOptions{Text: q, Limit: 10,
+			Semantic: &store.Semantic{Vector: qv, Model: *model, Mode: store.ModeSemantic}})
+		if err != nil {
+			return err
+		}
+		got := map[string]bool{}
+		for _, h := range res.Hits {
+			got[h.ID] = true
+		}
+		for _, id := range exact {
+			total++
+			// an item tied with the 10th counts as found either way
+			if got[id] || best[id] == best[exact[len(exact)-1]] {
+				kept++
+			}
+		}
+	}
+	if total == 0 {
+		return fmt.Errorf("no vectors of %s", *model)
+	}
+	fmt.Printf("recall@10 of the semantic ranking against an exact scan: %.3f (%d queries, %d chunks)\n", float64(kept)/float64(total), len(qs), len(all))
+	return nil
 }
 
 func load(args []string) error {
@@ -651,15 +752,9 @@ func timeRuns(args []string) error {
 	label := fs.String("label", "", "name printed with the result")
 	fs.Parse(args)
 	cmdArgs := fs.Args()
-	b, err := os.ReadFile(*qfile)
+	qs, err := readLines(*qfile)
 	if err != nil {
 		return err
-	}
-	var qs []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			qs = append(qs, l)
-		}
 	}
 	if len(qs) == 0 || len(cmdArgs) == 0 {
 		return fmt.Errorf("time: need -queries FILE and a command")
@@ -720,15 +815,9 @@ func ratioRuns(args []string) error {
 		cur = append(cur, a)
 	}
 	cmds = append(cmds, cur)
-	b, err := os.ReadFile(*qfile)
+	qs, err := readLines(*qfile)
 	if err != nil {
 		return err
-	}
-	var qs []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			qs = append(qs, l)
-		}
 	}
 	if len(qs) == 0 || len(cmds) < 2 || len(cmds[0]) == 0 || len(cmds[1]) == 0 {
 		return fmt.Errorf("ratio: need -queries FILE and two or more commands separated by :::")
@@ -780,4 +869,19 @@ func ratioRuns(args []string) error {
 		fmt.Printf("  %-40s p50=%s  p95=%s  p50/floor=%.2f\n", name, ms(q(0.5)), ms(q(0.95)), float64(q(0.5))/float64(floor))
 	}
 	return nil
+}
+
+// readLines returns the lines of a file that are not blank, trimmed.
+func readLines(file string) ([]string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out, nil
 }
