@@ -108,11 +108,15 @@ func (s *Store) startSemantic(ctx context.Context, sem *Semantic, opts SearchOpt
 		} else {
 			close(r.embedded)
 		}
-		conn, err := s.db.Connx(ctx)
-		if err == nil {
-			defer conn.Close()
-			opts.archived, err = anyArchived(ctx, conn)
+		conn, err := s.semDB.Connx(ctx)
+		if err != nil {
+			if <-r.embedded; r.embedErr == nil {
+				r.err = err
+			}
+			return
 		}
+		defer conn.Close()
+		opts.archived, err = anyArchived(ctx, conn)
 		if <-r.embedded; r.embedErr != nil {
 			return // the search is lexical: nothing else matters
 		}
@@ -241,40 +245,8 @@ func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic
 	for i, c := range near {
 		chunkIDs[i] = c.chunk
 	}
-	type best struct {
-		chunk int64
-		sim   float64
-	}
-	byItem := map[string]*best{}
-	qs, qargs, err := sqlx.In(`SELECT chunk_id, item_id, ll_dot(vector, ?) FROM chunk_vectors WHERE chunk_id IN (?)`, embed.Bytes(qv), chunkIDs)
+	byItem, err := rescore(ctx, conn, sem.Model, embed.Bytes(qv), chunkIDs)
 	if err != nil {
-		return nil, nil, err
-	}
-	var (
-		id  int64
-		it  string
-		dot sql.NullFloat64
-	)
-	vrows, err := conn.QueryContext(ctx, qs, qargs...)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer vrows.Close()
-	for vrows.Next() {
-		if err := vrows.Scan(&id, &it, &dot); err != nil {
-			return nil, nil, err
-		}
-		if !dot.Valid {
-			continue // another dimension
-		}
-		sim := dot.Float64
-		if b := byItem[it]; b == nil {
-			byItem[it] = &best{id, sim}
-		} else if sim > b.sim || sim == b.sim && id < b.chunk {
-			b.chunk, b.sim = id, sim
-		}
-	}
-	if err := vrows.Err(); err != nil {
 		return nil, nil, err
 	}
 	items := make([]*scoredItem, 0, len(byItem))
@@ -296,6 +268,49 @@ func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic
 		out[i] = sims[it]
 	}
 	return items, out, nil
+}
+
+// best is an item's best chunk by similarity.
+type best struct {
+	chunk int64
+	sim   float64
+}
+
+// rescore returns each item's best chunk of chunkIDs by the dot product of
+// its vector of model with qv (ll_dot: the vectors stay in SQLite).
+func rescore(ctx context.Context, conn *sqlx.Conn, model string, qv []byte, chunkIDs []int64) (map[string]*best, error) {
+	byItem := map[string]*best{}
+	// +model: looked up by chunk id, the model only checked (an index on
+	// model would scan all of the model's rows)
+	qs, qargs, err := sqlx.In(`SELECT chunk_id, item_id, ll_dot(vector, ?) FROM chunk_vectors WHERE chunk_id IN (?) AND +model = ?`, qv, chunkIDs, model)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		id  int64
+		it  string
+		dot sql.NullFloat64
+	)
+	rows, err := conn.QueryContext(ctx, qs, qargs...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(&id, &it, &dot); err != nil {
+			return nil, err
+		}
+		if !dot.Valid {
+			continue // another dimension
+		}
+		sim := dot.Float64
+		if b := byItem[it]; b == nil {
+			byItem[it] = &best{id, sim}
+		} else if sim > b.sim || sim == b.sim && id < b.chunk {
+			b.chunk, b.sim = id, sim
+		}
+	}
+	return byItem, rows.Err()
 }
 
 // withSemantic fuses the semantic side of run, as deep as the

@@ -76,9 +76,11 @@ const BulkCacheKiB = 64 << 10
 
 // Store is an open database.
 type Store struct {
-	db   *sqlx.DB
-	now  func() time.Time
-	path string
+	db *sqlx.DB
+	// semDB is the semantic side's pool (startSemantic)
+	semDB *sqlx.DB
+	now   func() time.Time
+	path  string
 	// opened holds the decay setting read at open (Options.ReadPolicies)
 	// until the first StoredDecay takes it.
 	opened *openedSetting
@@ -255,18 +257,28 @@ func open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	db.SetMaxOpenConns(4)
 	db.SetConnMaxIdleTime(time.Minute)
-	s := &Store{db: db, now: opts.Now, path: path}
+	// the semantic side of a hybrid search reads on connections of its own
+	// pool while the search holds one of db's: drawing both from one pool,
+	// four searches at once could each hold one and wait for a second
+	sem, err := sqlx.Open("sqlite3", dsn(path, opts))
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	sem.SetMaxOpenConns(4)
+	sem.SetConnMaxIdleTime(time.Minute)
+	s := &Store{db: db, semDB: sem, now: opts.Now, path: path}
 	if s.now == nil {
 		s.now = time.Now
 	}
 	// one statement: not worth a goroutine watching ctx (see bounded)
 	cur, err := s.checkSettings(context.WithoutCancel(ctx), opts.ReadOnly, opts.ReadPolicies)
 	if err != nil {
-		db.Close()
+		s.Close()
 		return nil, err
 	}
 	if err := s.migrate(ctx, opts.ReadOnly, cur); err != nil {
-		db.Close()
+		s.Close()
 		return nil, err
 	}
 	return s, nil
@@ -461,7 +473,13 @@ func (s *Store) Now() time.Time { return s.now().UTC().Truncate(time.Second) }
 func (s *Store) Path() string { return s.path }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.semDB != nil {
+		s.semDB.Close()
+	}
+	return err
+}
 
 // IsBusy reports whether err is SQLite's "database is locked/busy".
 func IsBusy(err error) bool {

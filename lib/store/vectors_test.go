@@ -3,10 +3,12 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -346,5 +348,49 @@ func TestHybridEmbedsOnItsSide(t *testing.T) {
 	}
 	if d := cmp.Diff(lex.Hits, failed.Hits); d != "" {
 		t.Errorf("failed embedding differs from lexical (-lexical +failed):\n%s", d)
+	}
+}
+
+// TestHybridConcurrent: many hybrid searches at once on one store (an MCP
+// server or the web app) all finish: the semantic side's connections come
+// from a pool of their own, so searches holding the four of the main pool
+// never wait for each other's semantic side.
+func TestHybridConcurrent(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	for i := 0; i < 30; i++ {
+		indexEmbedded(t, s, fmt.Sprintf("https://c.test/%d", i), "hash-64", nil,
+			fmt.Sprintf("Acetylcysteine note %d on oxidative stress, NAC and bread.", i))
+	}
+	done := make(chan error, 16)
+	for g := 0; g < 16; g++ {
+		go func() {
+			for k := 0; k < 5; k++ {
+				res, err := s.Search(ctx, SearchOptions{Text: "NAC bread", Semantic: &Semantic{
+					Embed: func(context.Context) ([]float32, error) {
+						time.Sleep(2 * time.Millisecond) // an endpoint takes a moment
+						return embedfake.Vector("hash-64", "NAC bread"), nil
+					},
+					Model: "hash-64", Mode: ModeHybrid, Weight: DefaultSemanticWeight}})
+				if err == nil && len(res.Hits) == 0 {
+					err = errors.New("no hits")
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 16; g++ {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatal("concurrent hybrid searches did not finish in 60 s (deadlock?)")
+		}
 	}
 }

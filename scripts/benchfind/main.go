@@ -257,9 +257,8 @@ func vectors(args []string) error {
 
 // recall prints how many of the exact top 10 items (by their best
 // chunk's cosine to the query, every stored vector of the fake model read)
-// a semantic search (--mode semantic: codes, first pass, rescoring) ranks
-// in its own top 10, over the queries of a file (docs/retrieval.md,
-// "Codes").
+// the semantic side of a search (codes, first pass, rescoring) ranks in its
+// own top 10, over the queries of a file (docs/retrieval.md, "Codes").
 func recall(args []string) error {
 	fs := flag.NewFlagSet("recall", flag.ExitOnError)
 	db := fs.String("db", "", "database file")
@@ -329,14 +328,18 @@ func recall(args []string) error {
 			return exact[i] < exact[j]
 		})
 		exact = exact[:min(10, len(exact))]
-		res, err := st.Search(ctx, store.SearchOptions{Text: q, Limit: 10,
+		// the semantic side's own top 10 (why_ranked.fusion.semantic_rank),
+		// not the page, which pins and confidence penalties reorder
+		res, err := st.Search(ctx, store.SearchOptions{Text: q, Limit: 80,
 			Semantic: &store.Semantic{Vector: qv, Model: *model, Mode: store.ModeSemantic}})
 		if err != nil {
 			return err
 		}
 		got := map[string]bool{}
 		for _, h := range res.Hits {
-			got[h.ID] = true
+			if f := h.Hit.WhyRanked.Fusion; f != nil && f.SemanticRank >= 1 && f.SemanticRank <= 10 {
+				got[h.ID] = true
+			}
 		}
 		for _, id := range exact {
 			total++
