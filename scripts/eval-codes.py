@@ -21,28 +21,21 @@ scipy (Debian: python3-numpy python3-scipy; run with the system python3).
 
     eval-codes.py CORPUS QUERIES [K ...]
 """
+import importlib.util
 import json
-import math
-import re
+import os
 import sys
 from collections import Counter
 
 import numpy as np
-from scipy.sparse import csr_matrix
 from scipy.sparse.linalg import svds
 
-WORD = re.compile(r"[a-z][a-z0-9]+")
-STOP = set("""about above after again against all and any are because been before being below
-between both but can could did does doing down during each few for from further had has have
-having her here hers him his how into its itself just more most not now off once only other our
-out over own same she should some such than that the their them then there these they this those
-through too under until very was were what when where which while who whom why will with would
-you your""".split())
+# words and the tf-idf map are eval-lsa.py's
+_spec = importlib.util.spec_from_file_location("eval_lsa", os.path.join(os.path.dirname(os.path.abspath(__file__)), "eval-lsa.py"))
+lsa = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lsa)
+words = lsa.words
 CHUNK_WORDS = 80
-
-
-def words(text):
-    return [w for w in WORD.findall(text.lower()) if w not in STOP]
 
 
 def chunks(text):
@@ -84,25 +77,7 @@ def main(corpus, queries, ks):
                 docs.append(Counter(words(c)))
                 items.append(n)
     items = np.array(items)
-    df = Counter(w for c in docs for w in c)
-    vocab = {w: i for i, w in enumerate(sorted(w for w, n in df.items() if n >= 2))}
-    idf = np.zeros(len(vocab))
-    for w, i in vocab.items():
-        idf[i] = math.log(len(docs) / df[w])
-
-    def vec_rows(counters):
-        rows, cols, vals = [], [], []
-        for r, c in enumerate(counters):
-            for w, tf in c.items():
-                if w in vocab:
-                    rows.append(r)
-                    cols.append(vocab[w])
-                    vals.append((1 + math.log(tf)) * idf[vocab[w]])
-        m = csr_matrix((vals, (rows, cols)), shape=(len(counters), len(vocab)))
-        norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel())
-        norms[norms == 0] = 1
-        return csr_matrix(m.multiply(1 / norms[:, None]))
-
+    vec_rows = lsa.tfidf(docs)
     x = vec_rows(docs)
     qs = []
     with open(queries) as f:

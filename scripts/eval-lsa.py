@@ -34,19 +34,14 @@ def words(text):
     return [w for w in WORD.findall(text.lower()) if w not in STOP]
 
 
-def main(corpus, queries, k):
-    ids, docs = [], []
-    with open(corpus) as f:
-        for line in f:
-            d = json.loads(line)
-            ids.append(d["_id"])
-            docs.append(Counter(words(d.get("title", "") + " " + d.get("text", ""))))
+def tfidf(docs):
+    """The tf-idf map of a corpus (word counts per document): log tf, idf
+    of the words in at least 2 documents, rows scaled to unit length."""
     df = Counter(w for c in docs for w in c)
     vocab = {w: i for i, w in enumerate(sorted(w for w, n in df.items() if n >= 2))}
-    n = len(docs)
     idf = np.zeros(len(vocab))
     for w, i in vocab.items():
-        idf[i] = math.log(n / df[w])
+        idf[i] = math.log(len(docs) / df[w])
 
     def vec_rows(counters):
         rows, cols, vals = [], [], []
@@ -61,6 +56,17 @@ def main(corpus, queries, k):
         norms[norms == 0] = 1
         return csr_matrix(m.multiply(1 / norms[:, None]))
 
+    return vec_rows
+
+
+def main(corpus, queries, k):
+    ids, docs = [], []
+    with open(corpus) as f:
+        for line in f:
+            d = json.loads(line)
+            ids.append(d["_id"])
+            docs.append(Counter(words(d.get("title", "") + " " + d.get("text", ""))))
+    vec_rows = tfidf(docs)
     x = vec_rows(docs)
     u, s, vt = svds(x, k=int(k))
     d = u * s  # documents in the latent space

@@ -360,13 +360,6 @@ func TestSparseQueryRecall(t *testing.T) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	var rows []struct {
-		Item   string `db:"item_id"`
-		Vector []byte `db:"vector"`
-	}
-	if err := s.DB().Select(&rows, `SELECT item_id, vector FROM chunk_vectors`); err != nil {
-		t.Fatal(err)
-	}
 	conn, err := s.db.Connx(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -381,27 +374,7 @@ func TestSparseQueryRecall(t *testing.T) {
 		if slices.Max(u) == 0 && slices.Min(u) == 0 {
 			continue // two words that cancel
 		}
-		best := map[string]float64{}
-		for _, row := range rows {
-			v, _ := embed.FromBytes(row.Vector)
-			var d float64
-			for i := range v {
-				d += float64(v[i]) * float64(u[i])
-			}
-			if b, ok := best[row.Item]; !ok || d > b {
-				best[row.Item] = d
-			}
-		}
-		var exact []string
-		for id := range best {
-			exact = append(exact, id)
-		}
-		sort.Slice(exact, func(i, j int) bool {
-			if best[exact[i]] != best[exact[j]] {
-				return best[exact[i]] > best[exact[j]]
-			}
-			return exact[i] < exact[j]
-		})
+		exact, best := exactItems(t, s, q)
 		// items tied with the 10th count as found either way
 		cut := best[exact[9]]
 		got, _, err := s.semanticRank(ctx, conn, &Semantic{Vector: q, Model: "sparse", Mode: ModeSemantic}, opts, 80)

@@ -213,30 +213,7 @@ func TestSemanticRescoring(t *testing.T) {
 		t.Fatal(err)
 	}
 	// exact: every chunk's cosine
-	var rows []struct {
-		Item   string `db:"item_id"`
-		Vector []byte `db:"vector"`
-	}
-	if err := s.DB().Select(&rows, `SELECT item_id, vector FROM chunk_vectors`); err != nil {
-		t.Fatal(err)
-	}
-	u := unit(qv)
-	best := map[string]float64{}
-	for _, r := range rows {
-		v, _ := embed.FromBytes(r.Vector)
-		var d float64
-		for i := range v {
-			d += float64(v[i]) * float64(u[i])
-		}
-		if b, ok := best[r.Item]; !ok || d > b {
-			best[r.Item] = d
-		}
-	}
-	var exact []string
-	for id := range best {
-		exact = append(exact, id)
-	}
-	sort.Slice(exact, func(i, j int) bool { return best[exact[i]] > best[exact[j]] })
+	exact, _ := exactItems(t, s, qv)
 	same := 0
 	for _, it := range got {
 		for _, id := range exact[:10] {
@@ -393,4 +370,44 @@ func TestHybridConcurrent(t *testing.T) {
 			t.Fatal("concurrent hybrid searches did not finish in 60 s (deadlock?)")
 		}
 	}
+}
+
+// exactItems ranks every item with vectors by its best chunk's cosine to
+// q (a scan of every stored vector), best first, then by id, with each
+// item's best similarity.
+func exactItems(t *testing.T, s *Store, q []float32) ([]string, map[string]float64) {
+	t.Helper()
+	var rows []struct {
+		Item   string `db:"item_id"`
+		Vector []byte `db:"vector"`
+	}
+	if err := s.DB().Select(&rows, `SELECT item_id, vector FROM chunk_vectors`); err != nil {
+		t.Fatal(err)
+	}
+	u := unit(q)
+	best := map[string]float64{}
+	for _, r := range rows {
+		v, err := embed.FromBytes(r.Vector)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d float64
+		for i := range v {
+			d += float64(v[i]) * float64(u[i])
+		}
+		if b, ok := best[r.Item]; !ok || d > b {
+			best[r.Item] = d
+		}
+	}
+	exact := make([]string, 0, len(best))
+	for id := range best {
+		exact = append(exact, id)
+	}
+	sort.Slice(exact, func(i, j int) bool {
+		if best[exact[i]] != best[exact[j]] {
+			return best[exact[i]] > best[exact[j]]
+		}
+		return exact[i] < exact[j]
+	})
+	return exact, best
 }
