@@ -32,6 +32,11 @@ const embedPage = 16
 // failed.
 func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt EmbedOptions, emit func(*record.Record) error) (failed int, err error) {
 	after, done, model := "", 0, c.Identity()
+	// pack the codes a search scans that wait for a block (a block
+	// dissolved by deletes, with no vectors stored since)
+	if err := st.PackVectorCodes(ctx, model); err != nil {
+		return 0, err
+	}
 	for {
 		n := embedPage
 		if opt.Limit > 0 {

@@ -98,10 +98,10 @@ func vectorFilter(ctx context.Context, conn *sqlx.Conn, model string, dim int, f
 }
 
 // PackVectorCodes packs the item rows of model's codes that are not in
-// a block yet (a ledger upgraded to migration 0014 has them all
-// unpacked; items whose block was dissolved wait for the next put), a
-// block's worth at a time, in one transaction. linkledger embed calls it
-// before embedding, so a ledger gets its blocks without new vectors.
+// a block yet (the members of a block dissolved by deletes wait for the
+// next put), a block's worth at a time, in one transaction. linkledger
+// embed calls it before embedding, so a ledger gets its blocks without
+// new vectors.
 func (s *Store) PackVectorCodes(ctx context.Context, model string) error {
 	return s.tx(ctx, func(tx *sqlx.Tx) error { return packCodes(ctx, tx, model) })
 }
