@@ -42,7 +42,9 @@ func SemanticSide(ctx context.Context, st *store.Store, opt FindOptions) (*store
 		return nil, mode, warnings
 	}
 	e, text := opt.Embedder, opt.Query
-	embedQuery := func(ctx context.Context) ([]float32, error) {
+	// the caller's ctx, not the one the store passes (which a search
+	// detaches from cancellation): a caller that gives up stops the request
+	embedQuery := func(context.Context) ([]float32, error) {
 		v, rerr := e.EmbedQuery(ctx, text)
 		if rerr != nil {
 			return nil, &embedError{rerr}
