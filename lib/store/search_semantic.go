@@ -194,7 +194,7 @@ func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic
 	}
 	mode, set := 0, []byte{}
 	if !opts.Filter.empty() || opts.Filter.Archived == NotArchived && opts.archived != archivedNone {
-		seqs, allow, err := vectorFilter(ctx, conn, sem.Model, len(qv), opts.Filter)
+		seqs, allow, err := vectorFilter(ctx, conn, opts.Filter)
 		if err != nil {
 			return nil, nil, err
 		}

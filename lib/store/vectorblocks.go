@@ -80,21 +80,20 @@ func packCodes(ctx context.Context, tx *sqlx.Tx, model string) error {
 	return nil
 }
 
-// vectorFilter returns the items (their seq, ascending) with vectors of
-// model and dimension dim on the smaller side of the filter f: those it
-// passes (allow true) or, when f only leaves the archived out, those it
-// does not. The first pass reads blocks of items whatever their tags or
-// dates, and keeps or skips by this set.
-func vectorFilter(ctx context.Context, conn *sqlx.Conn, model string, dim int, f Filter) (seqs []int64, allow bool, err error) {
-	fcond, fargs := f.where()
-	cond := `coalesce((` + fcond + `), 0)`
-	allow = !f.empty()
-	if !allow {
-		cond = `NOT ` + cond
+// vectorFilter returns the items (their seq, ascending) on the smaller
+// side of the filter f: those it passes (allow true) or, when f only
+// leaves the archived out, the archived ones (read from their partial
+// index). The first pass reads blocks of items whatever their tags or
+// dates, and keeps or skips by this set; an item in it without vectors
+// changes nothing.
+func vectorFilter(ctx context.Context, conn *sqlx.Conn, f Filter) (seqs []int64, allow bool, err error) {
+	if f.empty() {
+		err = conn.SelectContext(ctx, &seqs, `SELECT seq FROM items WHERE archived_at IS NOT NULL ORDER BY seq`)
+		return seqs, false, err
 	}
-	err = conn.SelectContext(ctx, &seqs, `SELECT it.seq FROM item_vector_codes v JOIN items it ON it.id = v.item_id
-		WHERE v.model = ? AND v.dimensions = ? AND `+cond+` ORDER BY it.seq`, append([]any{model, dim}, fargs...)...)
-	return seqs, allow, err
+	fcond, fargs := f.where()
+	err = conn.SelectContext(ctx, &seqs, `SELECT it.seq FROM items it WHERE `+fcond+` ORDER BY it.seq`, fargs...)
+	return seqs, true, err
 }
 
 // PackVectorCodes packs the item rows of model's codes that are not in
