@@ -183,9 +183,10 @@ const (
 // semanticRank ranks the items with vectors of sem's model by their best
 // chunk's similarity to the query, best first, at most depth items. The
 // first pass (ll_nearest, in SQLite: vectorscan.go) reads the code of
-// every chunk, blocks of many items and the items not packed yet in one
-// statement, and keeps the chunks nearest the query in Hamming distance;
-// those are rescored by cosine similarity from their float vectors.
+// every chunk, the blocks of many items and then the items not packed
+// yet, in one read transaction, and keeps the chunks nearest the query in
+// Hamming distance; those are rescored by cosine similarity from their
+// float vectors.
 func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic, opts SearchOptions, depth int) ([]*scoredItem, []float64, error) {
 	qv := unit(sem.Vector)
 	var qcode []byte

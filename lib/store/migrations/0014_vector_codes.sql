@@ -18,7 +18,7 @@
 -- members' own blobs one after another. item_vector_codes stays the
 -- source: its block column names the block that holds the row, NULL
 -- while it is not packed yet. A search reads every block and every
--- unpacked row in one statement, through ll_nearest (an aggregate
+-- unpacked row in one read transaction, through ll_nearest (an aggregate
 -- function in C that lib/store registers: lib/store/vectorscan.go).
 --
 -- The writer packs unpacked rows into a new block once a block's worth
