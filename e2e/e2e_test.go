@@ -6,6 +6,8 @@
 //   - LINKLEDGER_DB=$WORK/ll.db and HOME=$WORK (nothing outside $WORK is touched)
 //   - LL_TESTSERVER: the base URL of a local HTTP server serving
 //     testdata/site (plus a few dynamic paths, see server.go)
+//   - LL_OTHERSERVER: a second such server (another origin); LL_PORT and
+//     LL_OTHERPORT: the two servers' ports
 //
 // and two commands besides testscript's: llcheck (a store's integrity after
 // a crash, check_test.go) and pty (a binary run with stdout and stderr on
@@ -13,7 +15,9 @@
 package e2e
 
 import (
+	"net"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -35,6 +39,13 @@ func TestScripts(t *testing.T) {
 			srv := newTestServer()
 			env.Defer(srv.Close)
 			env.Setenv("LL_TESTSERVER", srv.URL)
+			// a second loopback server (another origin: another port),
+			// with its own fakes and counters
+			other := newTestServer()
+			env.Defer(other.Close)
+			env.Setenv("LL_OTHERSERVER", other.URL)
+			env.Setenv("LL_PORT", strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port))
+			env.Setenv("LL_OTHERPORT", strconv.Itoa(other.Listener.Addr().(*net.TCPAddr).Port))
 			return nil
 		},
 	})

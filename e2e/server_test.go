@@ -31,6 +31,8 @@ import (
 //	                 /embed/short/v1, /embed/huge/v1 fail as named;
 //	                 /embed/api/embed speaks Ollama's native API
 //	/embedhits       how many embedding requests the fake answered
+//	/redirect/PORT/REST  307 to http://127.0.0.1:PORT/REST (a loopback
+//	                 server of this test: LL_TESTSERVER's or LL_OTHERSERVER's)
 func newTestServer() *httptest.Server {
 	site, _ := filepath.Abs("testdata/site")
 	files := http.FileServer(http.Dir(site))
@@ -113,6 +115,14 @@ func newTestServer() *httptest.Server {
 	mux.HandleFunc("/embedhits", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write([]byte(strconv.FormatInt(fake.Requests(), 10)))
+	})
+	mux.HandleFunc("/redirect/{port}/{rest...}", func(w http.ResponseWriter, r *http.Request) {
+		port, err := strconv.Atoi(r.PathValue("port"))
+		if err != nil || port < 1 || port > 65535 {
+			http.NotFound(w, r)
+			return
+		}
+		http.Redirect(w, r, "http://127.0.0.1:"+strconv.Itoa(port)+"/"+r.PathValue("rest"), http.StatusTemporaryRedirect)
 	})
 	mux.Handle("/", files)
 	return httptest.NewServer(mux)

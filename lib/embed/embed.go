@@ -210,13 +210,13 @@ func (c *Client) once(ctx context.Context, body []byte, n, dim int) (vs [][]floa
 	if c.Key != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Key)
 	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
+	resp, err := c.httpClient().Do(req)
 	if err != nil {
 		var ne net.Error
+		var co *crossOrigin
+		if errors.As(err, &co) {
+			return nil, embedErr(record.CodeBadRedirect, fmt.Sprintf("embeddings endpoint %s redirected to another host (%s): refused, no text sent there", c.Host(), co.host), false), false, after
+		}
 		if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
 			return nil, embedErr(record.CodeTimeout, fmt.Sprintf("no answer from the embeddings endpoint %s within %s", c.Host(), timeout), true), true, after
 		}
@@ -250,6 +250,56 @@ func (c *Client) once(ctx context.Context, body []byte, n, dim int) (vs [][]floa
 	}
 	vs, rerr = c.decode(data, n, dim)
 	return vs, rerr, false, after
+}
+
+// maxRedirects bounds the redirects of one request (as net/http's own
+// default does).
+const maxRedirects = 10
+
+// crossOrigin is a redirect to another origin, refused.
+type crossOrigin struct{ host string }
+
+func (e *crossOrigin) Error() string { return "redirect to another host " + e.host }
+
+// httpClient is c.HTTP (default http.DefaultClient) following redirects
+// only within the endpoint's origin (scheme, host and port): the texts
+// (and the key) go to the server the user named, never to one a redirect
+// names (docs/retrieval.md, "Endpoint failures").
+func (c *Client) httpClient() *http.Client {
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	h := *hc
+	next := hc.CheckRedirect
+	h.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !sameOrigin(req.URL, via[0].URL) {
+			return &crossOrigin{host: req.URL.Host}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		return nil
+	}
+	return &h
+}
+
+// sameOrigin says whether a and b have one scheme, host and port (a port
+// left out is the scheme's own).
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 // decode reads and checks an answer to n texts.

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,6 +153,67 @@ func TestEncodeRoundTrip(t *testing.T) {
 	for _, bad := range []string{"", "!!", "AAA=", Encode([]float32{float32(math.NaN())}), Encode([]float32{float32(math.Inf(1))})} {
 		if _, err := Decode(bad); err == nil {
 			t.Errorf("Decode(%q): no error", bad)
+		}
+	}
+}
+
+// TestRedirectOtherHost: a redirect to another origin (here another
+// loopback port the test started) is refused before any text is sent
+// there; a redirect within the endpoint's origin is followed.
+func TestRedirectOtherHost(t *testing.T) {
+	other := &embedfake.Server{}
+	dst := httptest.NewServer(other)
+	defer dst.Close()
+	own := &embedfake.Server{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/away/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, dst.URL+"/v1/embeddings", http.StatusTemporaryRedirect)
+	})
+	mux.HandleFunc("/here/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/v1/embeddings", http.StatusPermanentRedirect)
+	})
+	mux.Handle("/v1/", own)
+	src := httptest.NewServer(mux)
+	defer src.Close()
+
+	var waits []time.Duration
+	c := newClient(src.URL+"/away/v1", &waits)
+	c.Key = "k"
+	vs, e := c.Embed(context.Background(), []string{"a secret text"})
+	if e == nil || vs != nil {
+		t.Fatalf("redirect to %s followed: %d vectors", dst.URL, len(vs))
+	}
+	if e.Code != record.CodeBadRedirect || e.Retryable || !strings.Contains(e.Message, "redirected to another host") || !strings.Contains(e.Message, strings.TrimPrefix(dst.URL, "http://")) {
+		t.Errorf("error %+v", e)
+	}
+	if n := other.Requests(); n != 0 {
+		t.Errorf("the other host got %d requests", n)
+	}
+	if len(waits) != 0 {
+		t.Errorf("retried: %v", waits)
+	}
+	vs, e = newClient(src.URL+"/here/v1", &waits).Embed(context.Background(), []string{"a text"})
+	if e != nil || len(vs) != 1 || own.Requests() != 1 {
+		t.Errorf("same-origin redirect: %v, %d vectors, %d requests", e, len(vs), own.Requests())
+	}
+}
+
+func TestSameOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"http://127.0.0.1:8080/x", "http://127.0.0.1:8080/y", true},
+		{"http://127.0.0.1:8080/x", "http://127.0.0.1:8081/x", false},
+		{"http://h/x", "http://h:80/y", true},
+		{"https://h/x", "http://h/x", false},
+		{"https://H/x", "https://h:443/x", true},
+		{"http://a/x", "http://b/x", false},
+	} {
+		a, _ := url.Parse(tc.a)
+		b, _ := url.Parse(tc.b)
+		if got := sameOrigin(a, b); got != tc.same {
+			t.Errorf("sameOrigin(%s, %s) = %v", tc.a, tc.b, got)
 		}
 	}
 }
