@@ -14,6 +14,9 @@ type EmbedOptions struct {
 	IDs []string
 	// Limit stops after this many items (0: no limit).
 	Limit int
+	// Stopped, when set, is called when the run stops asking the
+	// endpoint before its end (embed.Breaker), with the reason.
+	Stopped func(reason string)
 }
 
 // embedPage is how many items EmbedStored reads at a time.
@@ -26,12 +29,15 @@ const embedPage = 16
 // skips the items done, so it is also idempotent). A chunk whose vector
 // is of another model is embedded again (a model change). An item the
 // endpoint failed on keeps the error (last_embed_error) and is passed;
-// after a timeout or a connection failure the run stops there. emit is
+// after a timeout or a connection failure, or embed.MaxFailuresInARow
+// items failed in a row, the run stops there (embed.Breaker; opt.Stopped
+// says why): what was done stays stored and a new run resumes. emit is
 // called with each item's outcome: {id, embed: {model, dimensions,
 // chunks}} or {id, embed: {model, error}}. It returns how many items
 // failed.
 func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt EmbedOptions, emit func(*record.Record) error) (failed int, err error) {
 	after, done, model := "", 0, c.Identity()
+	var brk embed.Breaker
 	// pack the codes a search scans that wait for a block (a block
 	// dissolved by deletes, with no vectors stored since)
 	if err := st.PackVectorCodes(ctx, model); err != nil {
@@ -70,7 +76,10 @@ func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt Embe
 				if err := emit(rec); err != nil {
 					return failed, err
 				}
-				if rerr.Code == record.CodeTimeout || rerr.Code == record.CodeConnection {
+				if brk.Note(rerr) {
+					if opt.Stopped != nil {
+						opt.Stopped(brk.Reason())
+					}
 					return failed, nil
 				}
 				continue
@@ -82,6 +91,7 @@ func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt Embe
 			if err != nil {
 				return failed, err
 			}
+			brk.Note(nil)
 			rec.Embed = &record.EmbedInfo{Model: model, Dimensions: len(vs[0]), Chunks: stored}
 			if err := emit(rec); err != nil {
 				return failed, err

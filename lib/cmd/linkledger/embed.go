@@ -37,7 +37,9 @@ embeds every chunk again, as after a change of model.
 It writes one record per item: {id, embed: {model, dimensions, chunks}}, or
 {id, embed: {model, error}} when the endpoint failed on it (the item keeps
 the reason: ingest.last_embed_error). After a timeout or a connection
-failure it stops. A progress line at a terminal. Exit 3 when an item failed.
+failure, or after 3 items in a row failed for any other reason (a steady
+HTTP 500, 401), it stops and says why; the items done stay stored and the
+next run resumes. A progress line at a terminal. Exit 3 when an item failed.
 See docs/retrieval.md.
 
 EXAMPLES:
@@ -104,7 +106,11 @@ EXAMPLES:
 			progress := out.Progress(cli.FullName(c))
 			defer progress.Done()
 			diag := cli.Diag{Prog: cli.FullName(c), W: env.Stderr, Verbose: c.Bool("verbose"), Progress: progress}
-			failed, err := st.EmbedStored(ctx, client, ledger.EmbedOptions{IDs: ids, Limit: int(c.Int("limit"))}, func(r *record.Record) error {
+			stopped := func(reason string) {
+				diag.Printf("stopped: %s", reason)
+				diag.Hintf("the items embedded so far are stored; once the endpoint answers, run linkledger embed --all again to do the rest")
+			}
+			failed, err := st.EmbedStored(ctx, client, ledger.EmbedOptions{IDs: ids, Limit: int(c.Int("limit")), Stopped: stopped}, func(r *record.Record) error {
 				if e := r.Embed.Error; e != nil {
 					diag.Printf("%s: not embedded: %s: %s", r.ID, e.Code, e.Message)
 				}

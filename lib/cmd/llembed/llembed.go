@@ -54,9 +54,10 @@ by the batch (a larger answer is not read). Timeouts, connection failures,
 429 and 5xx are retried with backoff (Retry-After is honoured, at most 30s).
 A record that still fails passes on without vectors and with embed.error;
 ll-index indexes its text lexically and the item keeps the reason. After a
-timeout or a connection failure the rest of the stream is not sent (each
-record gets the same error at once), so a dead endpoint costs one wait.
-The exit code is then 3. See docs/retrieval.md.
+timeout or a connection failure, or after 3 records in a row failed for
+any other reason (a steady HTTP 500, 401), the rest of the stream is not
+sent (each record gets the same error at once), so a dead endpoint costs
+one wait. The exit code is then 3. See docs/retrieval.md.
 
 EXAMPLES:
    ll-save https://example.com/post | ll-fetch | ll-parse | ll-embed | ll-index
@@ -112,7 +113,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	} else {
 		client.BatchSize = bs
 	}
-	s := Stage{Client: client}
+	s := Stage{Client: client, Stopped: func(reason string) {
+		diag.Printf("stopped asking the embeddings endpoint: %s", reason)
+		diag.Hintf("the rest of the input passes on without vectors (embed.error); once the endpoint answers, linkledger embed --all embeds what is stored")
+	}}
 	failed := 0
 	err = cli.EachRecord(ctx, env.Stdin, out, diag, record.StageEmbed, func(rec *record.Record, _ int) error {
 		if e := s.Record(ctx, rec); e != nil {
@@ -132,11 +136,15 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 }
 
 // Stage embeds records one after the other. After a timeout or a
-// connection failure it stops asking the endpoint: the later records get
+// connection failure, or MaxFailuresInARow records failed in a row
+// (embed.Breaker), it stops asking the endpoint: the later records get
 // the same error at once.
 type Stage struct {
 	Client *embed.Client // nil: every record passes through
-	down   *record.Error
+	// Stopped, when set, is called once when the stage stops asking the
+	// endpoint, with the reason.
+	Stopped func(reason string)
+	brk     embed.Breaker
 }
 
 // Record embeds rec when it has chunks to embed, returning the failure
@@ -145,15 +153,15 @@ func (s *Stage) Record(ctx context.Context, rec *record.Record) *record.Error {
 	if s.Client == nil || rec.Error != nil || (rec.Fetch != nil && rec.Fetch.NotModified) || rec.Stored != nil || len(rec.Chunks) == 0 {
 		return nil
 	}
-	if s.down != nil {
-		e := *s.down
-		e.Message = "not sent: " + s.down.Message + " earlier in this run"
+	if d := s.brk.Down(); d != nil {
+		e := *d
+		e.Message = "not sent: " + d.Message + " earlier in this run"
 		embed.Fail(rec, s.Client.Identity(), &e)
 		return &e
 	}
 	e := s.Client.EmbedRecord(ctx, rec)
-	if e != nil && (e.Code == record.CodeTimeout || e.Code == record.CodeConnection) {
-		s.down = e
+	if s.brk.Note(e) && s.Stopped != nil {
+		s.Stopped(s.brk.Reason())
 	}
 	return e
 }
