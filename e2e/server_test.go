@@ -29,6 +29,8 @@ import (
 //	                 /embed/slow/v1 (2s), /embed/401/v1, /embed/429/v1,
 //	                 /embed/500/v1, /embed/dim/v1, /embed/nan/v1,
 //	                 /embed/short/v1, /embed/huge/v1 fail as named;
+//	                 /embed/size/N/v1 answers N dimensions whatever the
+//	                 model, /embed/vary/v1 another size every request;
 //	                 /embed/api/embed speaks Ollama's native API
 //	/embedhits       how many embedding requests the fake answered
 //	/redirect/PORT/REST  307 to http://127.0.0.1:PORT/REST (a loopback

@@ -2,6 +2,8 @@ package ledger
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/record"
@@ -17,7 +19,18 @@ type EmbedOptions struct {
 	// Stopped, when set, is called when the run stops asking the
 	// endpoint before its end (embed.Breaker), with the reason.
 	Stopped func(reason string)
+	// SizeRefused, when set, is called for each item whose vectors were
+	// refused for their size (store.DimensionError).
+	SizeRefused func(*DimensionError)
+	// Resize moves the model's vectors to the size the endpoint answers
+	// now: chunks whose vector of the model has another size are embedded
+	// again, and vectors of another size than that are refused (after the
+	// endpoint's model changed under the same name).
+	Resize bool
 }
+
+// DimensionError is a vector refused for its size (store.DimensionError).
+type DimensionError = store.DimensionError
 
 // embedPage is how many items EmbedStored reads at a time.
 const embedPage = 16
@@ -28,7 +41,9 @@ const embedPage = 16
 // it leaves every item embedded or not, and a new run does the rest (it
 // skips the items done, so it is also idempotent). A chunk whose vector
 // is of another model is embedded again (a model change). An item the
-// endpoint failed on keeps the error (last_embed_error) and is passed;
+// endpoint failed on keeps the error (last_embed_error) and is passed, as
+// does an item whose vectors have another size than the model's stored
+// ones (store.DimensionError: refused, never mixed with them);
 // after a timeout or a connection failure, or embed.MaxFailuresInARow
 // items failed in a row, the run stops there (embed.Breaker; opt.Stopped
 // says why): what was done stays stored and a new run resumes. emit is
@@ -43,6 +58,33 @@ func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt Embe
 	if err := st.PackVectorCodes(ctx, model); err != nil {
 		return 0, err
 	}
+	size := 0 // the size vectors must have (0: that of the model's stored ones)
+	if opt.Resize {
+		// the size the endpoint answers now: every vector of the model
+		// moves to it
+		vs, rerr := c.EmbedDocuments(ctx, []string{"size"})
+		if rerr != nil {
+			return 0, fmt.Errorf("--resize: asking the embeddings endpoint the size of its vectors: %s: %s", rerr.Code, rerr.Message)
+		}
+		size = len(vs[0])
+	}
+	// fail keeps an item's failure and says whether the run stops
+	fail := func(id string, rerr *record.Error) (bool, error) {
+		failed++
+		if err := st.NoteEmbedError(ctx, id, rerr); err != nil {
+			return true, err
+		}
+		if err := emit(&record.Record{ID: id, Embed: &record.EmbedInfo{Model: model, Error: rerr}}); err != nil {
+			return true, err
+		}
+		if brk.Note(rerr) {
+			if opt.Stopped != nil {
+				opt.Stopped(brk.Reason())
+			}
+			return true, nil
+		}
+		return false, nil
+	}
 	for {
 		n := embedPage
 		if opt.Limit > 0 {
@@ -51,7 +93,7 @@ func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt Embe
 				return failed, nil
 			}
 		}
-		items, err := st.ItemsToEmbed(ctx, model, opt.IDs, after, n)
+		items, err := st.ItemsToEmbedOfSize(ctx, model, size, opt.IDs, after, n)
 		if err != nil || len(items) == 0 {
 			return failed, err
 		}
@@ -65,34 +107,34 @@ func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt Embe
 			for i, ch := range it.Chunks {
 				texts[i] = ch.Text
 			}
-			rec := &record.Record{ID: it.ID}
 			vs, rerr := c.EmbedDocuments(ctx, texts)
 			if rerr != nil {
-				failed++
-				rec.Embed = &record.EmbedInfo{Model: model, Error: rerr}
-				if err := st.NoteEmbedError(ctx, it.ID, rerr); err != nil {
+				if stop, err := fail(it.ID, rerr); stop {
 					return failed, err
-				}
-				if err := emit(rec); err != nil {
-					return failed, err
-				}
-				if brk.Note(rerr) {
-					if opt.Stopped != nil {
-						opt.Stopped(brk.Reason())
-					}
-					return failed, nil
 				}
 				continue
 			}
 			for i := range it.Chunks {
 				it.Chunks[i].Vector = vs[i]
 			}
-			stored, err := st.PutVectors(ctx, it.ID, model, it.Chunks)
+			stored, err := st.PutVectorsOfSize(ctx, it.ID, model, size, it.Chunks)
+			var de *store.DimensionError
+			if errors.As(err, &de) {
+				// refused for its size: an error of this item, as a
+				// failed embedding is
+				if opt.SizeRefused != nil {
+					opt.SizeRefused(de)
+				}
+				if stop, err := fail(it.ID, de.RecordError()); stop {
+					return failed, err
+				}
+				continue
+			}
 			if err != nil {
 				return failed, err
 			}
 			brk.Note(nil)
-			rec.Embed = &record.EmbedInfo{Model: model, Dimensions: len(vs[0]), Chunks: stored}
+			rec := &record.Record{ID: it.ID, Embed: &record.EmbedInfo{Model: model, Dimensions: len(vs[0]), Chunks: stored}}
 			if err := emit(rec); err != nil {
 				return failed, err
 			}

@@ -37,7 +37,7 @@ func SemanticSide(ctx context.Context, st *store.Store, opt FindOptions) (*store
 	if opt.Query == "" {
 		return nil, store.ModeLexical, nil
 	}
-	sem, mode, warnings := semanticMode(ctx, st, opt)
+	sem, mode, size, warnings := semanticMode(ctx, st, opt)
 	if sem == nil {
 		return nil, mode, warnings
 	}
@@ -48,6 +48,15 @@ func SemanticSide(ctx context.Context, st *store.Store, opt FindOptions) (*store
 		v, rerr := e.EmbedQuery(ctx, text)
 		if rerr != nil {
 			return nil, &embedError{rerr}
+		}
+		if len(v) != size {
+			// a query of another size than the vectors would rank none of
+			// them: lexical, and say why (a model's stored vectors of
+			// several sizes, as stored before sizes were checked, rank
+			// those of the query's)
+			if ok, err := st.HasVectorsOfSize(ctx, sem.Model, len(v)); err != nil || !ok {
+				return nil, &sizeError{model: sem.Model, query: len(v), stored: size}
+			}
 		}
 		return v, nil
 	}
@@ -68,9 +77,25 @@ type embedError struct{ e *record.Error }
 
 func (e *embedError) Error() string { return e.e.Code + ": " + e.e.Message }
 
+// sizeError is a query vector of another size than the model's stored
+// vectors.
+type sizeError struct {
+	model         string
+	query, stored int
+}
+
+func (e *sizeError) Error() string {
+	return fmt.Sprintf("the embeddings endpoint answered a query vector of %d dimensions; the ledger's vectors of model %s have %d (if the endpoint's model changed, run linkledger embed --all --resize)", e.query, e.model, e.stored)
+}
+
 // EmbedFailed is the warning of a search whose query could not be
-// embedded (store.SearchResult.SemanticErr): it ranked lexically.
+// embedded, or whose vector has another size than the stored ones
+// (store.SearchResult.SemanticErr): it ranked lexically.
 func EmbedFailed(err error) string {
+	var se *sizeError
+	if errors.As(err, &se) {
+		return se.Error() + ": lexical ranking"
+	}
 	var ee *embedError
 	if errors.As(err, &ee) {
 		return fmt.Sprintf("embeddings endpoint: %s: %s: lexical ranking", ee.e.Code, ee.e.Message)
@@ -84,43 +109,45 @@ func EmbedFailed(err error) string {
 // (store.Related). It returns the side without a vector (nil: lexical),
 // the mode and the warnings.
 func RelatedSide(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, []string) {
-	return semanticMode(ctx, st, opt)
+	sem, mode, _, warnings := semanticMode(ctx, st, opt)
+	return sem, mode, warnings
 }
 
 // semanticMode is the decision of SemanticSide: the mode, and the side
-// (model, mode, weight; no vector yet) unless lexical.
-func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, []string) {
+// (model, mode, weight; no vector yet) unless lexical, with the size of
+// the model's stored vectors.
+func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, int, []string) {
 	mode := opt.Mode
 	if mode == store.ModeLexical {
-		return nil, store.ModeLexical, nil
+		return nil, store.ModeLexical, 0, nil
 	}
 	e := opt.Embedder
 	if e == nil {
 		if mode != "" {
-			return nil, store.ModeLexical, []string{fmt.Sprintf("--mode %s: no embeddings endpoint configured (LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL): lexical ranking", mode)}
+			return nil, store.ModeLexical, 0, []string{fmt.Sprintf("--mode %s: no embeddings endpoint configured (LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL): lexical ranking", mode)}
 		}
-		return nil, store.ModeLexical, nil
+		return nil, store.ModeLexical, 0, nil
 	}
 	// the vectors of the model made with the document prefix in force
 	// (embed.Identity): never those of another prefix
 	model := e.Identity()
-	has, err := st.HasVectors(ctx, model)
+	size, err := st.VectorSize(ctx, model)
 	if err != nil {
-		return nil, store.ModeLexical, []string{fmt.Sprintf("reading vectors: %v: lexical ranking", err)}
+		return nil, store.ModeLexical, 0, []string{fmt.Sprintf("reading vectors: %v: lexical ranking", err)}
 	}
-	if !has {
+	if size == 0 {
 		if model != e.Model {
 			// vectors of the bare model: made before the prefix was set
 			// (or before it became the model's default); say so even by
 			// default, or hybrid ranking would stop without a word
 			if old, err := st.HasVectors(ctx, e.Model); err == nil && old {
-				return nil, store.ModeLexical, []string{fmt.Sprintf("the ledger's vectors of model %s were made without the document prefix %q (run linkledger embed --all to embed them again with it): lexical ranking", e.Model, e.DocPrefix)}
+				return nil, store.ModeLexical, 0, []string{fmt.Sprintf("the ledger's vectors of model %s were made without the document prefix %q (run linkledger embed --all to embed them again with it): lexical ranking", e.Model, e.DocPrefix)}
 			}
 		}
 		if mode != "" {
-			return nil, store.ModeLexical, []string{fmt.Sprintf("--mode %s: the ledger holds no vectors of model %s (run linkledger embed --all): lexical ranking", mode, model)}
+			return nil, store.ModeLexical, 0, []string{fmt.Sprintf("--mode %s: the ledger holds no vectors of model %s (run linkledger embed --all): lexical ranking", mode, model)}
 		}
-		return nil, store.ModeLexical, nil
+		return nil, store.ModeLexical, 0, nil
 	}
 	if mode == "" {
 		mode = store.ModeHybrid
@@ -129,7 +156,7 @@ func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store
 	if opt.SemanticWeight != nil {
 		w = *opt.SemanticWeight
 	}
-	return &store.Semantic{Model: model, Mode: mode, Weight: w}, mode, nil
+	return &store.Semantic{Model: model, Mode: mode, Weight: w}, mode, size, nil
 }
 
 // QueryClient is the client a search embeds its query with: c with one

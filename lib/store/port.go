@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -249,6 +250,34 @@ func (s *Store) Check(ctx context.Context) ([]Problem, error) {
 		if n > 0 {
 			out = append(out, Problem{Check: c.check, Message: c.msg, Count: n, Repair: c.repair})
 		}
+	}
+	sizes, err := s.VectorSizes(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("vector sizes: %w", err)
+	}
+	models := make([]string, 0, len(sizes))
+	for m := range sizes {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	for _, m := range models {
+		// a model's vectors of several sizes: a search ranks only those of
+		// its query's size (stored before sizes were checked, or while
+		// embed --resize is under way)
+		dims := make([]int, 0, len(sizes[m]))
+		n := 0
+		for d, k := range sizes[m] {
+			dims = append(dims, d)
+			n += k
+		}
+		sort.Ints(dims)
+		parts := make([]string, len(dims))
+		for i, d := range dims {
+			parts[i] = fmt.Sprintf("%d chunks of %d", sizes[m][d], d)
+		}
+		out = append(out, Problem{Check: "vectors", Count: n,
+			Message: fmt.Sprintf("model %s has vectors of %d sizes (%s dimensions): a search ranks only those of its query's size", m, len(dims), strings.Join(parts, ", ")),
+			Repair:  fmt.Sprintf("linkledger embed --all --resize with the endpoint of model %s configured (embeds again every chunk whose vector is not of the size the endpoint answers now)", m)})
 	}
 	return out, nil
 }

@@ -7,8 +7,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 
@@ -96,10 +98,62 @@ type ChunkVector struct {
 	Vector []float32
 }
 
+// DimensionError is a vector refused for its size: the model's stored
+// vectors have another (a model's vectors are of one size, or a search
+// could rank only some of them, and a query of the other size none).
+type DimensionError struct {
+	Model      string
+	Got, Want  int
+	Stored     bool // Want is the size of the model's stored vectors (else the size asked for: --resize)
+	Suggestion string
+}
+
+func (e *DimensionError) Error() string {
+	if e.Stored {
+		return fmt.Sprintf("vectors of %d dimensions for model %s, whose stored vectors have %d: not stored (the endpoint's model changed?)", e.Got, e.Model, e.Want)
+	}
+	return fmt.Sprintf("vectors of %d dimensions for model %s, want %d (this run's size): not stored", e.Got, e.Model, e.Want)
+}
+
+// RecordError is e as the record error of an item not embedded.
+func (e *DimensionError) RecordError() *record.Error {
+	return &record.Error{Stage: record.StageEmbed, Code: record.CodeBadContent, Message: e.Error()}
+}
+
+// checkSize refuses vs unless every vector has size want (0: the size of
+// the model's vectors stored on other items, if any).
+func checkSize(ctx context.Context, tx *sqlx.Tx, itemID, model string, want int, vs []ChunkVector) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	stored := false
+	if want <= 0 {
+		// chunk_vectors_model (model, item_id): one row read
+		err := tx.GetContext(ctx, &want, `SELECT dimensions FROM chunk_vectors WHERE model = ? AND item_id != ? LIMIT 1`, model, itemID)
+		if errors.Is(err, sql.ErrNoRows) {
+			want = len(vs[0].Vector)
+		} else if err != nil {
+			return err
+		}
+		stored = err == nil
+	}
+	for _, v := range vs {
+		if len(v.Vector) != want {
+			return &DimensionError{Model: model, Got: len(v.Vector), Want: want, Stored: stored}
+		}
+	}
+	return nil
+}
+
 // putVectors stores vs (of model) on the item's chunks of the same index
 // and text, replacing their vectors of any model, and clears the item's
-// last embedding failure. It returns how many were stored.
-func putVectors(ctx context.Context, tx *sqlx.Tx, itemID, model string, vs []ChunkVector) (int, error) {
+// last embedding failure. It returns how many were stored. Vectors of
+// another size than size (0: than the model's vectors stored on other
+// items) are refused whole (*DimensionError).
+func putVectors(ctx context.Context, tx *sqlx.Tx, itemID, model string, size int, vs []ChunkVector) (int, error) {
+	if err := checkSize(ctx, tx, itemID, model, size, vs); err != nil {
+		return 0, err
+	}
 	type row struct {
 		ID    int64  `db:"id"`
 		Index int    `db:"chunk_index"`
@@ -246,7 +300,14 @@ func (s *Store) noteEmbedding(ctx context.Context, tx *sqlx.Tx, itemID string, r
 		}
 		vs = append(vs, ChunkVector{Index: c.Index, Text: c.Text, Vector: v})
 	}
-	_, err := putVectors(ctx, tx, itemID, e.Model, vs)
+	_, err := putVectors(ctx, tx, itemID, e.Model, 0, vs)
+	var de *DimensionError
+	if errors.As(err, &de) {
+		// the text is indexed; the vectors are refused and the item
+		// keeps the reason, as for a failed embedding
+		embed.Fail(rec, e.Model, de.RecordError())
+		return s.noteEmbedError(ctx, tx, itemID, rec.Embed.Error)
+	}
 	return err
 }
 
@@ -262,6 +323,45 @@ func (s *Store) noteEmbedError(ctx context.Context, tx *sqlx.Tx, itemID string, 
 		return err
 	}
 	return s.event(ctx, tx, itemID, "ingest", "", embedFailedEventName, eventActorIndex, &ee)
+}
+
+// VectorSize returns the size of a stored vector of model (0: none): of
+// any, when (as stored before sizes were checked) they have several.
+func (s *Store) VectorSize(ctx context.Context, model string) (int, error) {
+	var n int
+	err := s.db.GetContext(context.WithoutCancel(ctx), &n, `SELECT coalesce((SELECT dimensions FROM chunk_vectors WHERE model = ? LIMIT 1), 0)`, model)
+	return n, err
+}
+
+// HasVectorsOfSize reports whether the ledger holds vectors of model of
+// size dimensions.
+func (s *Store) HasVectorsOfSize(ctx context.Context, model string, size int) (bool, error) {
+	var n int
+	err := s.db.GetContext(context.WithoutCancel(ctx), &n, `SELECT EXISTS (SELECT 1 FROM chunk_vectors WHERE model = ? AND dimensions = ?)`, model, size)
+	return n != 0, err
+}
+
+// VectorSizes returns, for each model whose stored vectors have more
+// than one size, how many chunks have each size.
+func (s *Store) VectorSizes(ctx context.Context) (map[string]map[int]int, error) {
+	var rows []struct {
+		Model string `db:"model"`
+		Dim   int    `db:"dimensions"`
+		N     int    `db:"n"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, `SELECT model, dimensions, count(*) AS n FROM chunk_vectors
+		WHERE model IN (SELECT model FROM chunk_vectors GROUP BY model HAVING min(dimensions) != max(dimensions))
+		GROUP BY model, dimensions`); err != nil {
+		return nil, err
+	}
+	out := map[string]map[int]int{}
+	for _, r := range rows {
+		if out[r.Model] == nil {
+			out[r.Model] = map[int]int{}
+		}
+		out[r.Model][r.Dim] = r.N
+	}
+	return out, nil
 }
 
 // HasVectors reports whether the ledger holds vectors of model.
@@ -281,12 +381,19 @@ type ItemToEmbed struct {
 // order, archived or not) with a chunk that has no vector of model; with
 // ids, only those items. Each comes with all its chunks.
 func (s *Store) ItemsToEmbed(ctx context.Context, model string, ids []string, after string, limit int) ([]ItemToEmbed, error) {
+	return s.ItemsToEmbedOfSize(ctx, model, 0, ids, after, limit)
+}
+
+// ItemsToEmbedOfSize is ItemsToEmbed where a chunk whose vector of model
+// has another size than size (when size > 0) counts as having none
+// (linkledger embed --resize).
+func (s *Store) ItemsToEmbedOfSize(ctx context.Context, model string, size int, ids []string, after string, limit int) ([]ItemToEmbed, error) {
 	q := `SELECT DISTINCT c.item_id FROM content_chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id
-		WHERE (v.chunk_id IS NULL OR v.model != ?) AND c.item_id > ?`
-	args := []any{model, after}
+		WHERE (v.chunk_id IS NULL OR v.model != ? OR ? > 0 AND v.dimensions != ?) AND c.item_id > ?`
+	args := []any{model, size, size, after}
 	if len(ids) > 0 {
 		var err error
-		q, args, err = sqlx.In(q+` AND c.item_id IN (?)`, model, after, ids)
+		q, args, err = sqlx.In(q+` AND c.item_id IN (?)`, model, size, size, after, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -317,15 +424,23 @@ func (s *Store) ItemsToEmbed(ctx context.Context, model string, ids []string, af
 
 // PutVectors stores an item's vectors of model in one transaction (see
 // putVectors: chunks whose text changed since are skipped) and returns
-// how many were stored.
+// how many were stored. Vectors of another size than the model's stored
+// ones are refused (*DimensionError).
 func (s *Store) PutVectors(ctx context.Context, itemID, model string, vs []ChunkVector) (int, error) {
+	return s.PutVectorsOfSize(ctx, itemID, model, 0, vs)
+}
+
+// PutVectorsOfSize is PutVectors refusing vectors of another size than
+// size (0: than the model's stored ones; linkledger embed --resize sets
+// the endpoint's new size, so the model's vectors move to it).
+func (s *Store) PutVectorsOfSize(ctx context.Context, itemID, model string, size int, vs []ChunkVector) (int, error) {
 	if model == "" || len(model) > maxVectorModel {
 		return 0, fmt.Errorf("model name: want 1..%d bytes", maxVectorModel)
 	}
 	n := 0
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		n, err = putVectors(ctx, tx, itemID, model, vs)
+		n, err = putVectors(ctx, tx, itemID, model, size, vs)
 		return err
 	})
 	return n, err

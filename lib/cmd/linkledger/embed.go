@@ -28,6 +28,14 @@ to a new model (set LINKLEDGER_EMBED_MODEL to it for searches; until every
 item is done, a search ranks semantically over the items done). Searches
 never mix two models' vectors.
 
+A model's vectors all have one size: a vector of another size than the
+model's stored ones is refused (an error record for its item, exit 3), so
+a search is never left to rank some of them. When the endpoint's model
+changed under the same name, 'embed --all --resize' asks the endpoint the
+size of its vectors now and embeds again every chunk whose vector has
+another (resumable as any run; until it is done, a search ranks the items
+of its query's size).
+
 Each chunk is sent after the model's document prefix (LINKLEDGER_EMBED_DOC_PREFIX,
 or the one stored with 'linkledger config embed --doc-prefix', else the
 model's own: "search_document: " for nomic-embed-text). Vectors are stored
@@ -45,10 +53,12 @@ See docs/retrieval.md.
 EXAMPLES:
    linkledger embed --all
    linkledger embed https://example.com/post
-   linkledger embed --all --model nomic-embed-text -q`,
+   linkledger embed --all --model nomic-embed-text -q
+   linkledger embed --all --resize`,
 		Flags: []ucli.Flag{
 			cli.DBFlag(),
 			&ucli.BoolFlag{Name: "all", Usage: "every item with chunks not embedded with the model"},
+			&ucli.BoolFlag{Name: "resize", Usage: "the endpoint's model now answers vectors of another size: embed again every chunk whose vector of the model has another size"},
 			&ucli.StringFlag{Name: "model", Usage: "embed with model `NAME` instead of LINKLEDGER_EMBED_MODEL"},
 			&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "embed at most `N` items (0: all)"},
 			&ucli.DurationFlag{Name: "timeout", Value: embed.DefaultTimeout, Usage: "time of one request to the endpoint"},
@@ -110,7 +120,15 @@ EXAMPLES:
 				diag.Printf("stopped: %s", reason)
 				diag.Hintf("the items embedded so far are stored; once the endpoint answers, run linkledger embed --all again to do the rest")
 			}
-			failed, err := st.EmbedStored(ctx, client, ledger.EmbedOptions{IDs: ids, Limit: int(c.Int("limit")), Stopped: stopped}, func(r *record.Record) error {
+			hinted := false
+			sizeRefused := func(de *ledger.DimensionError) {
+				if !hinted && de.Stored {
+					hinted = true
+					diag.Hintf("a model's vectors are all of one size; if the endpoint's model changed, embed every item again at its new size: linkledger embed --all --resize")
+				}
+			}
+			opt := ledger.EmbedOptions{IDs: ids, Limit: int(c.Int("limit")), Stopped: stopped, SizeRefused: sizeRefused, Resize: c.Bool("resize")}
+			failed, err := st.EmbedStored(ctx, client, opt, func(r *record.Record) error {
 				if e := r.Embed.Error; e != nil {
 					diag.Printf("%s: not embedded: %s: %s", r.ID, e.Code, e.Message)
 				}

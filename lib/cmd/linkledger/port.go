@@ -368,8 +368,10 @@ func checkVerb(env cli.Env) *ucli.Command {
 		UsageText: "linkledger check [--repair] [--db DB]",
 		Description: `check runs SQLite's integrity check, the full-text index's own check, and
 compares the search index with the tables (rows of items or chunks that are
-gone, items or chunks missing, titles out of date) and looks for rows whose
-item is gone. It writes one record per problem:
+gone, items or chunks missing, titles out of date), looks for rows whose
+item is gone and for a model whose vectors have several sizes (check
+"vectors": repaired by linkledger embed --all --resize, not --repair). It
+writes one record per problem:
   {"problem": {"check": "fts", "message": "...", "count": 3, "repair": "linkledger check --repair ..."}}
 and nothing when all is well (a line on stderr says so). Exit 3 when it
 found problems.

@@ -14,7 +14,10 @@
 // /prefix/MARKER/v1 (MARKER path-escaped, e.g. search_document:%20) acts
 // as a model trained with a task prefix: it refuses (422) a request with
 // an input that does not start with MARKER, and hashes the text after it,
-// so a test sees that a prefix was sent and gets the vectors of /v1.
+// so a test sees that a prefix was sent and gets the vectors of /v1;
+// /size/N/v1 answers vectors of N dimensions whatever the model (a model
+// whose size changed under its name); /vary/v1 answers a size that
+// changes with every request (8 + the request's number, modulo 512).
 // The model name sets the vectors: "hash-N" has N dimensions (default
 // 64); another name changes the hashing, so two models never agree.
 package embedfake
@@ -70,6 +73,12 @@ func Vector(model, text string) []float32 {
 	if n, err := strconv.Atoi(strings.TrimPrefix(model, "hash-")); err == nil && strings.HasPrefix(model, "hash-") && n > 0 && n <= 4096 {
 		dim = n
 	}
+	return VectorOfSize(model, text, dim)
+}
+
+// VectorOfSize is the fake model's vector of text with dim dimensions
+// (as the model of that name would answer after a change of size).
+func VectorOfSize(model, text string, dim int) []float32 {
 	v := make([]float64, dim)
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	for _, w := range words {
@@ -172,6 +181,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	vecs := make([][]float32, len(req.Input))
 	for i, t := range req.Input {
 		vecs[i] = Vector(req.Model, t)
+		switch mode {
+		case "size":
+			size, _, _ := strings.Cut(rest, "/")
+			if n, err := strconv.Atoi(size); err == nil && n > 0 && n <= 4096 {
+				vecs[i] = VectorOfSize(req.Model, t, n)
+			}
+		case "vary":
+			vecs[i] = VectorOfSize(req.Model, t, 8+int(n%512))
+		}
 	}
 	switch mode {
 	case "dim":
