@@ -51,7 +51,7 @@ const (
 	CodeConnection      = "connection"
 	CodeHTTPStatus      = "http_status" // non-success HTTP status
 	CodeTooManyRedirect = "too_many_redirects"
-	CodeBadRedirect     = "bad_redirect" // redirect to a non-http(s) scheme
+	CodeBadRedirect     = "bad_redirect" // redirect to a non-http(s) scheme (the embeddings client: to another origin)
 	CodeTooLarge        = "too_large"    // body over the size cap
 	CodeBadEncoding     = "bad_encoding" // Content-Encoding unknown, or the body does not decode as it says
 	CodeBadContent      = "bad_content"  // a body declared or taken as text is not text (binary junk)

@@ -52,6 +52,8 @@ Chunks are sent --batch-size at a time. Every answer is checked: one vector
 per chunk, one dimension, finite numbers, and at most a size in bytes fixed
 by the batch (a larger answer is not read). Timeouts, connection failures,
 429 and 5xx are retried with backoff (Retry-After is honoured, at most 30s).
+A redirect is followed only within the endpoint's scheme, host and port
+(bad_redirect otherwise: nothing is sent to another host).
 A record that still fails passes on without vectors and with embed.error;
 ll-index indexes its text lexically and the item keeps the reason. After a
 timeout or a connection failure, or after 3 records in a row failed for
