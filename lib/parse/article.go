@@ -111,6 +111,11 @@ type extractor struct {
 	rescue bool
 	// readOnly uses readability alone (for comparison).
 	readOnly bool
+	// The long-tail rules (longtail.go): cards drops paragraphs of sibling
+	// <article> cards other than the main one (D); linkDense drops short
+	// link-dense paragraphs after the first (B); lead restores a lost lead
+	// that is the page's own description (A).
+	cards, linkDense, lead bool
 }
 
 // maxTrafilaturaBytes is the largest body trafilatura is run on.
@@ -123,7 +128,8 @@ const maxTrafilaturaBytes = 2 << 20
 const minArticle = 200
 
 // defaultExtractor is the combination chosen on the extraction benchmark.
-var defaultExtractor = extractor{fallback: true, agree: true, share: 0.5, keep: 0.5, rescue: true}
+var defaultExtractor = extractor{fallback: true, agree: true, share: 0.5, keep: 0.5, rescue: true,
+	cards: true, linkDense: true}
 
 // fillMeta fills fields the page's own metadata lacks from what trafilatura
 // found (it also reads bylines and dates in the page body).
@@ -152,6 +158,25 @@ func plausibleByline(s string) bool {
 // mainText returns the paragraphs of the page's main text, warnings, and
 // the metadata trafilatura found.
 func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pageMeta) {
+	paras, warn, tm := x.extract(doc, u)
+	if len(paras) == 0 || !(x.cards || x.linkDense || x.lead) {
+		return paras, warn, tm
+	}
+	src := newPageSource(doc)
+	if x.cards {
+		paras = dropCards(paras, src)
+	}
+	if x.linkDense {
+		paras = dropLinkDense(paras, src)
+	}
+	if x.lead {
+		paras = restoreLead(paras, src, pageDescriptions(doc))
+	}
+	return paras, warn, tm
+}
+
+// extract runs the extractors and combines their paragraphs.
+func (x extractor) extract(doc *html.Node, u *nurl.URL) ([]string, []string, pageMeta) {
 	var warn []string
 	var read []string
 	rnode, rerr := x.mt.Readability(doc, u)
