@@ -33,6 +33,10 @@ type MainText struct {
 	// Trafilatura returns the main-content node of doc and the metadata
 	// it found; with fallback it may use the readability node instead.
 	Trafilatura func(doc *html.Node, u *nurl.URL, fallback bool, readability *html.Node) (content *html.Node, title, author, site, description string, date time.Time, err error)
+	// RestoreLead puts back a lead (standfirst) the extractors dropped
+	// when it is the page's own description (ll-parse --restore-lead; off
+	// by default, see docs/parse.md).
+	RestoreLead bool
 }
 
 func (m MainText) ok() bool { return m.Readability != nil && m.Trafilatura != nil }

@@ -96,3 +96,33 @@ func TestDropCards(t *testing.T) {
 		t.Errorf("story lost:\n%s", got)
 	}
 }
+
+// leadPage has a standfirst, outside the story's container, that is also
+// the page's meta description.
+const leadPage = `<html><head><title>Flood gates open</title>
+<meta name="description" content="After two years of building, the valley's new steel flood gates were tested in front of residents and closed in under twenty minutes.">
+</head><body><header class="top"><h1>Flood gates open</h1>
+<p class="standfirst">After two years of building, the valley's new steel flood gates were tested in front of residents and closed in under twenty minutes.</p>
+<div class="byline">By Ana Ruiz</div></header>
+<div class="story">` + storyParas + `</div></body></html>`
+
+// TestRestoreLead (A): a lead that the extractors drop and that is the
+// page's own description is put back first; without a matching
+// description nothing is added.
+func TestRestoreLead(t *testing.T) {
+	const lead = "After two years of building, the valley's new steel flood gates"
+	if got := longTailText(t, defaultExtractor, leadPage); strings.Contains(got, lead) {
+		t.Fatalf("the page does not reproduce the problem: the lead is kept without the rule:\n%s", got)
+	}
+	x := defaultExtractor
+	x.lead = true
+	got := longTailText(t, x, leadPage)
+	if !strings.HasPrefix(got, lead) || strings.Count(got, lead) != 1 || !strings.Contains(got, "believe the gates work") {
+		t.Errorf("lead not restored first, once:\n%s", got)
+	}
+	// A description that says something else restores nothing.
+	other := strings.Replace(leadPage, `content="After two years`, `content="News, weather and sport from the valley, every day of the year for readers everywhere. After two years`, 1)
+	if got := longTailText(t, x, other); strings.Contains(got, lead) {
+		t.Errorf("a block that is not the description was restored:\n%s", got)
+	}
+}
