@@ -230,8 +230,8 @@ func pageDescriptions(doc *html.Node) []string {
 		if json.Unmarshal([]byte(nodeRaw(n)), &v) != nil {
 			continue
 		}
-		var art, page pageMeta
-		walkLD(v, &art, &page, 0)
+		var art, page, media pageMeta
+		walkLD(v, &art, &page, &media, 0)
 		add(art.Description)
 		add(page.Description)
 	}
