@@ -245,25 +245,34 @@ func words(s string) []string {
 }
 
 // agreeFilter keeps the paragraphs of primary that the check extractor also
-// found (a share of their word 3-grams appear in it). When less than keep of
+// found (a share of their word 3-grams appear in it; a paragraph of one or
+// two words must appear in it in a row). When less than keep of
 // the text would survive, the extractors disagree on what the page is and
 // primary is kept whole.
 func agreeFilter(primary, check []string, share, keep float64) []string {
 	grams := map[string]bool{}
+	var all strings.Builder // every check paragraph's words, " a b c "
+	all.WriteByte(' ')
 	for _, p := range check {
 		w := words(p)
 		for i := 0; i+3 <= len(w); i++ {
 			grams[strings.Join(w[i:i+3], " ")] = true
 		}
-		if len(w) < 3 {
-			grams[strings.Join(w, " ")] = true
+		for _, x := range w {
+			all.WriteString(x)
+			all.WriteByte(' ')
 		}
+		all.WriteString("| ")
 	}
+	checkWords := all.String()
 	var kept []string
 	for _, p := range primary {
 		w := words(p)
 		if len(w) < 3 {
-			if grams[strings.Join(w, " ")] || len(w) == 0 {
+			// A short paragraph (a label, a line of verse) is kept when
+			// its words occur in a row anywhere in the check text: the
+			// check extractor may have joined it to its neighbours.
+			if len(w) == 0 || strings.Contains(checkWords, " "+strings.Join(w, " ")+" ") {
 				kept = append(kept, p)
 			}
 			continue
