@@ -120,6 +120,8 @@ type extractor struct {
 	// link-dense paragraphs after the first (B); lead restores a lost lead
 	// that is the page's own description (A).
 	cards, linkDense, lead bool
+	// boiler drops copyright, subscribe, share and follow lines (F).
+	boiler bool
 }
 
 // maxTrafilaturaBytes is the largest body trafilatura is run on.
@@ -133,7 +135,7 @@ const minArticle = 200
 
 // defaultExtractor is the combination chosen on the extraction benchmark.
 var defaultExtractor = extractor{fallback: true, agree: true, share: 0.5, keep: 0.5, rescue: true,
-	cards: true, linkDense: true}
+	cards: true, linkDense: true, boiler: true}
 
 // fillMeta fills fields the page's own metadata lacks from what trafilatura
 // found (it also reads bylines and dates in the page body).
@@ -163,7 +165,7 @@ func plausibleByline(s string) bool {
 // the metadata trafilatura found.
 func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pageMeta) {
 	paras, warn, tm := x.extract(doc, u)
-	if len(paras) == 0 || !(x.cards || x.linkDense || x.lead) {
+	if len(paras) == 0 || !(x.cards || x.linkDense || x.lead || x.boiler) {
 		return paras, warn, tm
 	}
 	src := newPageSource(doc)
@@ -172,6 +174,9 @@ func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pa
 	}
 	if x.linkDense {
 		paras = dropLinkDense(paras, src)
+	}
+	if x.boiler {
+		paras = dropBoilerLines(paras)
 	}
 	if x.lead {
 		paras = restoreLead(paras, src, pageDescriptions(doc))

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -201,6 +202,26 @@ func labelled(p string) bool {
 func looksLikeURL(p string) bool {
 	p = strings.ToLower(strings.TrimSpace(p))
 	return !strings.ContainsAny(p, " \n") && (strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://") || strings.HasPrefix(p, "www."))
+}
+
+// boilerLine matches the lines of page furniture an extractor may keep: a
+// copyright notice, a call to subscribe or to share, "follow us".
+var boilerLine = regexp.MustCompile(`(?i)^\W*(©|\(c\)\s*\d{4}|copyright\b|all rights reserved|(subscribe|sign up)\b.*\b(newsletter|updates|channel|podcast)|share (this|on)\b|follow us\b)|\ball rights reserved\W*$`)
+
+// boilerMaxWords is the most words a boilerplate line may have.
+const boilerMaxWords = 20
+
+// dropBoilerLines (F) drops, after the first paragraph, short paragraphs
+// that are a copyright, subscribe, share or follow line.
+func dropBoilerLines(paras []string) []string {
+	out := paras[:0:0]
+	for i, p := range paras {
+		if i > 0 && len(words(p)) <= boilerMaxWords && boilerLine.MatchString(p) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // pageDescriptions returns the page's own descriptions: meta description,

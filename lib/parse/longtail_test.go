@@ -126,3 +126,30 @@ func TestRestoreLead(t *testing.T) {
 		t.Errorf("a block that is not the description was restored:\n%s", got)
 	}
 }
+
+// TestDropBoilerLines (F): copyright, subscribe and share lines inside the
+// article go; a section heading and the story stay.
+func TestDropBoilerLines(t *testing.T) {
+	page := `<html><head><title>Flood gates open</title></head><body><article><h1>Flood gates open</h1>` +
+		strings.Join(strings.SplitAfter(storyParas, "</p>")[:2], "") +
+		`<p>Subscribe to our newsletter for the latest updates from the valley.</p><h2>What the gates cost</h2>` +
+		strings.Join(strings.SplitAfter(storyParas, "</p>")[2:], "") +
+		`<p>Share this article on social media</p><p>© 2024 Valley Courier. All rights reserved.</p>
+</article></body></html>`
+	junk := []string{"Subscribe to our newsletter", "Share this article", "All rights reserved"}
+	before := longTailText(t, without(func(x *extractor) { x.boiler = false }), page)
+	for _, s := range junk {
+		if !strings.Contains(before, s) {
+			t.Fatalf("the page does not reproduce the problem: %q already dropped without the rules:\n%s", s, before)
+		}
+	}
+	got := longTailText(t, defaultExtractor, page)
+	for _, s := range junk {
+		if strings.Contains(got, s) {
+			t.Errorf("%q kept:\n%s", s, got)
+		}
+	}
+	if !strings.Contains(got, "What the gates cost\n\nThe project cost less") || !strings.HasSuffix(got, "since last autumn.") {
+		t.Errorf("section heading or story lost:\n%s", got)
+	}
+}

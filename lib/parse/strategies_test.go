@@ -53,9 +53,10 @@ func TestExtractorStrategies(t *testing.T) {
 		"no-link-dense": func() extractor { x := defaultExtractor; x.linkDense = false; return x }(),
 		"with-lead":     func() extractor { x := defaultExtractor; x.lead = true; return x }(),
 		"no-agree":      func() extractor { x := defaultExtractor; x.agree = false; return x }(),
+		"no-boiler":     func() extractor { x := defaultExtractor; x.boiler = false; return x }(),
 		"no-longtail": func() extractor {
 			x := defaultExtractor
-			x.cards, x.linkDense, x.lead = false, false, false
+			x.cards, x.linkDense, x.lead, x.boiler = false, false, false, false
 			return x
 		}(),
 	}
