@@ -46,12 +46,13 @@ func textBlocks(n *html.Node, skip func(*html.Node) bool, trimmed bool) []string
 }
 
 // linkedBlocks is textBlocks (untrimmed) with, for each block, the share
-// of its non-space characters that sit inside links.
-func linkedBlocks(n *html.Node, skip func(*html.Node) bool) ([]string, []float64) {
+// of its non-space characters that sit inside links, and whether it is
+// inside a table.
+func linkedBlocks(n *html.Node, skip func(*html.Node) bool) ([]string, []float64, []bool) {
 	w := &blockWriter{}
 	w.walk(n, skip, false)
 	w.flush()
-	return w.out, w.dens
+	return w.out, w.dens, w.tabled
 }
 
 type blockWriter struct {
@@ -64,6 +65,10 @@ type blockWriter struct {
 	// all; dens holds each block's share (linkedBlocks).
 	link, curLink, curAll int
 	dens                  []float64
+	// table is the depth of <table> elements being walked; tabled holds
+	// whether each block was inside one.
+	table  int
+	tabled []bool
 }
 
 // text appends a text node's content.
@@ -101,6 +106,7 @@ func (w *blockWriter) flush() {
 			d = float64(w.curLink) / float64(w.curAll)
 		}
 		w.dens = append(w.dens, d)
+		w.tabled = append(w.tabled, w.table > 0)
 	}
 	w.cur.Reset()
 	w.curLink, w.curAll = 0, 0
@@ -140,6 +146,10 @@ func (w *blockWriter) walk(n *html.Node, skip func(*html.Node) bool, pre bool) {
 	if isLink {
 		w.link++
 	}
+	isTable := n.Type == html.ElementNode && tagAtom(n) == atom.Table
+	if isTable {
+		w.table++
+	}
 	w.pending = true
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		w.walk(c, skip, inPre)
@@ -147,6 +157,9 @@ func (w *blockWriter) walk(n *html.Node, skip func(*html.Node) bool, pre bool) {
 	w.pending = true
 	if isLink {
 		w.link--
+	}
+	if isTable {
+		w.table--
 	}
 	if block {
 		w.flush()

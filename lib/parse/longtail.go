@@ -21,6 +21,7 @@ type pageSource struct {
 	texts []string           // normalised blocks in document order
 	pos   map[string]int     // key → first position in texts
 	dens  map[string]float64 // key → link density of its first occurrence
+	table map[string]bool    // key → its first occurrence is a table row
 	count map[string]int     // key → occurrences in the page
 	// card maps the key of a block found only inside <article> cards to
 	// its card: an <article> with at least one sibling <article> (directly,
@@ -45,8 +46,8 @@ func hiddenNode(n *html.Node) bool {
 }
 
 func newPageSource(doc *html.Node) *pageSource {
-	s := &pageSource{pos: map[string]int{}, dens: map[string]float64{}, count: map[string]int{}, card: map[string]*html.Node{}}
-	blocks, dens := linkedBlocks(doc, hiddenNode)
+	s := &pageSource{pos: map[string]int{}, dens: map[string]float64{}, count: map[string]int{}, table: map[string]bool{}, card: map[string]*html.Node{}}
+	blocks, dens, tabled := linkedBlocks(doc, hiddenNode)
 	for i, b := range blocks {
 		b = Normalize(b)
 		k := blockKey(b)
@@ -57,6 +58,7 @@ func newPageSource(doc *html.Node) *pageSource {
 		if _, ok := s.pos[k]; !ok {
 			s.pos[k] = len(s.texts)
 			s.dens[k] = dens[i]
+			s.table[k] = tabled[i]
 		}
 		s.texts = append(s.texts, b)
 	}
@@ -172,13 +174,14 @@ const (
 // that are mostly link text on the page and come in a run of two or more
 // ("related" lists, menus) or start with a short label and a colon
 // ("Related: …", "See more: …"). A lone link line inside the text (a
-// product named in a review, a heading that links to its subject) and a
-// bare URL are kept, and so is a paragraph not found on the page.
+// product named in a review, a heading that links to its subject), a bare
+// URL and a table row (the cells of a table of links are its content) are
+// kept, and so is a paragraph not found on the page.
 func dropLinkDense(paras []string, src *pageSource) []string {
 	dense := make([]bool, len(paras))
 	for i, p := range paras {
 		d, ok := src.dens[blockKey(p)]
-		dense[i] = i > 0 && ok && d >= linkDenseShare && len(words(p)) <= linkDenseMax && !looksLikeURL(p)
+		dense[i] = i > 0 && ok && d >= linkDenseShare && len(words(p)) <= linkDenseMax && !looksLikeURL(p) && !src.table[blockKey(p)]
 	}
 	out := paras[:0:0]
 	for i, p := range paras {

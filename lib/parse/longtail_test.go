@@ -31,7 +31,7 @@ const storyParas = `
 
 // TestDropLinkDense (B): a "Related:" line and a run of linked headlines
 // inside the article body are dropped; a lone link naming the subject of a
-// paragraph stays.
+// paragraph stays, and so do the rows of a table of links, label and all.
 func TestDropLinkDense(t *testing.T) {
 	page := `<html><head><title>Flood gates open</title></head><body><article><h1>Flood gates open</h1>` +
 		storyParas[:strings.Index(storyParas, "<p>The project")] +
@@ -39,6 +39,8 @@ func TestDropLinkDense(t *testing.T) {
 		strings.Join(strings.SplitAfter(storyParas, "</p>")[2:3], "") +
 		`<p><a href="/gates-maker">Valley Steelworks gate model VS-6</a></p>
 <p>The gates were made by a firm upriver, whose workers came to see them opened for the first time after months of welding in the yard.</p>
+<table><tr><th><a href="/g1">Gate one</a></th><td><a href="/m1">Model VS-6</a></td></tr><tr><th><a href="/g2">Gate two</a></th><td><a href="/m2">Model VS-8</a></td></tr></table>
+<p>Each gate weighs forty tonnes and hangs from a frame anchored in the river bed, so the whole set can stand against a flood twice the height of the last one.</p>
 <p><a href="/a">Mayor promises new bridge by 2026</a></p>
 <p><a href="/b">Bus timetable changes in the valley</a></p>
 <p><a href="/c">Winter market returns to the square</a></p>` +
@@ -57,7 +59,7 @@ func TestDropLinkDense(t *testing.T) {
 			t.Errorf("link line %q kept:\n%s", s, got)
 		}
 	}
-	for _, s := range []string{"Valley Steelworks gate model VS-6", "opened the new flood gates", "believe the gates work"} {
+	for _, s := range []string{"Valley Steelworks gate model VS-6", "Gate one Model VS-6", "Gate two Model VS-8", "opened the new flood gates", "believe the gates work"} {
 		if !strings.Contains(got, s) {
 			t.Errorf("text %q lost:\n%s", s, got)
 		}
