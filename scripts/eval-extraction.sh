@@ -3,7 +3,8 @@
 # half of the article-extraction benchmark kept in ../shared/eval (next to
 # the repository). It builds the real ll-parse, feeds it each page as the
 # record ll-fetch would write, and prints the scorer's precision, recall and
-# F1. Exits 0 with a "skipped" line when ../shared/eval is not there.
+# F1 for all pages, then for half A and half B (extraction_records.py
+# halves: even and odd positions of the sorted page ids). Exits 0 with a "skipped" line when ../shared/eval is not there.
 # LL_EVAL_DATA names another folder laid out the same way.
 set -eu
 
@@ -34,3 +35,8 @@ python3 scripts/extraction_records.py predictions <"$tmp/parsed.ndjson" >"$tmp/p
 pages=$(wc -l <"$tmp/fetched.ndjson" | tr -d ' ')
 echo "ll-parse: $pages pages in $((end - start))s"
 python3 "$eval_dir/score_extraction.py" "$eval_dir/extraction/ground-truth.json" "$tmp/predictions.json"
+python3 scripts/extraction_records.py halves "$eval_dir/extraction/ground-truth.json" "$tmp"
+for half in A B; do
+	echo "half $half:"
+	python3 "$eval_dir/score_extraction.py" "$tmp/truth-$half.json" "$tmp/predictions.json"
+done

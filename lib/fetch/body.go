@@ -53,8 +53,10 @@ var xmlEncoding = regexp.MustCompile(`^\s*<\?xml\b[^>]*?encoding\s*=\s*["']([A-Z
 // decodeText decodes a text body to UTF-8 and returns it with the name of
 // the charset it was in. The charset comes from a byte order mark, then the
 // Content-Type parameter, then (for HTML and XML) a <meta> declaration in
-// the first 1024 bytes; failing those, a body that is valid UTF-8 is UTF-8
-// and anything else is windows-1252, as browsers do.
+// the first 1024 bytes; failing those, a body that is valid UTF-8 is UTF-8,
+// an HTML body that declares its charset later in its <head> is in that
+// charset (lateMetaCharset), and anything else is windows-1252, as
+// browsers do.
 func decodeText(body []byte, contentType, mt string) (string, string) {
 	enc, name := chooseEncoding(body, contentType, mt)
 	if enc == nil || name == "utf-8" {
@@ -94,7 +96,46 @@ func chooseEncoding(body []byte, contentType, mt string) (encoding.Encoding, str
 	if utf8.Valid(body) {
 		return nil, "utf-8"
 	}
+	if isHTML(mt) {
+		if e, name := lateMetaCharset(body); e != nil {
+			return e, name
+		}
+	}
 	return charmap.Windows1252, "windows-1252"
+}
+
+// maxHeadScan bounds how far into a page lateMetaCharset looks for the end
+// of its <head>.
+const maxHeadScan = 256 << 10
+
+// headEnd finds where a page's head ends: "</head" or "<body", whichever
+// comes first.
+var headEnd = regexp.MustCompile(`(?i)</head\b|<body\b`)
+
+// lateMetaCharset finds a <meta> charset declared anywhere in the page's
+// <head> (within its first maxHeadScan bytes), not only in the first 1024
+// bytes the HTML prescan reads: pages with long scripts or many meta tags
+// declare it later, and browsers re-decode when they meet it. It is used
+// only for bodies that are not valid UTF-8, so a UTF-8 page that carries
+// a stale legacy declaration deep in its head stays UTF-8. A UTF-16 label
+// is ignored (ASCII bytes cannot declare it).
+func lateMetaCharset(body []byte) (encoding.Encoding, string) {
+	head := body
+	if len(head) > maxHeadScan {
+		head = head[:maxHeadScan]
+	}
+	if loc := headEnd.FindIndex(head); loc != nil {
+		head = head[:loc[0]]
+	}
+	m := metaCharset.FindSubmatch(head)
+	if m == nil {
+		return nil, ""
+	}
+	e, name := charset.Lookup(string(m[1]))
+	if e == nil || strings.HasPrefix(name, "utf-16") || name == "utf-8" {
+		return nil, ""
+	}
+	return e, name
 }
 
 func encodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/andybalholm/brotli"
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html/charset"
 
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -292,6 +294,48 @@ func TestDecompressionBombs(t *testing.T) {
 			want := &record.Error{Stage: "fetch", Code: record.CodeTooLarge}
 			if diff := cmp.Diff(want, errOf(rec)); diff != "" {
 				t.Fatalf("error (-want +got):\n%s\nmessage: %v", diff, rec.Error)
+			}
+		})
+	}
+}
+
+// TestLateMetaCharset: a page whose <meta charset> comes after the first
+// 1024 bytes (a long head of scripts and meta tags) is decoded in the
+// charset it declares, as browsers re-decode when they meet it, not as
+// windows-1252.
+func TestLateMetaCharset(t *testing.T) {
+	encode := func(label, s string) string {
+		e, _ := charset.Lookup(label)
+		out, err := e.NewEncoder().String(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	longHead := "<html><head><script>" + strings.Repeat("var x = 1;\n", 150) + "</script>"
+	tests := []struct {
+		name, page, want, wantCharset string
+	}{
+		{"gb2312 after 1024 bytes",
+			longHead + `<meta charset="gb2312"><title>` + encode("gb2312", "中文新闻") + `</title></head><body>` + encode("gb2312", "今天天气很好。") + `</body></html>`,
+			"今天天气很好。", "gbk"},
+		{"windows-1250 http-equiv after 1024 bytes",
+			longHead + `<meta http-equiv="Content-Type" content="text/html; charset=windows-1250"></head><body>` + encode("windows-1250", "Příliš žluťoučký kůň") + `</body></html>`,
+			"Příliš žluťoučký kůň", "windows-1250"},
+		// A declaration in the body is not the page's charset.
+		{"meta in the body is ignored",
+			longHead + `</head><body><meta charset="windows-1250">caf` + "\xe9" + `</body></html>`,
+			"café", "windows-1252"},
+		// Valid UTF-8 stays UTF-8 whatever a late declaration says.
+		{"utf-8 with a stale late declaration",
+			longHead + `<meta charset="iso-8859-2"></head><body>Grüße</body></html>`,
+			"Grüße", "utf-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, name := decodeText([]byte(tt.page), "text/html", "text/html")
+			if name != tt.wantCharset || !strings.Contains(got, tt.want) {
+				t.Errorf("charset %q, body tail %q; want %q containing %q", name, got[max(0, len(got)-80):], tt.wantCharset, tt.want)
 			}
 		})
 	}

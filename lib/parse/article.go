@@ -33,6 +33,10 @@ type MainText struct {
 	// Trafilatura returns the main-content node of doc and the metadata
 	// it found; with fallback it may use the readability node instead.
 	Trafilatura func(doc *html.Node, u *nurl.URL, fallback bool, readability *html.Node) (content *html.Node, title, author, site, description string, date time.Time, err error)
+	// RestoreLead puts back a lead (standfirst) the extractors dropped
+	// when it is the page's own description (ll-parse --restore-lead; off
+	// by default, see docs/parse.md).
+	RestoreLead bool
 }
 
 func (m MainText) ok() bool { return m.Readability != nil && m.Trafilatura != nil }
@@ -111,6 +115,13 @@ type extractor struct {
 	rescue bool
 	// readOnly uses readability alone (for comparison).
 	readOnly bool
+	// The long-tail rules (longtail.go): cards drops paragraphs of sibling
+	// <article> cards other than the main one (D); linkDense drops short
+	// link-dense paragraphs after the first (B); lead restores a lost lead
+	// that is the page's own description (A).
+	cards, linkDense, lead bool
+	// boiler drops copyright, subscribe, share and follow lines (F).
+	boiler bool
 }
 
 // maxTrafilaturaBytes is the largest body trafilatura is run on.
@@ -123,7 +134,8 @@ const maxTrafilaturaBytes = 2 << 20
 const minArticle = 200
 
 // defaultExtractor is the combination chosen on the extraction benchmark.
-var defaultExtractor = extractor{fallback: true, agree: true, share: 0.5, keep: 0.5, rescue: true}
+var defaultExtractor = extractor{fallback: true, agree: true, share: 0.5, keep: 0.5, rescue: true,
+	cards: true, linkDense: true, boiler: true}
 
 // fillMeta fills fields the page's own metadata lacks from what trafilatura
 // found (it also reads bylines and dates in the page body).
@@ -152,6 +164,28 @@ func plausibleByline(s string) bool {
 // mainText returns the paragraphs of the page's main text, warnings, and
 // the metadata trafilatura found.
 func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pageMeta) {
+	paras, warn, tm := x.extract(doc, u)
+	if len(paras) == 0 || !(x.cards || x.linkDense || x.lead || x.boiler) {
+		return paras, warn, tm
+	}
+	src := newPageSource(doc)
+	if x.cards {
+		paras = dropCards(paras, src)
+	}
+	if x.linkDense {
+		paras = dropLinkDense(paras, src)
+	}
+	if x.boiler {
+		paras = dropBoilerLines(paras)
+	}
+	if x.lead {
+		paras = restoreLead(paras, src, pageDescriptions(doc))
+	}
+	return paras, warn, tm
+}
+
+// extract runs the extractors and combines their paragraphs.
+func (x extractor) extract(doc *html.Node, u *nurl.URL) ([]string, []string, pageMeta) {
 	var warn []string
 	var read []string
 	rnode, rerr := x.mt.Readability(doc, u)
@@ -216,25 +250,34 @@ func words(s string) []string {
 }
 
 // agreeFilter keeps the paragraphs of primary that the check extractor also
-// found (a share of their word 3-grams appear in it). When less than keep of
+// found (a share of their word 3-grams appear in it; a paragraph of one or
+// two words must appear in it in a row). When less than keep of
 // the text would survive, the extractors disagree on what the page is and
 // primary is kept whole.
 func agreeFilter(primary, check []string, share, keep float64) []string {
 	grams := map[string]bool{}
+	var all strings.Builder // every check paragraph's words, " a b c "
+	all.WriteByte(' ')
 	for _, p := range check {
 		w := words(p)
 		for i := 0; i+3 <= len(w); i++ {
 			grams[strings.Join(w[i:i+3], " ")] = true
 		}
-		if len(w) < 3 {
-			grams[strings.Join(w, " ")] = true
+		for _, x := range w {
+			all.WriteString(x)
+			all.WriteByte(' ')
 		}
+		all.WriteString("| ")
 	}
+	checkWords := all.String()
 	var kept []string
 	for _, p := range primary {
 		w := words(p)
 		if len(w) < 3 {
-			if grams[strings.Join(w, " ")] || len(w) == 0 {
+			// A short paragraph (a label, a line of verse) is kept when
+			// its words occur in a row anywhere in the check text: the
+			// check extractor may have joined it to its neighbours.
+			if len(w) == 0 || strings.Contains(checkWords, " "+strings.Join(w, " ")+" ") {
 				kept = append(kept, p)
 			}
 			continue

@@ -33,6 +33,32 @@ func TestAgreeFilter(t *testing.T) {
 	}
 }
 
+// TestAgreeFilterKeepsJoinedLines (issue 29): when the check extractor
+// joined short lines into one paragraph (a poem in Chinese with its
+// romanisation, labels of a list), the primary's separate lines are still
+// found in it. Every Chinese line was dropped: with no spaces a line was
+// one "word", looked up whole among the check's paragraphs.
+func TestAgreeFilterKeepsJoinedLines(t *testing.T) {
+	primary := []string{
+		"This short poem is printed with its romanisation, one line of each in turn, as children learn it.",
+		"床前明月光，", "Chuáng qián míng yuè guāng,", "疑是地上霜。", "Yí shì dì shàng shuāng.",
+		"Ingredients", "Two eggs",
+	}
+	check := []string{
+		"This short poem is printed with its romanisation, one line of each in turn, as children learn it.",
+		"床前明月光， Chuáng qián míng yuè guāng, 疑是地上霜。 Yí shì dì shàng shuāng.",
+		"Ingredients Two eggs and a cup of flour",
+	}
+	if got := agreeFilter(primary, check, 0.5, 0.5); !cmp.Equal(got, primary) {
+		t.Errorf("lines dropped (-want +got):\n%s", cmp.Diff(primary, got))
+	}
+	// A short line the check extractor does not have still goes.
+	got := agreeFilter(append(primary, "Share this"), check, 0.5, 0.5)
+	if !cmp.Equal(got, primary) {
+		t.Errorf("unfound short line kept (-want +got):\n%s", cmp.Diff(primary, got))
+	}
+}
+
 func TestTextBlocks(t *testing.T) {
 	tests := []struct {
 		name, html string

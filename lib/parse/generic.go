@@ -17,6 +17,7 @@ import (
 func Article(mt MainText) Adapter {
 	x := defaultExtractor
 	x.mt = mt
+	x.lead = mt.RestoreLead
 	return articleAdapter{x: x}
 }
 

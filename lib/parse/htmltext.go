@@ -45,11 +45,30 @@ func textBlocks(n *html.Node, skip func(*html.Node) bool, trimmed bool) []string
 	return w.out
 }
 
+// linkedBlocks is textBlocks (untrimmed) with, for each block, the share
+// of its non-space characters that sit inside links, and whether it is
+// inside a table.
+func linkedBlocks(n *html.Node, skip func(*html.Node) bool) ([]string, []float64, []bool) {
+	w := &blockWriter{}
+	w.walk(n, skip, false)
+	w.flush()
+	return w.out, w.dens, w.tabled
+}
+
 type blockWriter struct {
 	out     []string
 	cur     strings.Builder
 	trimmed bool
 	pending bool // an element boundary was passed since the last text
+	// link is the depth of <a> elements being walked; curLink and curAll
+	// count the current block's non-space characters inside links and in
+	// all; dens holds each block's share (linkedBlocks).
+	link, curLink, curAll int
+	dens                  []float64
+	// table is the depth of <table> elements being walked; tabled holds
+	// whether each block was inside one.
+	table  int
+	tabled []bool
 }
 
 // text appends a text node's content.
@@ -67,13 +86,30 @@ func (w *blockWriter) text(s string) {
 	}
 	w.pending = false
 	w.cur.WriteString(s)
+	n := 0
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			n++
+		}
+	}
+	w.curAll += n
+	if w.link > 0 {
+		w.curLink += n
+	}
 }
 
 func (w *blockWriter) flush() {
 	if t := strings.TrimSpace(w.cur.String()); t != "" {
 		w.out = append(w.out, t)
+		d := 0.0
+		if w.curAll > 0 {
+			d = float64(w.curLink) / float64(w.curAll)
+		}
+		w.dens = append(w.dens, d)
+		w.tabled = append(w.tabled, w.table > 0)
 	}
 	w.cur.Reset()
+	w.curLink, w.curAll = 0, 0
 }
 
 func (w *blockWriter) walk(n *html.Node, skip func(*html.Node) bool, pre bool) {
@@ -106,11 +142,25 @@ func (w *blockWriter) walk(n *html.Node, skip func(*html.Node) bool, pre bool) {
 		w.flush()
 	}
 	inPre := pre || tagAtom(n) == atom.Pre
+	isLink := n.Type == html.ElementNode && tagAtom(n) == atom.A
+	if isLink {
+		w.link++
+	}
+	isTable := n.Type == html.ElementNode && tagAtom(n) == atom.Table
+	if isTable {
+		w.table++
+	}
 	w.pending = true
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		w.walk(c, skip, inPre)
 	}
 	w.pending = true
+	if isLink {
+		w.link--
+	}
+	if isTable {
+		w.table--
+	}
 	if block {
 		w.flush()
 	}

@@ -70,7 +70,7 @@ func extractMeta(doc *html.Node) pageMeta {
 		}
 	}
 
-	var ldPage pageMeta
+	var ldPage, ldMedia pageMeta
 	for _, n := range findAll(doc, func(n *html.Node) bool {
 		return n.DataAtom == atom.Script && strings.Contains(strings.ToLower(attr(n, "type")), "ld+json")
 	}) {
@@ -78,7 +78,7 @@ func extractMeta(doc *html.Node) pageMeta {
 		if json.Unmarshal([]byte(nodeRaw(n)), &v) != nil {
 			continue
 		}
-		walkLD(v, &ld, &ldPage, 0)
+		walkLD(v, &ld, &ldPage, &ldMedia, 0)
 	}
 
 	for _, n := range findAll(doc, func(n *html.Node) bool { return n.DataAtom == atom.Html }) {
@@ -102,7 +102,9 @@ func extractMeta(doc *html.Node) pageMeta {
 	}
 
 	var m pageMeta
-	for _, src := range []pageMeta{ld, og, ldPage, std, dom} {
+	// A video or other embedded work's JSON-LD names that work (often a
+	// short caption), not the page: it comes after OpenGraph.
+	for _, src := range []pageMeta{ld, og, ldMedia, ldPage, std, dom} {
 		setOnce(&m.Title, src.Title)
 		setOnce(&m.Author, src.Author)
 		setOnce(&m.PublishedAt, src.PublishedAt)
@@ -110,7 +112,7 @@ func extractMeta(doc *html.Node) pageMeta {
 		setOnce(&m.Description, src.Description)
 	}
 	// The document's own lang attribute is the most direct statement.
-	for _, src := range []pageMeta{dom, ld, og, ldPage, std} {
+	for _, src := range []pageMeta{dom, ld, og, ldMedia, ldPage, std} {
 		setOnce(&m.Lang, src.Lang)
 	}
 	m.Title = trimSiteSuffix(m.Title, m.SiteName)
@@ -118,30 +120,38 @@ func extractMeta(doc *html.Node) pageMeta {
 	return m
 }
 
-// cleanAuthor drops a leading "By " from a byline ("By Jo Park" → "Jo
-// Park").
+// authorLabels are link labels that themes put before an author's name
+// ("View all posts by Jo Park"), longest first.
+var authorLabels = []string{"view all posts by ", "view all articles by ", "see all posts by ", "all posts by ",
+	"more articles by ", "more posts by ", "more from ", "articles by ", "posts by ", "by "}
+
+// cleanAuthor drops a leading "By " or a theme's link label from a byline
+// ("By Jo Park", "View all posts by Jo Park" → "Jo Park").
 func cleanAuthor(s string) string {
-	if len(s) > 3 && strings.EqualFold(s[:3], "by ") {
-		return strings.TrimSpace(s[3:])
+	for _, l := range authorLabels {
+		if len(s) > len(l) && strings.EqualFold(s[:len(l)], l) {
+			return strings.TrimSpace(s[len(l):])
+		}
 	}
 	return s
 }
 
 // walkLD collects fields from JSON-LD objects, following arrays and @graph:
-// article kinds into art, WebPage and WebSite into page. The first value
-// found for a field wins.
-func walkLD(v any, art, page *pageMeta, depth int) {
+// article kinds into art, embedded works (videos, images, generic creative
+// works) into media, WebPage and WebSite into page. The first value found
+// for a field wins.
+func walkLD(v any, art, page, media *pageMeta, depth int) {
 	if depth > 8 {
 		return
 	}
 	switch x := v.(type) {
 	case []any:
 		for _, e := range x {
-			walkLD(e, art, page, depth+1)
+			walkLD(e, art, page, media, depth+1)
 		}
 	case map[string]any:
 		if g, ok := x["@graph"]; ok {
-			walkLD(g, art, page, depth+1)
+			walkLD(g, art, page, media, depth+1)
 		}
 		types := ldTypes(x["@type"])
 		switch {
@@ -153,22 +163,26 @@ func walkLD(v any, art, page *pageMeta, depth int) {
 		case types["website"]:
 			setOnce(&page.SiteName, cleanField(ldString(x["name"])))
 		case isArticleType(types):
+			dst := art
+			if !isMainArticleType(types) {
+				dst = media
+			}
 			title := cleanField(ldString(x["headline"]))
 			if title == "" {
 				title = cleanField(ldString(x["name"]))
 			}
-			setOnce(&art.Title, title)
-			setOnce(&art.Author, ldAuthor(x["author"], 0))
-			setOnce(&art.PublishedAt, normDate(ldString(x["datePublished"])))
-			setOnce(&art.Description, cleanField(ldString(x["description"])))
-			setOnce(&art.Lang, langTag(ldString(x["inLanguage"])))
+			setOnce(&dst.Title, title)
+			setOnce(&dst.Author, ldAuthor(x["author"], 0))
+			setOnce(&dst.PublishedAt, normDate(ldString(x["datePublished"])))
+			setOnce(&dst.Description, cleanField(ldString(x["description"])))
+			setOnce(&dst.Lang, langTag(ldString(x["inLanguage"])))
 			if p, ok := x["publisher"].(map[string]any); ok {
-				setOnce(&art.SiteName, cleanField(ldString(p["name"])))
+				setOnce(&dst.SiteName, cleanField(ldString(p["name"])))
 			}
 		}
 		// An article may sit under mainEntity of a WebPage.
 		if e, ok := x["mainEntity"]; ok {
-			walkLD(e, art, page, depth+1)
+			walkLD(e, art, page, media, depth+1)
 		}
 	}
 }
@@ -181,6 +195,20 @@ var articleTypes = map[string]bool{
 	"techarticle": true, "scholarlyarticle": true, "report": true, "socialmediaposting": true,
 	"liveblogposting": true, "discussionforumposting": true, "review": true, "howto": true,
 	"recipe": true, "creativework": true, "videoobject": true, "podcastepisode": true,
+}
+
+// mediaTypes are the article kinds that usually describe a work embedded
+// in the page (a video, a podcast episode) rather than the page itself.
+var mediaTypes = map[string]bool{"videoobject": true, "podcastepisode": true, "creativework": true}
+
+// isMainArticleType reports an article kind other than mediaTypes.
+func isMainArticleType(types map[string]bool) bool {
+	for t := range types {
+		if articleTypes[t] && !mediaTypes[t] {
+			return true
+		}
+	}
+	return false
 }
 
 func isArticleType(types map[string]bool) bool {

@@ -392,6 +392,13 @@ func TestExtractMeta(t *testing.T) {
 			want: pageMeta{Title: "Story name", Author: "Jo Park", PublishedAt: "2020-02-01T00:00:00Z", SiteName: "Example News", Description: "A story.", Lang: "fr"},
 		},
 		{
+			// issue 29: an embedded video's short caption is not the page's
+			// title, and a theme's "View all posts by" is not part of a name.
+			name: "og:title over an embedded video's json-ld, author link label",
+			html: `<html><head><script type="application/ld+json">{"@type":"VideoObject","name":"Watch: the gates close","description":"A short clip."}</script><meta property="og:title" content="Valley flood gates pass their first test"><meta name="author" content="View all posts by Ana Ruiz"></head></html>`,
+			want: pageMeta{Title: "Valley flood gates pass their first test", Author: "Ana Ruiz", Description: "A short clip."},
+		},
+		{
 			name: "broken json-ld ignored, h1 title",
 			html: `<html><head><script type="application/ld+json">{not json</script></head><body><h1>Only &amp; heading</h1></body></html>`,
 			want: pageMeta{Title: "Only & heading"},

@@ -16,6 +16,8 @@ import (
 
 var evalOut = flag.String("evalout", "", "write article-body predictions of each extractor combination to this directory (development aid; needs ../shared/eval)")
 
+var evalOnly = flag.String("evalonly", "", "with -evalout, only the combinations whose name contains this")
+
 // TestExtractorStrategies writes, for each combination of the extractors,
 // the predictions scripts/eval-extraction.sh's scorer reads. It runs only
 // with -evalout; the shipped combination is scored by the script through the
@@ -46,6 +48,22 @@ func TestExtractorStrategies(t *testing.T) {
 		"agree-k5":       {fallback: true, agree: true, share: 0.5, keep: 0.5},
 		"agree-k8":       {fallback: true, agree: true, share: 0.5, keep: 0.8},
 		"read":           {readOnly: true},
+		// The long-tail rules (issue 29), each one left out of the default.
+		"no-cards":      func() extractor { x := defaultExtractor; x.cards = false; return x }(),
+		"no-link-dense": func() extractor { x := defaultExtractor; x.linkDense = false; return x }(),
+		"with-lead":     func() extractor { x := defaultExtractor; x.lead = true; return x }(),
+		"no-agree":      func() extractor { x := defaultExtractor; x.agree = false; return x }(),
+		"no-boiler":     func() extractor { x := defaultExtractor; x.boiler = false; return x }(),
+		"no-longtail": func() extractor {
+			x := defaultExtractor
+			x.cards, x.linkDense, x.lead, x.boiler = false, false, false, false
+			return x
+		}(),
+	}
+	for name := range strategies {
+		if !strings.Contains(name, *evalOnly) {
+			delete(strategies, name)
+		}
 	}
 	preds := map[string]map[string]map[string]string{}
 	for id, p := range truth {

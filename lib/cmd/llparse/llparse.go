@@ -75,6 +75,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.IntFlag{Name: "concurrency", Value: runtime.NumCPU(), Usage: "records parsed at once (`N`); output keeps input order"},
 			&ucli.IntFlag{Name: "max-text-bytes", Value: parse.DefaultMaxTextBytes, Usage: "keep at most `BYTES` of text per item; the rest is dropped and parse.truncated set"},
 			&ucli.IntFlag{Name: "memory-budget", Value: parse.DefaultMemoryBudget, Usage: "`BYTES` of records parsed at once, shared by all workers (a record weighs about 4× its body and text; one over the budget is parsed alone)"},
+			&ucli.BoolFlag{Name: "restore-lead", Usage: "put back a lead (standfirst) the extractor dropped when it is the page's own description"},
 			&ucli.StringFlag{Name: "pdf-password", Usage: "user `PASSWORD` of encrypted PDFs (pdftotext -upw)", Sources: ucli.EnvVars("LINKLEDGER_PDF_PASSWORD")},
 		},
 	}
@@ -143,7 +144,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	progress := out.Progress(c.Root().Name)
 	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Quiet: c.Bool("quiet"), Progress: progress}
 	defer progress.Done()
-	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password"), MaxTextBytes: maxText, MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}})
+	adapters := source.Adapters(source.Options{PDFPassword: c.String("pdf-password"), MaxTextBytes: maxText, MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura, RestoreLead: c.Bool("restore-lead")}})
 	popts := parse.Options{Chunk: copts, MaxTextBytes: maxText}
 	budget := parse.NewBudget(int64(memBudget))
 

@@ -1,0 +1,157 @@
+package parse
+
+import (
+	nurl "net/url"
+	"strings"
+	"testing"
+)
+
+// longTailText runs extractor x (with the real extractors) on page.
+func longTailText(t *testing.T, x extractor, page string) string {
+	t.Helper()
+	x.mt = testMainText
+	u, _ := nurl.Parse("https://news.example/2024/story")
+	paras, _, _ := x.mainText(mustParse(t, page), u)
+	return strings.Join(paras, "\n\n")
+}
+
+// without returns the default extractor with one rule turned off.
+func without(f func(*extractor)) extractor {
+	x := defaultExtractor
+	f(&x)
+	return x
+}
+
+const storyParas = `
+<p>The river authority opened the new flood gates on Monday morning, two years after the spring floods that closed the old town for a week and damaged more than four hundred houses along the embankment.</p>
+<p>Engineers tested each of the six gates in turn while residents watched from the bridge. The gates can be closed in under twenty minutes, a quarter of the time the old wooden barriers took to put in place by hand.</p>
+<p>The project cost less than planned because the steel was bought before prices rose, the authority said, and the money left over will pay for a warning system that sends a message to every phone in the valley.</p>
+<p>Shop owners on the embankment said they would believe the gates work when they see a flood held back, but most welcomed the end of the building work that had closed the riverside road since last autumn.</p>
+`
+
+// TestDropLinkDense (B): a "Related:" line and a run of linked headlines
+// inside the article body are dropped; a lone link naming the subject of a
+// paragraph stays, and so do the rows of a table of links, label and all.
+func TestDropLinkDense(t *testing.T) {
+	page := `<html><head><title>Flood gates open</title></head><body><article><h1>Flood gates open</h1>` +
+		storyParas[:strings.Index(storyParas, "<p>The project")] +
+		`<p>Related: <a href="/2023/floods">Photos of the spring floods in the old town</a></p>` +
+		strings.Join(strings.SplitAfter(storyParas, "</p>")[2:3], "") +
+		`<p><a href="/gates-maker">Valley Steelworks gate model VS-6</a></p>
+<p>The gates were made by a firm upriver, whose workers came to see them opened for the first time after months of welding in the yard.</p>
+<table><tr><th><a href="/g1">Gate one</a></th><td><a href="/m1">Model VS-6</a></td></tr><tr><th><a href="/g2">Gate two</a></th><td><a href="/m2">Model VS-8</a></td></tr></table>
+<p>Each gate weighs forty tonnes and hangs from a frame anchored in the river bed, so the whole set can stand against a flood twice the height of the last one.</p>
+<p><a href="/a">Mayor promises new bridge by 2026</a></p>
+<p><a href="/b">Bus timetable changes in the valley</a></p>
+<p><a href="/c">Winter market returns to the square</a></p>` +
+		strings.Join(strings.SplitAfter(storyParas, "</p>")[3:], "") +
+		`</article></body></html>`
+	junk := []string{"Photos of the spring floods", "Mayor promises new bridge", "Bus timetable changes", "Winter market returns"}
+	before := longTailText(t, without(func(x *extractor) { x.linkDense = false }), page)
+	for _, s := range junk {
+		if !strings.Contains(before, s) {
+			t.Fatalf("the page does not reproduce the problem: %q already dropped without the rule:\n%s", s, before)
+		}
+	}
+	got := longTailText(t, defaultExtractor, page)
+	for _, s := range junk {
+		if strings.Contains(got, s) {
+			t.Errorf("link line %q kept:\n%s", s, got)
+		}
+	}
+	for _, s := range []string{"Valley Steelworks gate model VS-6", "Gate one Model VS-6", "Gate two Model VS-8", "opened the new flood gates", "believe the gates work"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("text %q lost:\n%s", s, got)
+		}
+	}
+}
+
+// TestDropCards (D): a page whose story sits in a plain container that
+// also holds related posts as sibling <article> cards with their own
+// teaser text: the cards do not become body text.
+func TestDropCards(t *testing.T) {
+	card := func(i int, title string) string {
+		return `<article class="c"><h3><a href="/p` + string(rune('0'+i)) + `">` + title + `</a></h3><p>` + title +
+			` is the story everyone in the valley was talking about this week, with interviews, photographs and a look back at how it all began many years ago in the old town.</p></article>`
+	}
+	page := `<html><head><title>Flood gates open</title></head><body><div class="content"><h1>Flood gates open</h1>` + storyParas +
+		card(1, "A baker wins the regional prize") + card(2, "The ferry returns after repairs") + card(3, "School choir sings in the cathedral") +
+		`</div></body></html>`
+	junk := []string{"A baker wins", "The ferry returns", "School choir sings"}
+	before := longTailText(t, without(func(x *extractor) { x.cards = false }), page)
+	n := 0
+	for _, s := range junk {
+		if strings.Contains(before, s) {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatalf("the page does not reproduce the problem: no card kept without the rule:\n%s", before)
+	}
+	got := longTailText(t, defaultExtractor, page)
+	for _, s := range junk {
+		if strings.Contains(got, s) {
+			t.Errorf("card %q kept as body text:\n%s", s, got)
+		}
+	}
+	if !strings.Contains(got, "opened the new flood gates") || !strings.Contains(got, "believe the gates work") {
+		t.Errorf("story lost:\n%s", got)
+	}
+}
+
+// leadPage has a standfirst, outside the story's container, that is also
+// the page's meta description.
+const leadPage = `<html><head><title>Flood gates open</title>
+<meta name="description" content="After two years of building, the valley's new steel flood gates were tested in front of residents and closed in under twenty minutes.">
+</head><body><header class="top"><h1>Flood gates open</h1>
+<p class="standfirst">After two years of building, the valley's new steel flood gates were tested in front of residents and closed in under twenty minutes.</p>
+<div class="byline">By Ana Ruiz</div></header>
+<div class="story">` + storyParas + `</div></body></html>`
+
+// TestRestoreLead (A): a lead that the extractors drop and that is the
+// page's own description is put back first; without a matching
+// description nothing is added.
+func TestRestoreLead(t *testing.T) {
+	const lead = "After two years of building, the valley's new steel flood gates"
+	if got := longTailText(t, defaultExtractor, leadPage); strings.Contains(got, lead) {
+		t.Fatalf("the page does not reproduce the problem: the lead is kept without the rule:\n%s", got)
+	}
+	x := defaultExtractor
+	x.lead = true
+	got := longTailText(t, x, leadPage)
+	if !strings.HasPrefix(got, lead) || strings.Count(got, lead) != 1 || !strings.Contains(got, "believe the gates work") {
+		t.Errorf("lead not restored first, once:\n%s", got)
+	}
+	// A description that says something else restores nothing.
+	other := strings.Replace(leadPage, `content="After two years`, `content="News, weather and sport from the valley, every day of the year for readers everywhere. After two years`, 1)
+	if got := longTailText(t, x, other); strings.Contains(got, lead) {
+		t.Errorf("a block that is not the description was restored:\n%s", got)
+	}
+}
+
+// TestDropBoilerLines (F): copyright, subscribe and share lines inside the
+// article go; a section heading and the story stay.
+func TestDropBoilerLines(t *testing.T) {
+	page := `<html><head><title>Flood gates open</title></head><body><article><h1>Flood gates open</h1>` +
+		strings.Join(strings.SplitAfter(storyParas, "</p>")[:2], "") +
+		`<p>Subscribe to our newsletter for the latest updates from the valley.</p><h2>What the gates cost</h2>` +
+		strings.Join(strings.SplitAfter(storyParas, "</p>")[2:], "") +
+		`<p>Share this article on social media</p><p>© 2024 Valley Courier. All rights reserved.</p>
+</article></body></html>`
+	junk := []string{"Subscribe to our newsletter", "Share this article", "All rights reserved"}
+	before := longTailText(t, without(func(x *extractor) { x.boiler = false }), page)
+	for _, s := range junk {
+		if !strings.Contains(before, s) {
+			t.Fatalf("the page does not reproduce the problem: %q already dropped without the rules:\n%s", s, before)
+		}
+	}
+	got := longTailText(t, defaultExtractor, page)
+	for _, s := range junk {
+		if strings.Contains(got, s) {
+			t.Errorf("%q kept:\n%s", s, got)
+		}
+	}
+	if !strings.Contains(got, "What the gates cost\n\nThe project cost less") || !strings.HasSuffix(got, "since last autumn.") {
+		t.Errorf("section heading or story lost:\n%s", got)
+	}
+}
