@@ -259,14 +259,17 @@ func everAnchored(a anchorRow) bool {
 // quote stored against text (save.go insertAnnotation): an agent's quote
 // found other than as written (folded, or fuzzily with a few edits) takes
 // the text's own words, since it is served as evidence, and the words it
-// was given are kept in the event (detail given); a person's keeps its
-// text. Without this an agent's quote with an invented word ("never")
-// would be served as the source's. Event annotation:anchored.
+// was given are kept in the event (detail given). A person's found folded
+// keeps its text; found only fuzzily it takes the text's words too: no
+// one is there to see the check, and a highlight from the bookmarklet's
+// capture window is "human" but was prefilled by the page it was opened
+// on. Without this a quote with an invented word ("never") would be
+// served as the source's. Event annotation:anchored.
 func (s *Store) anchorFirst(ctx context.Context, tx dbtx, itemID string, a anchorRow, nw *itemChunks, m anchorMatch) error {
 	prefix, suffix := nw.text.context(m)
 	text := a.Text
 	matched := nw.text.raw[m.Chunk][m.Start:m.End]
-	if m.Method != anchorExact && isAgent(a.Actor) {
+	if m.Method == anchorFuzzy || m.Method != anchorExact && isAgent(a.Actor) {
 		text = matched
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE annotations SET text = ?, chunk_id = ?, chunk_index = ?, quote_prefix = ?, quote_suffix = ?, orphaned_at = NULL WHERE id = ?`,
