@@ -439,7 +439,7 @@ func TestMCP(t *testing.T) {
 		{"find", map[string]any{"since": "someday"}, "usage: since:"},
 		{"show", map[string]any{"item": srv.URL + "/missing"}, `not_found: no item "` + srv.URL + `/missing" in ` + db},
 		{"annotate", map[string]any{"item": id, "text": "x", "confidence": 2}, "usage: confidence 2: want a number from 0 to 1"},
-		{"annotate", map[string]any{"item": id, "text": "x", "actor": "robot"}, `usage: actor "robot": want human or agent:<name>`},
+		{"annotate", map[string]any{"item": id, "text": "x", "actor": "robot"}, `usage: actor "robot": want agent:<name>`},
 		// an agent's quote must be in the source: refused, the closest passage as hint
 		{"annotate", map[string]any{"item": id, "text": "quokkas drink sea water in summer"}, `quote_not_found: highlight "quokkas drink sea water in summer" is not in the text of item ` + id},
 		{"annotate", map[string]any{"item": id, "text": "quokkas drink sea water in summer"}, "\nhint: the closest passage is \"Quokkas survive the dry summer by eating succulent plants and can go long periods without drinking fresh water.\""},
@@ -460,7 +460,7 @@ func TestMCP(t *testing.T) {
 		{"pack_show", map[string]any{"name": "nope"}, `not_found: no pack "nope"` + "\nhint: list the packs with the pack_list tool"},
 		{"pack_show", map[string]any{"name": "quokka-watch", "version": 9}, `not_found: pack "quokka-watch" has no version 9`},
 		{"pack_refresh", map[string]any{"name": "nope"}, `not_found: no pack "nope"`},
-		{"pack_refresh", map[string]any{"name": "quokka-watch", "actor": "robot"}, `usage: actor "robot": want human or agent:<name>`},
+		{"pack_refresh", map[string]any{"name": "quokka-watch", "actor": "robot"}, `usage: actor "robot": want agent:<name>`},
 		{"pack_list", map[string]any{"verbose": true}, "verbose"},
 	} {
 		if got := callErr(t, cs, tc.tool, tc.args); !strings.Contains(got, tc.want) {
@@ -757,5 +757,54 @@ func TestMCPAllMatches(t *testing.T) {
 	// a plain boolean in the schema: a string is refused, not read as true
 	if got := callErr(t, cs, "find", map[string]any{"query": "tomato", "all_matches": "yes"}); !strings.Contains(got, "all_matches") {
 		t.Errorf("all_matches \"yes\": error %q", got)
+	}
+}
+
+// TestMCPActorHuman: an MCP client writes as an agent. A call giving
+// actor human is refused with a usage error that says how to allow it,
+// and nothing is written; agent:NAME is taken; a server started with
+// --allow-human-actor takes human (issue 27 point 10).
+func TestMCPActorHuman(t *testing.T) {
+	srv := newTestServer()
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ll.db")
+	cs := startMCP(t, dir, "--db", db, "--no-worker")
+	schemas := outputSchemas(t, cs)
+	var saved mcp.SaveOutput
+	call(t, cs, schemas, "save", map[string]any{"url": srv.URL + "/quokka.html"}, &saved)
+	id := saved.Item.ID
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"save", map[string]any{"url": srv.URL + "/lighthouse.html", "actor": "human"}},
+		{"annotate", map[string]any{"item": id, "type": "note", "text": "the person said so", "actor": "human"}},
+		{"tag", map[string]any{"item": id, "add": []string{"mine"}, "actor": "human"}},
+		{"cite", map[string]any{"item": id, "task": "essay", "actor": "human"}},
+		{"pack_save", map[string]any{"name": "p", "query": "quokka", "actor": "human"}},
+	} {
+		got := callErr(t, cs, tc.tool, tc.args)
+		want := "usage: actor \"human\": an MCP client writes as agent:<name>; this server does not take human\nhint: leave actor out (agent:CLIENT) or give agent:<name>; only a server started with linkledger mcp --allow-human-actor takes human"
+		if got != want {
+			t.Errorf("%s as human: %q, want %q", tc.tool, got, want)
+		}
+	}
+	var ann mcp.SaveOutput
+	call(t, cs, schemas, "annotate", map[string]any{"item": id, "type": "note", "text": "an agent's note", "actor": "agent:reader"}, &ann)
+	// nothing was written as human: one item, one note by the agent
+	out := run(t, dir, "linkledger", "show", "--db", db, id, "--jq", "[.annotations[] | .actor], [.tags[]?.actor]")
+	if out != "[\"agent:reader\"]\n[]\n" {
+		t.Errorf("after refused human calls, show: %q", out)
+	}
+	if out := run(t, dir, "ll-find", "--db", db, "--jq", ".id"); strings.Count(out, "\n") != 1 {
+		t.Errorf("items after a refused save: %q", out)
+	}
+
+	cs2 := startMCP(t, dir, "--db", db, "--no-worker", "--allow-human-actor")
+	call(t, cs2, schemas, "annotate", map[string]any{"item": id, "type": "note", "text": "the person typed this", "actor": "human"}, &ann)
+	out = run(t, dir, "linkledger", "show", "--db", db, id, "--jq", "[.annotations[] | .actor]")
+	if out != "[\"agent:reader\",\"human\"]\n" {
+		t.Errorf("with --allow-human-actor, show: %q", out)
 	}
 }

@@ -67,6 +67,8 @@ type FindOptions struct {
 	semantic *store.Semantic // set by Find from the three above
 
 	lang store.Filter // the query language's filters (applyQuery)
+	// langWarnings: what applyQuery left out of the query (MentionsDropped)
+	langWarnings []string
 }
 
 // SearchOptions maps the options to the store's.
@@ -142,6 +144,7 @@ func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, e
 	if res.SemanticErr != nil {
 		mode, warnings = store.ModeLexical, append(warnings, EmbedFailed(res.SemanticErr))
 	}
+	warnings = append(warnings, opt.langWarnings...)
 	return &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs), Mode: mode, Warnings: warnings}, nil
 }
 

@@ -40,6 +40,9 @@ func IsBusy(err error) bool { return store.IsBusy(err) }
 // ValidActor reports whether a is an actor: human or agent:<name>.
 func ValidActor(a string) bool { return store.ValidActor(a) }
 
+// ActorHuman is the actor of the person using the ledger.
+const ActorHuman = store.ActorHuman
+
 // Types of the store that cross the service layer unchanged.
 type (
 	// Decay is a decay policy (SetDecay, DecayOptions.Resolve).

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/query"
@@ -46,7 +47,20 @@ func applyQuery(opt FindOptions, now time.Time) FindOptions {
 	if l.Failed {
 		opt.Status = record.StateFailed
 	}
+	if l.DroppedMentions > 0 {
+		opt.langWarnings = append(opt.langWarnings, MentionsDropped(l.DroppedMentions))
+	}
 	opt.lang = store.Filter{Sites: l.Sites, Types: l.Types, Actors: l.Actors, Phrases: l.Phrases, Exclude: l.Exclude,
 		Pinned: l.Pinned, HasHighlights: l.HasHighlights, HasNotes: l.HasNotes}
 	return opt
+}
+
+// MentionsDropped is the warning of a query with more phrases and
+// exclusions than query.MaxMentions: the excess was left out.
+func MentionsDropped(n int) string {
+	what := "phrases and exclusions"
+	if n == 1 {
+		what = "phrase or exclusion"
+	}
+	return fmt.Sprintf("query: %d %s past the first %d left out (each is a full-text search of its own; a phrase's words still rank)", n, what, query.MaxMentions)
 }

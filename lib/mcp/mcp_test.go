@@ -18,18 +18,24 @@ func TestActor(t *testing.T) {
 	for _, tc := range []struct {
 		client, given, want string
 		err                 bool
+		allowHuman          bool
 	}{
-		{"Claude Desktop", "", "agent:Claude-Desktop", false},
-		{"  ", "", "agent:mcp", false},
-		{"-a.b-", "", "agent:a.b", false},
-		{"", "", "agent:mcp", false},
-		{"ünïcode/client", "", "agent:n-code-client", false},
-		{strings.Repeat("x", 100), "", "agent:" + strings.Repeat("x", 64), false},
-		{"Claude Desktop", "agent:researcher", "agent:researcher", false},
-		{"Claude Desktop", "human", "human", false},
-		{"Claude Desktop", "robot", "", true},
+		{"Claude Desktop", "", "agent:Claude-Desktop", false, false},
+		{"  ", "", "agent:mcp", false, false},
+		{"-a.b-", "", "agent:a.b", false, false},
+		{"", "", "agent:mcp", false, false},
+		{"ünïcode/client", "", "agent:n-code-client", false, false},
+		{strings.Repeat("x", 100), "", "agent:" + strings.Repeat("x", 64), false, false},
+		{"Claude Desktop", "agent:researcher", "agent:researcher", false, false},
+		// a client speaks as an agent unless the server allows human
+		{"Claude Desktop", "human", "", true, false},
+		{"Claude Desktop", "human", "human", false, true},
+		{"Claude Desktop", "agent:researcher", "agent:researcher", false, true},
+		{"Claude Desktop", "robot", "", true, false},
+		{"Claude Desktop", "robot", "", true, true},
+		{"Claude Desktop", "Human", "", true, true},
 	} {
-		got, err := actorFor(tc.client, tc.given)
+		got, err := actorFor(tc.client, tc.given, tc.allowHuman)
 		if err == nil && !ledger.ValidActor(got) {
 			t.Errorf("actor(client %q) = %q, not a valid actor", tc.client, got)
 		}

@@ -37,7 +37,7 @@ const (
 type CiteInput struct {
 	Item  string `json:"item" jsonschema:"the item used: its id (ll_ and 16 hex digits) or its URL"`
 	Task  string `json:"task" jsonschema:"the piece of work it was used in (a draft, an answer, a report; a pack's name is its task): 1 to 200 characters on one line"`
-	Actor string `json:"actor,omitempty" jsonschema:"who used it: human or agent:NAME (default agent:CLIENT)"`
+	Actor string `json:"actor,omitempty" jsonschema:"who used it: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
 }
 
 // CiteOutput is the cite tool's result.
@@ -71,7 +71,7 @@ type PackSaveInput struct {
 	// SemanticWeight is the CLI's --semantic-weight.
 	SemanticWeight *float64 `json:"semantic_weight,omitempty" jsonschema:"hybrid ranking: the semantic side's share in the fused score, 0 to 1 (default 0.5), kept for every pack_refresh"`
 	Replace        bool     `json:"replace,omitempty" jsonschema:"save over a pack of the same name, as its next version with this query and settings (a taken name is an error without it)"`
-	Actor          string   `json:"actor,omitempty" jsonschema:"who builds it, for the pack's history: human or agent:NAME (default agent:CLIENT)"`
+	Actor          string   `json:"actor,omitempty" jsonschema:"who builds it, for the pack's history: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
 }
 
 // PackShowInput is the pack_show tool's input.
@@ -83,7 +83,7 @@ type PackShowInput struct {
 // PackRefreshInput is the pack_refresh tool's input.
 type PackRefreshInput struct {
 	Name  string `json:"name" jsonschema:"the pack's name"`
-	Actor string `json:"actor,omitempty" jsonschema:"who builds it, for the pack's history: human or agent:NAME (default agent:CLIENT)"`
+	Actor string `json:"actor,omitempty" jsonschema:"who builds it, for the pack's history: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
 }
 
 // PackListInput is the pack_list tool's input (none).
@@ -153,7 +153,7 @@ func packError(err error) error {
 }
 
 func (s *Server) cite(ctx context.Context, req *sdk.CallToolRequest, in CiteInput) (CiteOutput, string, error) {
-	a, err := actor(req, in.Actor)
+	a, err := s.actor(req, in.Actor)
 	if err != nil {
 		return CiteOutput{}, "", err
 	}
@@ -198,7 +198,7 @@ func (s *Server) stats(ctx context.Context, _ *sdk.CallToolRequest, in StatsInpu
 }
 
 func (s *Server) packSave(ctx context.Context, req *sdk.CallToolRequest, in PackSaveInput) (PackOutput, string, error) {
-	a, err := actor(req, in.Actor)
+	a, err := s.actor(req, in.Actor)
 	if err != nil {
 		return PackOutput{}, "", err
 	}
@@ -243,7 +243,7 @@ func (s *Server) packSave(ctx context.Context, req *sdk.CallToolRequest, in Pack
 }
 
 func (s *Server) packRefresh(ctx context.Context, req *sdk.CallToolRequest, in PackRefreshInput) (PackOutput, string, error) {
-	a, err := actor(req, in.Actor)
+	a, err := s.actor(req, in.Actor)
 	if err != nil {
 		return PackOutput{}, "", err
 	}

@@ -49,6 +49,9 @@ type Options struct {
 	// Embedder embeds find's and brief's queries for semantic and hybrid
 	// ranking (nil: no endpoint, lexical ranking; docs/retrieval.md).
 	Embedder *embed.Client
+	// AllowHumanActor lets a call's actor be human (linkledger mcp
+	// --allow-human-actor); otherwise a call writes as agent:NAME only.
+	AllowHumanActor bool
 }
 
 // Server serves the tools over one store.

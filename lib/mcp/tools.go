@@ -105,7 +105,7 @@ type SaveInput struct {
 	URL   string   `json:"url" jsonschema:"the URL to save (http or https; a host with a path is read as https; local paths and file: URLs are refused)"`
 	Note  string   `json:"note,omitempty" jsonschema:"why it is worth keeping, in a sentence"`
 	Tags  []string `json:"tags,omitempty" jsonschema:"tags to add (lower-case words)"`
-	Actor string   `json:"actor,omitempty" jsonschema:"who saves it: human or agent:NAME (default agent:CLIENT, the MCP client's name)"`
+	Actor string   `json:"actor,omitempty" jsonschema:"who saves it: agent:NAME (default agent:CLIENT, the MCP client's name; human only if the server allows it)"`
 	Wait  int      `json:"wait,omitempty" jsonschema:"seconds to wait, 0 to 30, for the page to be fetched and indexed before answering (default 0: answer at once)"`
 }
 
@@ -116,7 +116,7 @@ type AnnotateInput struct {
 	Text       string   `json:"text" jsonschema:"the annotation text, one idea: for a highlight or lowlight a short exact quote of the item's text (copy it from show; a paraphrase is refused with quote_not_found and the closest passage), for a note your own words"`
 	Confidence *float64 `json:"confidence,omitempty" jsonschema:"how sure you are, 0 to 1 (default 0.5 for agents); low-confidence agent highlights rank and pack last"`
 	Pinned     bool     `json:"pinned,omitempty" jsonschema:"pin a highlight: never displaced by the agent highlight cap and boosts the item in search"`
-	Actor      string   `json:"actor,omitempty" jsonschema:"who says it: human or agent:NAME (default agent:CLIENT)"`
+	Actor      string   `json:"actor,omitempty" jsonschema:"who says it: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
 }
 
 // TagInput is the tag tool's input.
@@ -124,7 +124,7 @@ type TagInput struct {
 	Item   string   `json:"item" jsonschema:"the item: its id or its URL"`
 	Add    []string `json:"add,omitempty" jsonschema:"tags to add"`
 	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove"`
-	Actor  string   `json:"actor,omitempty" jsonschema:"who does it: human or agent:NAME (default agent:CLIENT)"`
+	Actor  string   `json:"actor,omitempty" jsonschema:"who does it: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
 }
 
 // PinInput is the pin tool's input.
@@ -132,7 +132,7 @@ type PinInput struct {
 	Item         string `json:"item" jsonschema:"the item: its id or its URL"`
 	AnnotationID int64  `json:"annotation_id" jsonschema:"the highlight's annotation id (from show, or annotate's save.annotation_ids)"`
 	Unpin        bool   `json:"unpin,omitempty" jsonschema:"unpin instead of pin"`
-	Actor        string `json:"actor,omitempty" jsonschema:"who does it: human or agent:NAME (default agent:CLIENT)"`
+	Actor        string `json:"actor,omitempty" jsonschema:"who does it: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
 }
 
 // ShowInput is the show tool's input.
@@ -234,25 +234,34 @@ func safe[In, Out any](s *Server, h func(context.Context, *sdk.CallToolRequest, 
 var actorRe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // actor returns the actor a write is made by: the one given, else
-// agent:NAME from the client's name in the handshake.
-func actor(req *sdk.CallToolRequest, given string) (string, error) {
+// agent:NAME from the client's name in the handshake (actorFor).
+func (s *Server) actor(req *sdk.CallToolRequest, given string) (string, error) {
 	name := ""
 	if req != nil && req.Session != nil {
 		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
 			name = p.ClientInfo.Name
 		}
 	}
-	return actorFor(name, given)
+	return actorFor(name, given, s.opt.AllowHumanActor)
 }
 
 // actorFor is the actor of a write by the client named client: given when
-// set (human or agent:NAME), else agent: and the client's name with every
-// run of characters an actor name may not have (letters, digits, . _ -)
-// turned into "-", at most 64 of them; agent:mcp when nothing is left.
-func actorFor(client, given string) (string, error) {
+// set, else agent: and the client's name with every run of characters an
+// actor name may not have (letters, digits, . _ -) turned into "-", at
+// most 64 of them; agent:mcp when nothing is left. An MCP client speaks
+// as an agent: given must be agent:NAME, and human is refused (a usage
+// error saying so) unless allowHuman (linkledger mcp --allow-human-actor):
+// a person's words weigh more (ranking, merges, review, decay) and are
+// never displaced, and any client can say "human" (docs/agents.md "Actor").
+func actorFor(client, given string, allowHuman bool) (string, error) {
 	if given != "" {
 		if !ledger.ValidActor(given) {
-			return "", usage("actor %q: want human or agent:<name>", given)
+			return "", usage("actor %q: want agent:<name>", given)
+		}
+		if given == ledger.ActorHuman && !allowHuman {
+			return "", &ToolError{Code: CodeUsage,
+				Message: fmt.Sprintf("actor %q: an MCP client writes as agent:<name>; this server does not take human", given),
+				Hint:    "leave actor out (agent:CLIENT) or give agent:<name>; only a server started with linkledger mcp --allow-human-actor takes human"}
 		}
 		return given, nil
 	}
@@ -424,7 +433,7 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 }
 
 func (s *Server) saveOptions(req *sdk.CallToolRequest, given string) (ledger.SaveOptions, error) {
-	a, err := actor(req, given)
+	a, err := s.actor(req, given)
 	return ledger.SaveOptions{Resolve: s.opt.Resolve, Actor: a, AgentHighlightCap: s.opt.AgentHighlightCap}, err
 }
 

@@ -37,6 +37,14 @@ const (
 	maxValueBytes = 256 // one value
 )
 
+// MaxMentions bounds a query's phrases and exclusions together: each is
+// a full-text search of its own in the store, whose cost is the rows
+// holding its words (a common phrase reads most of the index), so 32
+// negated common phrases took 20× a plain query at 10k items (issue 27).
+// Past MaxMentions they are left out in order (a phrase's words still
+// rank) and Lang.DroppedMentions counts them, for a warning.
+const MaxMentions = 8
+
 // Source types type: takes.
 var sourceTypes = map[string]bool{"article": true, "x": true, "youtube": true, "pdf": true, "text": true}
 
@@ -61,6 +69,9 @@ type Lang struct {
 	Failed        bool // is:failed
 	HasHighlights bool // has:highlights
 	HasNotes      bool // has:notes
+	// DroppedMentions counts the phrases and exclusions past MaxMentions,
+	// left out of Phrases and Exclude.
+	DroppedMentions int
 }
 
 // Filtered reports whether the query has any qualifier, phrase or
@@ -142,17 +153,25 @@ func ParseLang(s string) Lang {
 			*list = append(*list, v)
 		}
 	}
+	// mention adds a phrase or exclusion while there is room for one
+	mention := func(list *[]string, v string) {
+		if len(l.Phrases)+len(l.Exclude) < MaxMentions {
+			*list = append(*list, v)
+		} else {
+			l.DroppedMentions++
+		}
+	}
 	for _, t := range tokens(s) {
 		switch {
 		case t.quoted && t.prefix == "":
 			if p := phrase(t.text); p != "" {
-				add(&l.Phrases, p)
+				mention(&l.Phrases, p)
 				words = append(words, p)
 			}
 			continue
 		case t.quoted && t.prefix == "-":
 			if p := phrase(t.text); p != "" {
-				add(&l.Exclude, p)
+				mention(&l.Exclude, p)
 			}
 			continue
 		case t.quoted:
@@ -165,7 +184,7 @@ func ParseLang(s string) Lang {
 		w := t.text
 		if r, _ := utf8.DecodeRuneInString(w[min(1, len(w)):]); strings.HasPrefix(w, "-") && len(w) > 1 && unicode.IsLetter(r) {
 			// -word (a letter first: -2 is a number, "E2f-1, -2, -3" words)
-			add(&l.Exclude, cutValue(w[1:]))
+			mention(&l.Exclude, cutValue(w[1:]))
 			continue
 		}
 		if key, val, ok := strings.Cut(w, ":"); ok && key != "" && l.qualifier(key, val, add) {

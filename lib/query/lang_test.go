@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -81,4 +82,31 @@ func FuzzParseLang(f *testing.F) {
 			t.Fatalf("ParseLang(%q): text %q: %v", s, l.Text, err)
 		}
 	})
+}
+
+// TestMentionsCapped: phrases and exclusions together are capped at
+// MaxMentions (each is a full-text search of its own; 32 negated common
+// phrases took 20× a plain query, issue 27); the rest are counted in
+// DroppedMentions, and a dropped phrase's words still rank.
+func TestMentionsCapped(t *testing.T) {
+	var q []string
+	for i := 0; i < 30; i++ {
+		q = append(q, fmt.Sprintf(`-"the w%d"`, i))
+	}
+	q = append(q, `"kept words"`, "-last", "plain")
+	l := ParseLang(strings.Join(q, " "))
+	if len(l.Exclude) != MaxMentions || len(l.Phrases) != 0 || l.DroppedMentions != 32-MaxMentions {
+		t.Errorf("exclude %d, phrases %d, dropped %d: want %d, 0, %d", len(l.Exclude), len(l.Phrases), l.DroppedMentions, MaxMentions, 32-MaxMentions)
+	}
+	if l.Exclude[0] != "the w0" || l.Exclude[MaxMentions-1] != fmt.Sprintf("the w%d", MaxMentions-1) {
+		t.Errorf("exclude %q: want the first %d in order", l.Exclude, MaxMentions)
+	}
+	if l.Text != "kept words plain" {
+		t.Errorf("text %q: a dropped phrase's words still rank", l.Text)
+	}
+	// at the cap, nothing is dropped
+	l = ParseLang(strings.Join(q[:MaxMentions], " "))
+	if len(l.Exclude) != MaxMentions || l.DroppedMentions != 0 {
+		t.Errorf("at the cap: exclude %d, dropped %d", len(l.Exclude), l.DroppedMentions)
+	}
 }

@@ -280,3 +280,38 @@ func BenchmarkSearchDecay(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSearchNegations measures the cost of the query language's
+// phrases and exclusions (issue 27: 32 negated common phrases took 20× a
+// plain query at 10k items): a plain two-word query, then the same with
+// N of its common phrases negated (Filter.Exclude, as -"a b" gives), on a
+// 10k-item store of 4 chunks each. lib/query caps phrases and exclusions
+// together at query.MaxMentions; the neg=32 case is what the cap stops.
+func BenchmarkSearchNegations(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for i := 0; i < 10000; i++ {
+		if _, err := s.Index(ctx, benchItem(i, 4), IndexOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// common phrases: pairs of the bench vocabulary's words
+	var phrases []string
+	for i := 0; len(phrases) < 32; i++ {
+		phrases = append(phrases, benchWords[i%len(benchWords)]+" "+benchWords[(i*7+3)%len(benchWords)])
+	}
+	for _, n := range []int{0, 1, 4, 8, 32} {
+		b.Run(fmt.Sprintf("neg=%d", n), func(b *testing.B) {
+			o := SearchOptions{Text: "memory agent", Filter: Filter{Exclude: phrases[:n]}}
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Search(ctx, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

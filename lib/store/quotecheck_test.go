@@ -133,3 +133,69 @@ func TestQuoteChecked(t *testing.T) {
 		t.Errorf("hit highlights (-want +got):\n%s", d)
 	}
 }
+
+// TestNeverAnchoredQuoteTakesSourceWords: a quote never found in its
+// item's text (pending, or orphaned by the first text) found later only
+// with edits is stored as the text spells it when an agent wrote it (the
+// event annotation:anchored keeps the words given), so an invented word
+// is never served as the source's; a quote that was anchored once and
+// follows a changed text keeps its own words (issue 27).
+func TestNeverAnchoredQuoteTakesSourceWords(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	url := "https://quote.test/never"
+	r := item(url)
+	invented := "The treatment never reduced mortality among older patients"
+	r.Annotations = []record.Annotation{{Type: "highlight", Text: invented, Actor: "agent:a"}}
+	if _, err := s.Save(ctx, r, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// the first text does not hold it: unanchored, with no context kept
+	reindex(t, s, url, "Nothing about any treatment here at all.")
+	if d := cmp.Diff(map[string]string{"agent:a: " + invented: record.AnchorUnanchored}, anchors(t, s, url)); d != "" {
+		t.Fatalf("first text (-want +got):\n%s", d)
+	}
+	// the next holds it with the word left out: the source's words
+	source := "The treatment reduced mortality among older patients"
+	reindex(t, s, url, source+" in the second trial.")
+	if d := cmp.Diff(map[string]string{"agent:a: " + source: "anchored"}, anchors(t, s, url)); d != "" {
+		t.Fatalf("second text (-want +got):\n%s", d)
+	}
+	hist, err := s.History(ctx, record.ItemID(url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range hist {
+		var d struct {
+			Text, Given, Method string
+		}
+		if e.Entity == "annotation" && e.Action == annotationAnchoredEventName && json.Unmarshal(e.Detail, &d) == nil {
+			got = append(got, d.Method+"|"+d.Text+"|"+d.Given)
+		}
+	}
+	if d := cmp.Diff([]string{"fuzzy|" + source + "|" + invented}, got); d != "" {
+		t.Errorf("anchored events (-want +got):\n%s", d)
+	}
+	// anchored once, it follows an edited text keeping its words
+	reindex(t, s, url, "The treatment reduced the mortality among older patients in the second trial.")
+	if d := cmp.Diff(map[string]string{"agent:a: " + source: "anchored"}, anchors(t, s, url)); d != "" {
+		t.Errorf("third text (-want +got):\n%s", d)
+	}
+
+	// a person's words not in the text (unanchored at once) found later
+	// with a typo take the text's words too (no one sees that check; a
+	// capture window's highlight is prefilled by the page)
+	url2 := "https://quote.test/person"
+	reindex(t, s, url2, "Nothing to see.")
+	r = item(url2)
+	mine := "Patients who slept eight hours recoverd faster"
+	r.Annotations = []record.Annotation{{Type: "highlight", Text: mine, Actor: "human"}}
+	if _, err := s.Save(ctx, r, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	reindex(t, s, url2, "Patients who slept eight hours recovered faster than others.")
+	if d := cmp.Diff(map[string]string{"human: Patients who slept eight hours recovered faster": "anchored"}, anchors(t, s, url2)); d != "" {
+		t.Errorf("person (-want +got):\n%s", d)
+	}
+}

@@ -22,6 +22,11 @@ const (
 	// annotationRefusedEventName: an enricher's highlight that does not
 	// quote the text, left out (detail: type, text, code)
 	annotationRefusedEventName = "refused"
+	// annotationAnchoredEventName: a quote saved while its item had no
+	// text, found the first time text came (detail: type, text, chunk_index,
+	// method; given and edits when an agent's quote was found other than
+	// as written and now holds the source's words)
+	annotationAnchoredEventName = "anchored"
 )
 
 // quoted reports whether annotations of type typ are anchored by their
@@ -161,11 +166,12 @@ func (s *Store) reanchor(ctx context.Context, tx dbtx, itemID string, old *itemC
 	now := s.nowString()
 	for _, a := range rows {
 		q := a.anchor(-1)
-		wasAnchored := a.Prefix.Valid || a.OrphanedAt.Valid
-		if !wasAnchored && old != nil && len(old.ids) > 0 {
+		wasAnchored := everAnchored(a)
+		if !wasAnchored && !a.OrphanedAt.Valid && old != nil && len(old.ids) > 0 {
 			// stored before anchors existed: its place in the old text
-			// gives the context to look for
-			if m, ok := old.text.find(a.anchor(old.pos(a.ChunkIndex))); ok {
+			// gives the context to look for (found as written or folded:
+			// one found only with edits is checked as never anchored)
+			if m, ok := old.text.find(a.anchor(old.pos(a.ChunkIndex))); ok && m.Method != anchorFuzzy {
 				wasAnchored = true
 				q.Prefix, q.Suffix = old.text.context(m)
 				q.HasContext = true
@@ -174,6 +180,10 @@ func (s *Store) reanchor(ctx context.Context, tx dbtx, itemID string, old *itemC
 		q.Hint = nw.pos(a.ChunkIndex)
 		m, found := nw.text.find(q)
 		switch {
+		case found && !wasAnchored:
+			if err := s.anchorFirst(ctx, tx, itemID, a, nw, m); err != nil {
+				return err
+			}
 		case found:
 			prefix, suffix := nw.text.context(m)
 			if _, err := tx.ExecContext(ctx, `UPDATE annotations SET chunk_id = ?, chunk_index = ?, quote_prefix = ?, quote_suffix = ?, orphaned_at = NULL WHERE id = ?`,
@@ -185,7 +195,7 @@ func (s *Store) reanchor(ctx context.Context, tx dbtx, itemID string, old *itemC
 			// chunk merely was rewritten in place
 			moved := !a.ChunkIndex.Valid || a.ChunkIndex.Int64 != int64(nw.index[m.Chunk])
 			edited := m.Method == anchorFuzzy && (prefix != a.Prefix.String || suffix != a.Suffix.String)
-			if !wasAnchored || !(moved || a.OrphanedAt.Valid || edited) {
+			if !(moved || a.OrphanedAt.Valid || edited) {
 				continue
 			}
 			detail := map[string]any{"type": a.Type, "text": a.Text, "chunk_index": nw.index[m.Chunk], "method": m.Method}
@@ -206,9 +216,14 @@ func (s *Store) reanchor(ctx context.Context, tx dbtx, itemID string, old *itemC
 			}
 		case !a.OrphanedAt.Valid:
 			// lost by a changed text, or never in it (saved before the
-			// item had text): unanchored, not a quote of the source
+			// item had text): unanchored, not a quote of the source. One
+			// never anchored keeps no context (everAnchored)
+			var prefix, suffix any
+			if wasAnchored {
+				prefix, suffix = q.Prefix, q.Suffix
+			}
 			if _, err := tx.ExecContext(ctx, `UPDATE annotations SET chunk_id = NULL, chunk_index = NULL, quote_prefix = ?, quote_suffix = ?, orphaned_at = ? WHERE id = ?`,
-				q.Prefix, q.Suffix, now, a.ID); err != nil {
+				prefix, suffix, now, a.ID); err != nil {
 				return err
 			}
 			detail := map[string]any{"type": a.Type, "text": a.Text}
@@ -221,6 +236,56 @@ func (s *Store) reanchor(ctx context.Context, tx dbtx, itemID string, old *itemC
 		}
 	}
 	return nil
+}
+
+// everAnchored reports whether a highlight or lowlight was ever found in
+// its item's text, from its row alone: an anchored one has its context
+// (quote_prefix, quote_suffix; empty strings at a chunk's edges), and an
+// orphan keeps the context it was last found in. A quote never found
+// (pending, or orphaned without having been found: a person's words not
+// in the text, or a pending quote the first text did not hold) has none.
+// Rows orphaned before this rule kept an empty context when never found:
+// an orphan with both sides empty is taken as never anchored (at worst a
+// quote that was a whole chunk is checked again by the stricter rule).
+func everAnchored(a anchorRow) bool {
+	if !a.Prefix.Valid {
+		return false
+	}
+	return !a.OrphanedAt.Valid || a.Prefix.String != "" || a.Suffix.String != ""
+}
+
+// anchorFirst anchors a quote that was never anchored (saved while its
+// item had no text) where the new text holds it (m), by the rule of a
+// quote stored against text (save.go insertAnnotation): an agent's quote
+// found other than as written (folded, or fuzzily with a few edits) takes
+// the text's own words, since it is served as evidence, and the words it
+// was given are kept in the event (detail given). A person's found folded
+// keeps its text; found only fuzzily it takes the text's words too: no
+// one is there to see the check, and a highlight from the bookmarklet's
+// capture window is "human" but was prefilled by the page it was opened
+// on. Without this a quote with an invented word ("never") would be
+// served as the source's. Event annotation:anchored.
+func (s *Store) anchorFirst(ctx context.Context, tx dbtx, itemID string, a anchorRow, nw *itemChunks, m anchorMatch) error {
+	prefix, suffix := nw.text.context(m)
+	text := a.Text
+	matched := nw.text.raw[m.Chunk][m.Start:m.End]
+	if m.Method == anchorFuzzy || m.Method != anchorExact && isAgent(a.Actor) {
+		text = matched
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE annotations SET text = ?, chunk_id = ?, chunk_index = ?, quote_prefix = ?, quote_suffix = ?, orphaned_at = NULL WHERE id = ?`,
+		text, nw.ids[m.Chunk], nw.index[m.Chunk], prefix, suffix, a.ID); err != nil {
+		return err
+	}
+	detail := map[string]any{"type": a.Type, "text": text, "chunk_index": nw.index[m.Chunk], "method": m.Method}
+	if text != a.Text {
+		detail["given"] = a.Text
+	} else if m.Method != anchorExact {
+		detail["matched"] = matched
+	}
+	if m.Method == anchorFuzzy {
+		detail["edits"] = m.Edits
+	}
+	return s.event(ctx, tx, itemID, "annotation", fmt.Sprint(a.ID), annotationAnchoredEventName, eventActorIndex, detail)
 }
 
 // stronger reports whether a's provenance beats b's when the two merge: a

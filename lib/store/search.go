@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -98,6 +99,11 @@ type Filter struct {
 	Pinned        bool
 	HasHighlights bool
 	HasNotes      bool
+	// mentionSets are Phrases then Exclude, each resolved once to the
+	// items that hold it (a JSON array of item seqs; resolveMentions):
+	// where() then checks set membership instead of running the phrase's
+	// full-text search again in every statement the filter is part of
+	mentionSets []string
 }
 
 // Archived is the archive filter.
@@ -238,12 +244,23 @@ func (f Filter) where() (string, []any) {
 		conds = append(conds, c)
 		args = append(args, a...)
 	}
-	for _, p := range f.Phrases {
+	resolved := len(f.mentionSets) == len(f.Phrases)+len(f.Exclude)
+	for i, p := range f.Phrases {
+		if resolved {
+			conds = append(conds, "it.seq IN (SELECT value FROM json_each(?))")
+			args = append(args, f.mentionSets[i])
+			continue
+		}
 		c, a := mentions(p)
 		conds = append(conds, c)
 		args = append(args, a...)
 	}
-	for _, p := range f.Exclude {
+	for i, p := range f.Exclude {
+		if resolved {
+			conds = append(conds, "it.seq NOT IN (SELECT value FROM json_each(?))")
+			args = append(args, f.mentionSets[len(f.Phrases)+i])
+			continue
+		}
 		c, a := mentions(p)
 		conds = append(conds, "NOT "+c)
 		args = append(args, a...)
@@ -261,6 +278,35 @@ func (f Filter) where() (string, []any) {
 		return "1", nil
 	}
 	return strings.Join(conds, " AND "), args
+}
+
+// resolveMentions resolves the filter's phrases and exclusions once, each
+// to the set of items holding it (mentions: its item row or one of its
+// chunks matches it as one FTS5 string), so a search whose statements
+// each carry the filter runs every phrase's full-text search once, not
+// once per statement (issue 27: one negated common phrase made a 10k-item
+// search 17× slower; lib/query also caps them at query.MaxMentions).
+func (s *Store) resolveMentions(ctx context.Context, f *Filter) error {
+	if len(f.Phrases)+len(f.Exclude) == 0 || len(f.mentionSets) == len(f.Phrases)+len(f.Exclude) {
+		return nil
+	}
+	sets := make([]string, 0, len(f.Phrases)+len(f.Exclude))
+	for _, p := range append(append([]string{}, f.Phrases...), f.Exclude...) {
+		table := "search"
+		if query.HasCJK(p) {
+			table = "search_cjk"
+		}
+		var set string
+		if err := s.db.GetContext(ctx, &set, `WITH m(r) AS (SELECT rowid FROM `+table+` WHERE `+table+` MATCH ?)
+			SELECT coalesce(json_group_array(seq), '[]') FROM (SELECT -r AS seq FROM m WHERE r < 0
+				UNION SELECT it.seq FROM m JOIN content_chunks c ON c.id = m.r JOIN items it ON it.id = c.item_id WHERE m.r > 0)`,
+			query.Quote(p)); err != nil {
+			return fmt.Errorf("search filter: %w", err)
+		}
+		sets = append(sets, set)
+	}
+	f.mentionSets = sets
+	return nil
 }
 
 // SearchOptions are the settings of Search.
@@ -408,6 +454,9 @@ func bounded[T any](ctx context.Context, op func(context.Context) (T, error)) (T
 
 func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, error) {
 	opts = opts.withDefaults()
+	if err := s.resolveMentions(ctx, &opts.Filter); err != nil {
+		return nil, err
+	}
 	q := query.Parse(opts.Text, opts.Query)
 	res := &SearchResult{Dropped: q.Dropped}
 	sem := opts.Semantic
@@ -535,6 +584,9 @@ func (s *Store) Recent(ctx context.Context, opts SearchOptions) (*SearchResult, 
 
 func (s *Store) recent(ctx context.Context, opts SearchOptions) (*SearchResult, error) {
 	opts = opts.withDefaults()
+	if err := s.resolveMentions(ctx, &opts.Filter); err != nil {
+		return nil, err
+	}
 	conn, err := s.db.Connx(ctx)
 	if err != nil {
 		return nil, err

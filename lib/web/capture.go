@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -72,6 +73,37 @@ func (s *Server) bookmarklet(w http.ResponseWriter, r *http.Request) {
 	}{template.URL(js), js}})
 }
 
+// captureAllowed reports whether a request to /capture that carries the
+// capture token (and no session) may go on, and answers it when not.
+// The capture token is readable by the page the bookmarklet is clicked
+// on, so all it opens is what capture needs (docs/ui.md "The
+// bookmarklet's token"): the capture form (GET), and a save (POST) that
+// comes from that form, posted by a browser from this server's own
+// origin (Sec-Fetch-Site same-origin, or our Origin). Cross-origin
+// protection already refuses another origin's post; this also refuses a
+// post that says nothing of where it comes from (a script or curl that
+// learned the token), which cross-origin protection lets through.
+func (s *Server) captureAllowed(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodPost {
+		return true
+	}
+	if r.Header.Get("Sec-Fetch-Site") == "same-origin" || r.Header.Get("Origin") == "http://"+r.Host {
+		return true
+	}
+	s.plainError(w, http.StatusForbidden, "the bookmarklet's token saves only from its capture window in a browser")
+	return false
+}
+
+// captureOnlyKey marks the context of a request let in by the capture
+// token alone (no session).
+type captureOnlyKey struct{}
+
+func captureOnly(ctx context.Context) context.Context {
+	return context.WithValue(ctx, captureOnlyKey{}, true)
+}
+
+func isCaptureOnly(ctx context.Context) bool { v, _ := ctx.Value(captureOnlyKey{}).(bool); return v }
+
 type captureData struct {
 	URL, Title, Sel, Note, Tags, BT string
 	Error                           string
@@ -105,5 +137,10 @@ func (s *Server) capture(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.poke()
+	if isCaptureOnly(r.Context()) {
+		// the capture token reads nothing: not even whether the link
+		// was saved before
+		d.Saved = &record.Record{URL: d.URL}
+	}
 	s.render(w, r, http.StatusOK, "capture", view{Title: "Saved", Nav: "capture", Data: d})
 }

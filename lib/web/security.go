@@ -125,7 +125,10 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 				bt = r.PostFormValue("bt")
 			}
 			if bt != "" && sameSecret(bt, s.opt.CaptureToken) {
-				next.ServeHTTP(w, r)
+				if !s.captureAllowed(w, r) {
+					return
+				}
+				next.ServeHTTP(w, r.WithContext(captureOnly(r.Context())))
 				return
 			}
 		}

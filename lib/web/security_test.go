@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 const testToken = "0123456789abcdef0123456789abcdef"
@@ -263,5 +264,79 @@ func TestEscaped(t *testing.T) {
 		if !strings.Contains(body, "&lt;script&gt;alert(1)&lt;/script&gt;") && p != "/search?q=script" && p != "/highlights" {
 			t.Errorf("%s: the text is not shown escaped", p)
 		}
+	}
+}
+
+// TestCaptureTokenOnlyCaptures: the bookmarklet's token is readable by
+// the page it is clicked on, so it opens the capture form and saves from
+// it, nothing else (issue 27 point 10): not traded for a session, no other
+// page or write; a capture post that says nothing of where it comes from
+// (no Origin, no Sec-Fetch-Site: a script that learned the token) is
+// refused and saves nothing; the answer to a save does not say whether the
+// link was saved before.
+func TestCaptureTokenOnlyCaptures(t *testing.T) {
+	ts, l := newTestServer(t)
+	const bt = "capturecapturecapture0123456789"
+	ctx := context.Background()
+	rec, err := l.Save(ctx, &record.Record{URL: "https://example.com/known"}, ledger.SaveOptions{Actor: human})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// not traded for a session, and nothing but /capture
+	if res, _ := do(t, mustReq(t, "GET", ts.URL+"/?token="+bt, "")); res.StatusCode != 401 {
+		t.Errorf("capture token as ?token=: %d, want 401", res.StatusCode)
+	}
+	for _, tc := range []struct{ method, path string }{
+		{"GET", "/items/" + rec.ID + "?bt=" + bt},
+		{"GET", "/search?q=known&bt=" + bt},
+		{"GET", "/status.json?bt=" + bt},
+		{"GET", "/bookmarklet?bt=" + bt},
+		{"POST", "/save"},
+		{"POST", "/items/" + rec.ID + "/annotate"},
+		{"POST", "/items/" + rec.ID + "/tags"},
+	} {
+		req := mustReq(t, tc.method, ts.URL+tc.path, "bt="+bt+"&url=https://example.com/x&text=mine&type=note&add=x")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		if res, body := do(t, req); res.StatusCode != 401 {
+			t.Errorf("%s %s with the capture token: %d, want 401\n%s", tc.method, tc.path, res.StatusCode, body)
+		}
+	}
+	form := "bt=" + bt + "&url=" + url.QueryEscape("https://example.com/known") + "&sel=" + url.QueryEscape("a passage") + "&tags=t1"
+	// a post with the token but no sign of a browser form: refused
+	res, body := do(t, mustReq(t, "POST", ts.URL+"/capture", form))
+	if res.StatusCode != 403 || !strings.Contains(body, "the bookmarklet's token saves only from its capture window in a browser") {
+		t.Errorf("capture post without Origin or Sec-Fetch-Site: %d %q, want 403", res.StatusCode, body)
+	}
+	show, err := l.Show(ctx, rec.ID, ledger.ShowOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(show.Annotations) != 0 || len(show.Tags) != 0 {
+		t.Fatalf("a refused capture saved: %+v %v", show.Annotations, show.Tags)
+	}
+	// from the capture window (same origin, as a browser says): saved, and
+	// the answer does not say the link was known
+	for _, h := range []map[string]string{{"Sec-Fetch-Site": "same-origin"}, {"Origin": ts.URL}} {
+		req := mustReq(t, "POST", ts.URL+"/capture", form)
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+		res, body = do(t, req)
+		if res.StatusCode != 200 || !strings.Contains(body, "<h1>Saved</h1>") || strings.Contains(body, "Already saved") {
+			t.Errorf("capture post %v: %d\n%s", h, res.StatusCode, body)
+		}
+	}
+	show, err = l.Show(ctx, rec.ID, ledger.ShowOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(show.Annotations) != 1 || show.Annotations[0].Text != "a passage" || len(show.Tags) != 1 {
+		t.Errorf("captured: %+v %v", show.Annotations, show.Tags)
+	}
+	// with the person's session the answer says it was known
+	req := withCookie(mustReq(t, "POST", ts.URL+"/capture", form))
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	if res, body := do(t, req); res.StatusCode != 200 || !strings.Contains(body, "Already saved") {
+		t.Errorf("capture with the session: %d\n%s", res.StatusCode, body)
 	}
 }

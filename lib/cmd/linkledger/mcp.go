@@ -34,7 +34,7 @@ func mcpVerb(filters Filters, env cli.Env) *ucli.Command {
 	cmd := &ucli.Command{
 		Name:      "mcp",
 		Usage:     "serve the ledger to an AI agent over MCP (stdio)",
-		UsageText: "linkledger mcp [--db FILE] [--busy-timeout 30s] [--no-worker]",
+		UsageText: "linkledger mcp [--db FILE] [--busy-timeout 30s] [--no-worker] [--allow-human-actor]",
 		Description: `mcp runs linkledger as a Model Context Protocol server on stdin and stdout,
 for an MCP client (an agent, an editor, a desktop assistant) to start. Its
 tools: find, brief, save, annotate, tag, pin, show, status, related; each has
@@ -46,8 +46,12 @@ one pass at a time, one fetch at a time), so a link an agent saves is
 readable seconds later; save's wait argument waits for it. --no-worker
 leaves ingesting to another process (linkledger worker --watch).
 
-Writes (save, annotate, tag, pin) are made by agent:NAME, NAME being the
-client's name from the MCP handshake, unless a call gives an actor. The
+Writes (save, annotate, tag, pin, cite, pack_save, pack_refresh) are made
+by agent:NAME, NAME being the client's name from the MCP handshake, unless
+a call gives another agent:NAME. A call giving actor human is refused: any
+client could claim to be the person, whose words outrank an agent's.
+--allow-human-actor lets calls say human, for a client that only ever acts
+on what the person at the keyboard typed. The
 store stays open while the client is connected; writes by other processes
 (ll-save, the worker) are seen by the next call.
 
@@ -68,6 +72,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON) for saved URLs and item arguments, as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
 			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.BoolFlag{Name: "no-worker", Usage: "do not ingest saved links in the background (leave it to linkledger worker)"},
+			&ucli.BoolFlag{Name: "allow-human-actor", Usage: "let a call's actor be human (by default a client writes only as agent:NAME)"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error {
@@ -100,7 +105,7 @@ EXAMPLES:
 		}
 		defer rd.Close()
 		diag := cli.Diag{Prog: "linkledger mcp", W: env.Stderr}
-		opt := mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd}
+		opt := mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd, AllowHumanActor: c.Bool("allow-human-actor")}
 		// the stored embeddings endpoint, read once as the server starts,
 		// for its finds and its background worker's ll-embed stage
 		if env, err = cli.WithStoredEmbed(ctx, env, rd); err != nil {
