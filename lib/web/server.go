@@ -26,6 +26,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
@@ -75,6 +76,8 @@ type Options struct {
 type Server struct {
 	opt   Options
 	pages *pages
+	// importing is held by the import running (one at a time)
+	importing sync.Mutex
 }
 
 // New returns the web app for opt.

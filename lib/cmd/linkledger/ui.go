@@ -93,7 +93,9 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		return err
 	}
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-	st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait})
+	// the import form saves as linkledger import does (ledger.Import):
+	// sub-journals in memory, as ll-save --batch has them
+	st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, BulkImports: true})
 	if err != nil {
 		return err
 	}
