@@ -28,6 +28,10 @@ type OpenOptions struct {
 	// PagePool preallocates page-cache slots for the process (see
 	// store.Options.PagePool; only the first open of a process sets it).
 	PagePool int
+	// BulkImports sets the process up for the bulk imports it runs now
+	// and then (linkledger ui's import form): SQLite's sub-journals in
+	// memory, as ll-save --batch has them (store.Options.MemorySubjournal).
+	BulkImports bool
 }
 
 // Open opens the ledger at path (created when missing, unless

@@ -64,7 +64,7 @@ type (
 // the store itself (lib/cli's, which put errors in the user's terms) and
 // wraps it with New.
 func (opt OpenOptions) StoreOptions() store.Options {
-	return store.Options{BusyTimeout: opt.BusyTimeout, MustExist: opt.MustExist, ReadOnly: opt.ReadOnly, PagePool: opt.PagePool}
+	return store.Options{BusyTimeout: opt.BusyTimeout, MustExist: opt.MustExist, ReadOnly: opt.ReadOnly, PagePool: opt.PagePool, MemorySubjournal: opt.BulkImports}
 }
 
 // Now is the store's clock (UTC, to the second).

@@ -263,12 +263,17 @@ type BatchResult struct {
 // returns an error only when the transaction failed as a whole (nothing of
 // the batch is saved then).
 func (s *Store) SaveBatch(ctx context.Context, recs []*record.Record, opts SaveOptions) ([]BatchResult, error) {
+	return s.saveBatch(ctx, s.tx, recs, opts)
+}
+
+// saveBatch is SaveBatch in the transaction inTx runs.
+func (s *Store) saveBatch(ctx context.Context, inTx func(context.Context, func(*sqlx.Tx) error) error, recs []*record.Record, opts SaveOptions) ([]BatchResult, error) {
 	results := make([]BatchResult, len(recs))
 	preps := make([]*savePrep, len(recs))
 	for i, rec := range recs {
 		preps[i], results[i].Err = s.prepareSave(rec, opts)
 	}
-	err := s.tx(ctx, func(sqltx *sqlx.Tx) error {
+	err := inTx(ctx, func(sqltx *sqlx.Tx) error {
 		// the batch runs the same statements for every record: prepare
 		// each once (closed before the commit)
 		tx := newStmtTx(sqltx)

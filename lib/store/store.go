@@ -68,6 +68,11 @@ type Options struct {
 	// (ll-find, ll-brief): the first StoredDecay then runs no statement
 	// of its own; later ones read the table again.
 	ReadPolicies bool
+	// MemorySubjournal keeps sub-journals in memory for the process
+	// (useMemorySubjournal; Bulk does too): for a long-running process
+	// that imports in bulk now and then through Store.Bulk (linkledger
+	// ui). Only the first Open of a process sets it.
+	MemorySubjournal bool
 }
 
 // BulkCacheKiB is a bulk writer's page cache (Options.Bulk): 64 MiB holds
@@ -176,8 +181,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	if opts.Bulk {
+	if opts.Bulk || opts.MemorySubjournal {
 		useMemorySubjournal()
+	}
+	if opts.Bulk {
 		if opts.PagePool == 0 {
 			opts.PagePool = BulkCacheKiB / 4
 		}

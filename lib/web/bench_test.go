@@ -115,7 +115,7 @@ func BenchmarkPages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := srv.Handler()
+	h := signedIn(b, srv.Handler(), 7474)
 	get := func(b *testing.B, path string) *httptest.ResponseRecorder { return benchGet(b, h, path) }
 	pages := []struct{ name, path string }{
 		{"home", "/"},
@@ -186,7 +186,7 @@ func BenchmarkReaderBig(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := srv.Handler()
+	h := signedIn(b, srv.Handler(), 7474)
 	timed(b, func() { benchGet(b, h, "/items/"+big.ID) })
 }
 
@@ -194,7 +194,6 @@ func BenchmarkReaderBig(b *testing.B) {
 // anything but 200.
 func benchGet(b *testing.B, h http.Handler, path string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest("GET", "http://127.0.0.1:7474"+path, nil)
-	req.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
 	if w.Code != 200 {
@@ -239,7 +238,7 @@ func BenchmarkSearchHybrid(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := srv.Handler()
+	h := signedIn(b, srv.Handler(), 7474)
 	var page, find []time.Duration
 	b.ResetTimer()
 	for range b.N {

@@ -274,6 +274,14 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer r.MultipartForm.RemoveAll()
+	// read the body to its end (the multipart reader stops at the last
+	// boundary): only then does net/http watch the connection and end
+	// the request's context when the client goes away, which stops the
+	// import
+	if _, err := io.Copy(io.Discard, r.Body); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	f, hdr, err := r.FormFile("file")
 	if err != nil {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "choose an export file to import"})
@@ -289,8 +297,27 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &http.MaxBytesError{Limit: MaxImportBytes})
 		return
 	}
+	// one import at a time: a second one would only wait for the write
+	// lock and slow the first
+	if !s.importing.TryLock() {
+		s.render(w, r, http.StatusConflict, "error", view{Title: "An import is running",
+			Data: "Another import is running in this app. Wait until it is done (its links show up in the inbox), then import this file again."})
+		return
+	}
+	defer s.importing.Unlock()
 	res, err := s.opt.Ledger.Import(r.Context(), hdr.Filename, data, ledger.ImportOptions{
 		Format: r.FormValue("format"), Tags: splitTags(r.FormValue("tags")), WebOnly: true, Actor: human})
+	if err != nil && r.Context().Err() != nil {
+		// the client went away (closed the tab, gave up): the import
+		// stopped between links; what was committed stays
+		saved := 0
+		if res != nil {
+			saved = res.Saved
+		}
+		s.logf("import of %s stopped, its request ended: %d new links saved", hdr.Filename, saved)
+		s.poke()
+		return
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

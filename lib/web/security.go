@@ -6,10 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
-
-// cookieName is the session cookie the token is traded for.
-const cookieName = "ll_session"
 
 // csp is the Content Security Policy of every answer: our own origin only,
 // no inline script or style, no framing, forms post to us only.
@@ -17,11 +15,13 @@ const csp = "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-act
 
 // Handler is the app with its security layer, outermost first: security
 // headers on every answer; the Host allowlist (403); cross-origin
-// protection of state-changing requests (403); the token (401); bounded
-// bodies; then the pages.
+// protection of state-changing requests, and no state change without
+// Origin or Sec-Fetch-Site (403); the session (401, the sign-in page);
+// bounded bodies; then the pages.
 func (s *Server) Handler() http.Handler {
 	var h http.Handler = s.routes()
-	h = s.requireToken(h)
+	h = s.requireSession(h)
+	h = s.requireBrowserPost(h)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.plainError(w, http.StatusForbidden, "cross-origin request refused: forms of this app post from its own pages only")
@@ -91,33 +91,99 @@ func sameSecret(got, want string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// requireToken lets a request through with the session cookie; a GET with
-// ?token= trades the token for the cookie and redirects to the same page
-// without it (so it leaves the address bar and history). The capture form
-// of the bookmarklet also accepts the capture token (bt), since a window
-// opened from another site's page carries no SameSite=Strict cookie.
-// Static assets (our CSS and script, no data) need no token.
-func (s *Server) requireToken(next http.Handler) http.Handler {
+// sessionCookie is the name of this server's session cookie: browsers
+// send the cookies of 127.0.0.1 to every port, so each port has its own
+// name and two servers on two ports do not overwrite each other's.
+func (s *Server) sessionCookie() string { return cookiePrefix + strconv.Itoa(s.opt.Port) }
+
+// cookiePrefix begins every session cookie's name; the port follows.
+const cookiePrefix = "ll_session_"
+
+func (s *Server) now() time.Time {
+	if s.opt.Now != nil {
+		return s.opt.Now()
+	}
+	return time.Now()
+}
+
+// requireBrowserPost refuses a POST that carries neither Origin nor
+// Sec-Fetch-Site: every browser sends one of them with a form post, so a
+// request without both is a replayed cookie (curl, another program), and
+// Go's cross-origin protection lets such requests through.
+func (s *Server) requireBrowserPost(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/static/") {
-			next.ServeHTTP(w, r)
+		if r.Method == http.MethodPost && r.Header.Get("Origin") == "" && r.Header.Get("Sec-Fetch-Site") == "" {
+			s.plainError(w, http.StatusForbidden, "a change must come from this app's own pages in a browser: the request has neither an Origin nor a Sec-Fetch-Site header")
 			return
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requireSession lets a request through with a valid session cookie (its
+// id checked against the ledger: made for this port, not expired). A GET
+// with ?token= (the run's token that linkledger ui printed, or a sign-in
+// link's one-time token) starts a session: the cookie is set and the
+// browser is sent to the same page without the token (so it leaves the
+// address bar and history). The token is never a session itself. The
+// capture form of the bookmarklet also accepts the capture token (bt),
+// since a window opened from another site's page carries no
+// SameSite=Strict cookie. Static assets (our CSS and script, no data),
+// the sign-in page and the sign-out need no session; any other page
+// without one shows the sign-in page (401).
+func (s *Server) requireSession(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/static/"):
+			next.ServeHTTP(w, r)
+			return
+		case r.URL.Path == "/signin" && r.Method != http.MethodPost:
+			s.signInPage(w, r, http.StatusOK, "")
+			return
+		case r.URL.Path == "/signout" && r.Method == http.MethodPost:
+			s.signOut(w, r)
+			return
+		}
+		ctx := r.Context()
 		q := r.URL.Query()
 		if tok := q.Get("token"); tok != "" && r.Method == http.MethodGet {
-			if !sameSecret(tok, s.opt.Token) {
-				s.plainError(w, http.StatusUnauthorized, "wrong token: open the address linkledger ui printed")
+			ok := sameSecret(tok, s.opt.Token)
+			if !ok {
+				var err error
+				if ok, err = s.opt.Ledger.UseSignIn(ctx, tok, s.opt.Port, s.now()); err != nil {
+					s.logf("sign-in: %v", err)
+					s.plainError(w, http.StatusInternalServerError, "the sign-in could not be checked")
+					return
+				}
+			}
+			if !ok {
+				s.signInPage(w, r, http.StatusUnauthorized, "This sign-in link is not valid: a link from linkledger ui --sign-in-link works once and for 10 minutes, and the link linkledger ui prints works while that run lasts.")
 				return
 			}
-			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.opt.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			id, exp, err := s.opt.Ledger.NewSession(ctx, s.opt.Port, s.now())
+			if err != nil {
+				s.logf("sign-in: %v", err)
+				s.plainError(w, http.StatusInternalServerError, "the session could not be stored")
+				return
+			}
+			http.SetCookie(w, &http.Cookie{Name: s.sessionCookie(), Value: id, Path: "/", Expires: exp,
+				MaxAge: int(exp.Sub(s.now()).Seconds()), HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			q.Del("token")
 			u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
 			http.Redirect(w, r, u.String(), http.StatusSeeOther)
 			return
 		}
-		if c, err := r.Cookie(cookieName); err == nil && sameSecret(c.Value, s.opt.Token) {
-			next.ServeHTTP(w, r)
-			return
+		if c, err := r.Cookie(s.sessionCookie()); err == nil {
+			ok, err := s.opt.Ledger.SessionValid(ctx, c.Value, s.opt.Port, s.now())
+			if err != nil {
+				s.logf("session: %v", err)
+				s.plainError(w, http.StatusInternalServerError, "the session could not be checked")
+				return
+			}
+			if ok {
+				next.ServeHTTP(w, r)
+				return
+			}
 		}
 		if r.URL.Path == "/capture" {
 			bt := q.Get("bt")
@@ -132,7 +198,13 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 				return
 			}
 		}
-		s.plainError(w, http.StatusUnauthorized, "no session: open the address linkledger ui printed (it carries the token)")
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			if r.URL.Path != "/status.json" {
+				s.signInPage(w, r, http.StatusUnauthorized, "")
+				return
+			}
+		}
+		s.plainError(w, http.StatusUnauthorized, "no session: sign in with the link linkledger ui printed, or one from linkledger ui --sign-in-link")
 	})
 }
 

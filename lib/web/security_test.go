@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger"
@@ -45,7 +46,39 @@ func serveTest(t *testing.T, opt Options) *httptest.Server {
 	ts.Config.Handler = srv.Handler()
 	ts.Start()
 	t.Cleanup(ts.Close)
+	host := strings.TrimPrefix(ts.URL, "http://")
+	sessions.Store(host, signIn(t, ts.Config.Handler, opt.Port))
+	t.Cleanup(func() { sessions.Delete(host) })
 	return ts
+}
+
+// sessions are the session cookies of the test servers, by host:port.
+var sessions sync.Map
+
+// signIn opens the sign-in link of the app h on port and returns the
+// session cookie it sets.
+func signIn(t testing.TB, h http.Handler, port int) *http.Cookie {
+	t.Helper()
+	req := httptest.NewRequest("GET", "http://127.0.0.1:"+strconv.Itoa(port)+"/?token="+testToken, nil)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	for _, c := range w.Result().Cookies() {
+		if c.Name == cookiePrefix+strconv.Itoa(port) && c.Value != "" {
+			return c
+		}
+	}
+	t.Fatalf("sign-in: %d, no session cookie\n%s", w.Code, w.Body.String())
+	return nil
+}
+
+// signedIn is h with a session: every request gets its cookie (for
+// benchmarks, which call the handler directly).
+func signedIn(t testing.TB, h http.Handler, port int) http.Handler {
+	c := signIn(t, h, port)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.AddCookie(c)
+		h.ServeHTTP(w, r)
+	})
 }
 
 // client does not follow redirects, so each answer is seen as it is.
@@ -64,8 +97,17 @@ func do(t *testing.T, req *http.Request) (*http.Response, string) {
 	return res, string(b)
 }
 
+// withCookie adds the session cookie of the test server req goes to and,
+// as a browser's form post does, an Origin of that server.
 func withCookie(req *http.Request) *http.Request {
-	req.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
+	c, ok := sessions.Load(req.URL.Host)
+	if !ok {
+		panic("withCookie: no session for " + req.URL.Host)
+	}
+	req.AddCookie(c.(*http.Cookie))
+	if req.Method == http.MethodPost {
+		req.Header.Set("Origin", "http://"+req.URL.Host)
+	}
 	return req
 }
 
@@ -79,16 +121,13 @@ func TestTokenTradedForCookie(t *testing.T) {
 	if loc := res.Header.Get("Location"); loc != "/search?q=go" {
 		t.Errorf("Location %q: the token must leave the address", loc)
 	}
-	var c *http.Cookie
-	for _, k := range res.Cookies() {
-		if k.Name == cookieName {
-			c = k
-		}
+	c := sessionCookieOf(t, res, ts)
+	if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Value == testToken || c.Value == "" {
+		t.Fatalf("cookie %+v: want HttpOnly, SameSite=Strict, a session id that is not the token", c)
 	}
-	if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Value != testToken {
-		t.Fatalf("cookie %+v: want HttpOnly, SameSite=Strict, the token", c)
-	}
-	res, body := do(t, withCookie(mustReq(t, "GET", ts.URL+"/", "")))
+	req = mustReq(t, "GET", ts.URL+"/", "")
+	req.AddCookie(c)
+	res, body := do(t, req)
 	if res.StatusCode != 200 || !strings.Contains(body, "<h1>Inbox</h1>") {
 		t.Errorf("with the cookie: %d\n%s", res.StatusCode, body)
 	}
@@ -118,8 +157,9 @@ func TestNoTokenIs401(t *testing.T) {
 		{"GET", "/capture?bt=nope", ""},
 	} {
 		req := mustReq(t, tc.method, ts.URL+tc.path, "")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
 		if tc.cookie != "" {
-			req.AddCookie(&http.Cookie{Name: cookieName, Value: tc.cookie})
+			req.AddCookie(&http.Cookie{Name: cookieNameOf(ts), Value: tc.cookie})
 		}
 		if res, body := do(t, req); res.StatusCode != http.StatusUnauthorized {
 			t.Errorf("%s %s: %d, want 401\n%s", tc.method, tc.path, res.StatusCode, body)

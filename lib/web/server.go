@@ -10,9 +10,10 @@
 // lacks is added to lib/ledger.
 //
 // Security lives in one middleware layer (security.go): loopback-only
-// listening, a Host allowlist against DNS rebinding, a per-run token
-// traded for an HttpOnly SameSite=Strict cookie, cross-origin protection
-// on every state-changing request (POST only), a strict Content Security
+// listening, a Host allowlist against DNS rebinding, sessions kept in the
+// ledger behind a per-port HttpOnly SameSite=Strict cookie (a sign-in
+// token starts one), cross-origin protection on every state-changing
+// request (POST only, with Origin or Sec-Fetch-Site), a strict Content Security
 // Policy and bounded request bodies. docs/ui.md describes the model.
 package web
 
@@ -25,11 +26,16 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger"
 )
+
+// DefaultPort is the port of linkledger ui's default address
+// (127.0.0.1:7474).
+const DefaultPort = 7474
 
 // Caps on what a request may send.
 const (
@@ -46,9 +52,13 @@ type Options struct {
 	// Port is the port the server listens on: the Host header must name
 	// a loopback host with it.
 	Port int
-	// Token is the per-run secret; the bookmarklet carries CaptureToken,
-	// which opens the capture form only (empty: Token).
+	// Token is the per-run sign-in token (the link linkledger ui prints):
+	// it starts a session and is never one itself. The bookmarklet
+	// carries CaptureToken, which opens the capture form only (empty:
+	// Token).
 	Token, CaptureToken string
+	// Now is the clock of sessions and sign-in links (nil: time.Now).
+	Now func() time.Time
 	// Poke tells the background worker there is new work (nil: no worker).
 	Poke func()
 	// Embedder embeds the query of a search and of a pack saved or
@@ -66,6 +76,8 @@ type Options struct {
 type Server struct {
 	opt   Options
 	pages *pages
+	// importing is held by the import running (one at a time)
+	importing sync.Mutex
 }
 
 // New returns the web app for opt.

@@ -4,7 +4,8 @@ package linkledger
 //
 // Reads: HTTP requests on a loopback address. Writes: the URL to open
 // (with this run's token) as the first line of stdout, and nothing else
-// there; diagnostics on stderr. Touches: opens the store once (creating it
+// there; diagnostics on stderr. Sessions and sign-in links are kept in the
+// ledger (hashed; --sign-in-link adds one and prints its URL). Touches: opens the store once (creating it
 // only at the default location, as ll-save does) and keeps it open, and
 // DB.ui-token, the bookmarklet's token (made on first use). Each page
 // reads the store, each form post writes it in one short transaction. Unless
@@ -20,7 +21,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -34,10 +37,17 @@ func uiVerb(filters Filters, env cli.Env) *ucli.Command {
 	return &ucli.Command{
 		Name:      "ui",
 		Usage:     "serve the local web app: inbox, reader, search, review, highlights",
-		UsageText: "linkledger ui [--db FILE] [--addr 127.0.0.1:PORT] [--open] [--no-worker]",
+		UsageText: "linkledger ui [--db FILE] [--addr 127.0.0.1:PORT] [--open] [--no-worker]\n   linkledger ui --sign-in-link [--db FILE] [--addr 127.0.0.1:PORT]",
 		Description: `ui serves linkledger's web app on a loopback address. Its first line on
-stdout is the address to open, with this run's token; the first visit
-trades the token for a cookie. Ctrl-C stops it.
+stdout is a sign-in link: the address to open, with this run's token.
+Opening it starts a session kept in the ledger, so the browser stays
+signed in for 30 days, across restarts of the browser and of the server
+on the same address; Sign out (top right) ends it. Ctrl-C stops it.
+
+--sign-in-link starts no server: it prints a fresh sign-in link for the
+server of this ledger on --addr (running, or started within 10 minutes),
+which works once, within 10 minutes. Use it when the browser asks you to
+sign in and the first link is gone.
 
 While it runs it ingests saved links in the background (the pipeline of
 'linkledger worker', as linkledger mcp does); --no-worker turns that off.
@@ -48,6 +58,7 @@ EXAMPLES:
    linkledger ui
    linkledger ui --addr 127.0.0.1:0 --no-worker
    linkledger ui --db ~/notes/.linkledger/linkledger.db --open
+   linkledger ui --sign-in-link
 
 ` + cli.ExitCodesHelp,
 		Flags: []ucli.Flag{
@@ -56,6 +67,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "addr", Value: "127.0.0.1:7474", Usage: "listen on `HOST:PORT`, a loopback address (port 0: a free one)"},
 			&ucli.BoolFlag{Name: "open", Usage: "open the app in the default browser"},
 			&ucli.BoolFlag{Name: "no-worker", Usage: "do not ingest in the background"},
+			&ucli.BoolFlag{Name: "sign-in-link", Usage: "print a fresh sign-in link for the server on --addr (works once, within 10 minutes) and exit"},
 		},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			if c.Args().Present() {
@@ -63,6 +75,12 @@ EXAMPLES:
 			}
 			if err := web.CheckAddr(c.String("addr")); err != nil {
 				return cli.UsageHint("try --addr 127.0.0.1:7474, or 127.0.0.1:0 for a free port", "%v", err)
+			}
+			if c.Bool("sign-in-link") {
+				if c.Bool("open") || c.Bool("no-worker") {
+					return cli.Usage("--sign-in-link starts no server: --open and --no-worker do not go with it")
+				}
+				return signInLink(ctx, env, c)
 			}
 			return serveUI(ctx, filters, env, c)
 		},
@@ -75,7 +93,9 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		return err
 	}
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-	st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait})
+	// the import form saves as linkledger import does (ledger.Import):
+	// sub-journals in memory, as ll-save --batch has them
+	st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, BulkImports: true})
 	if err != nil {
 		return err
 	}
@@ -126,6 +146,39 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 		return nil // Ctrl-C: a clean stop
 	}
 	return err
+}
+
+// signInLink prints a one-time sign-in link for the server of the ledger
+// on --addr's port (docs/ui.md, "Sessions and sign-in"). It says on
+// stderr when nothing answers there yet; the link is still good for its
+// 10 minutes.
+func signInLink(ctx context.Context, env cli.Env, c *ucli.Command) error {
+	host, portStr, _ := net.SplitHostPort(c.String("addr"))
+	port, _ := strconv.Atoi(portStr)
+	if port == 0 {
+		return cli.UsageHint("give the address the server printed, e.g. --addr 127.0.0.1:43121", "--sign-in-link: --addr %q has no port: a sign-in link is for one server's port", c.String("addr"))
+	}
+	loc, err := cli.LocateDB(c.String("db"), env)
+	if err != nil {
+		return err
+	}
+	l, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.BusyTimeout(c.Duration("busy-timeout"))})
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	tok, err := l.NewSignIn(ctx, port, time.Now())
+	if err != nil {
+		return fmt.Errorf("sign-in link: %w", err)
+	}
+	addr := net.JoinHostPort(host, portStr)
+	if _, err := fmt.Fprintln(env.Stdout, "http://"+addr+"/?token="+tok); err != nil {
+		return err
+	}
+	if !web.Answers(ctx, addr) {
+		fmt.Fprintf(env.Stderr, "%s: no linkledger ui answers on %s yet: the link works once one does, within 10 minutes\n", cli.FullName(c), addr)
+	}
+	return nil
 }
 
 // captureToken is the bookmarklet's token for the database at db. It opens

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -209,12 +210,19 @@ func uiIngest(t *testing.T, extra map[string]string, setup func(db string)) {
 // with its session, and stop, which stops it and returns its exit code.
 func runUI(t *testing.T, db string) (string, *http.Client, func() int) {
 	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	return runUIOn(t, db, "127.0.0.1:0", &http.Client{Jar: jar, Timeout: 10 * time.Second})
+}
+
+// runUIOn is runUI on addr, signing hc in with the printed link.
+func runUIOn(t *testing.T, db, addr string, hc *http.Client) (string, *http.Client, func() int) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	var errb syncBuffer
 	codec := make(chan int, 1)
 	go func() {
-		codec <- linkledger.Run(ctx, inprocess.Filters(), uiEnv(db, pw, &errb), []string{"linkledger", "ui", "--addr", "127.0.0.1:0", "--no-worker"})
+		codec <- linkledger.Run(ctx, inprocess.Filters(), uiEnv(db, pw, &errb), []string{"linkledger", "ui", "--addr", addr, "--no-worker"})
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
@@ -224,8 +232,6 @@ func runUI(t *testing.T, db string) (string, *http.Client, func() int) {
 	}
 	go io.Copy(io.Discard, pr)
 	u, _ := url.Parse(strings.TrimSpace(line))
-	jar, _ := cookiejar.New(nil)
-	hc := &http.Client{Jar: jar, Timeout: 10 * time.Second}
 	res, err := hc.Get(u.String())
 	if err != nil {
 		cancel()
@@ -274,5 +280,87 @@ func TestUIBookmarkletTokenKept(t *testing.T) {
 	}
 	if third := bt(); third == first || len(third) != 32 {
 		t.Errorf("after damage: %q", third)
+	}
+}
+
+// TestUIStaysSignedIn: a browser signed in to `linkledger ui` is still
+// signed in after the server restarts on the same address (its session
+// is kept in the ledger); `linkledger ui --sign-in-link` prints a link
+// for that server that signs a second browser in once; a link for an
+// address where nothing answers says so on stderr.
+func TestUIStaysSignedIn(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ll.db")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	base, _, stop := runUIOn(t, db, addr, hc)
+	if code := stop(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	// restarted: the same cookie jar, without opening the new link
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := linkledger.Run(context.Background(), inprocess.Filters(), uiEnv(db, &out, &errb), append([]string{"linkledger", "ui"}, args...))
+		return code, out.String(), errb.String()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	codec := make(chan int, 1)
+	go func() {
+		codec <- linkledger.Run(ctx, inprocess.Filters(), uiEnv(db, io.Discard, io.Discard), []string{"linkledger", "ui", "--addr", addr, "--no-worker"})
+	}()
+	var res *http.Response
+	for i := 0; ; i++ {
+		if res, err = hc.Get(base + "/"); err == nil {
+			break
+		}
+		if i == 100 {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), "<h1>Inbox</h1>") {
+		t.Errorf("after a restart: %d, want the inbox\n%s", res.StatusCode, body)
+	}
+	// a fresh link for the running server, for another browser
+	code, out, errs := run("--sign-in-link", "--addr", addr)
+	link := strings.TrimSpace(out)
+	if code != 0 || !strings.HasPrefix(link, base+"/?token=") || strings.Count(out, "\n") != 1 || errs != "" {
+		t.Fatalf("--sign-in-link: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	jar2, _ := cookiejar.New(nil)
+	other := &http.Client{Jar: jar2, Timeout: 10 * time.Second}
+	for i, want := range []int{200, 401} {
+		res, err := other.Get(link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("the sign-in link, use %d: %d, want %d", i+1, res.StatusCode, want)
+		}
+		if i == 0 {
+			jar2, _ = cookiejar.New(nil)
+			other.Jar = jar2
+		}
+	}
+	cancel()
+	if code := <-codec; code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	// nothing answers there now: the link is printed, and stderr says so
+	code, out, errs = run("--sign-in-link", "--addr", addr)
+	if code != 0 || !strings.HasPrefix(out, base+"/?token=") || !strings.Contains(errs, "no linkledger ui answers on "+addr) {
+		t.Errorf("--sign-in-link with no server: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, _, errs := run("--sign-in-link", "--addr", "127.0.0.1:0"); code != cli.ExitUsage || !strings.Contains(errs, "no port") {
+		t.Errorf("--sign-in-link on port 0: exit %d, %s", code, errs)
 	}
 }
