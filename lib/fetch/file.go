@@ -81,12 +81,23 @@ func (f *Fetcher) readFile(ctx context.Context, fileURL string) *result {
 	// O_NONBLOCK: opening a FIFO with no writer must not block; O_NOCTTY:
 	// opening a terminal must not make it ours. Anything but a regular
 	// file is refused before a byte is read.
+	// The ledger itself (or its -wal, -shm) is never read as a page: in
+	// a process that holds it (the worker), closing the descriptor would
+	// drop the process's SQLite locks (localfile.Held).
+	if localfile.Held(path) {
+		res.err = fail(record.CodeFileNotAllowed, false, "%s %v", path, localfile.ErrHeld)
+		return res
+	}
 	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		res.err = fail(record.CodeFileRead, false, "%v", err)
 		return res
 	}
-	defer fh.Close()
+	defer func() {
+		if localfile.CloseUnlessHeld(fh) && res.err == nil {
+			res.err = fail(record.CodeFileNotAllowed, false, "%s %v", path, localfile.ErrHeld)
+		}
+	}()
 	st, err := fh.Stat()
 	if err != nil {
 		res.err = fail(record.CodeFileRead, false, "%v", err)

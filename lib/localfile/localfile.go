@@ -27,15 +27,25 @@ var ErrNotRegular = errors.New("not a regular file")
 // regular file"). O_NONBLOCK: opening a FIFO
 // with no writer must not block; O_NOCTTY: opening a terminal must not
 // make it ours.
+//
+// A database this process holds open (Held) is refused (ErrHeld) before
+// it is opened. The caller closes the file with CloseUnlessHeld.
 func Open(path string) (*os.File, fs.FileInfo, error) {
+	if Held(path) {
+		return nil, nil, ErrHeld
+	}
 	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, nil, err
 	}
 	st, err := fh.Stat()
 	if err != nil {
-		fh.Close()
+		CloseUnlessHeld(fh)
 		return nil, nil, err
+	}
+	if isHeldFile(st) {
+		CloseUnlessHeld(fh)
+		return nil, nil, ErrHeld
 	}
 	if !st.Mode().IsRegular() {
 		fh.Close()
@@ -52,7 +62,7 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer fh.Close()
+	defer CloseUnlessHeld(fh)
 	if st.Size() > max {
 		return nil, fmt.Errorf("is %s, %w of %s", Size(st.Size()), ErrTooLarge, Size(max))
 	}

@@ -68,6 +68,9 @@ const (
 	// CodeQuoteNotFound: an agent's highlight or lowlight quotes text the
 	// item does not hold (error.hint: the closest passage).
 	CodeQuoteNotFound = "quote_not_found"
+	// CodeDeleted: ll-index met a record of an item deleted since (its
+	// fetch was in flight): the record does not bring the item back.
+	CodeDeleted = "deleted"
 )
 
 // Source types.

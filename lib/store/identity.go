@@ -10,6 +10,8 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/linkledger/linkledger/lib/localfile"
 )
 
 // ApplicationID is linkledger's PRAGMA application_id: the ASCII of
@@ -57,9 +59,20 @@ var sqliteMagic = []byte("SQLite format 3\x00")
 // SQLite through a read-only connection (the header may be stale while a
 // WAL holds newer pages). readOnly and immutable choose that
 // connection's DSN as for the store's own (see Open).
+//
+// A file this process already holds open (localfile.Held) was identified
+// when it was first opened: it is not read again, for closing the
+// descriptor of that read would drop the process's SQLite locks on it.
 func identify(ctx context.Context, path string, opts Options) error {
 	head := make([]byte, 100)
-	n, err := readHead(path, head)
+	var n int
+	held, err := localfile.Unheld(path, func() (err error) {
+		n, err = readHead(path, head)
+		return err
+	})
+	if held {
+		return nil
+	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Op == "open" {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil

@@ -64,7 +64,10 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 	}
 	var res *record.IndexResult
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
-		it, _, err := s.ensureItem(ctx, tx, rec, eventActorIndex, "", "")
+		it, created, err := s.ensureItem(ctx, tx, rec, eventActorIndex, "", "")
+		if err == nil && created {
+			err = refuseDeleted(ctx, tx, rec)
+		}
 		if err != nil {
 			return err
 		}
@@ -398,4 +401,23 @@ func (s *Store) Retry(ctx context.Context, id, actor string) (*record.Record, er
 		return nil
 	})
 	return out, err
+}
+
+// refuseDeleted returns a CodeDeleted error (nothing is written: the
+// transaction that has just created rec's item rolls back) when the item
+// was deleted before: a record of a deleted item (its fetch was in
+// flight when it was deleted, or a saved stream indexed late) must not
+// bring it back with its text. Only a new save does (ll-save, the web
+// app, MCP save create the item, which ll-index then finds). The history
+// tells: a deletion leaves an item "deleted" event (events_item index).
+func refuseDeleted(ctx context.Context, tx dbtx, rec *record.Record) error {
+	var at sql.NullString
+	if err := tx.GetContext(ctx, &at, `SELECT max(at) FROM events WHERE item_id = ? AND entity = 'item' AND action = ?`, rec.ID, itemDeletedEventName); err != nil {
+		return err
+	}
+	if !at.Valid {
+		return nil
+	}
+	return &record.Error{Stage: record.StageIndex, Code: record.CodeDeleted,
+		Message: fmt.Sprintf("item deleted at %s: a record of it does not bring it back (save the URL again to keep it)", at.String)}
 }

@@ -140,7 +140,10 @@ func (s *Store) indexContentBatch(ctx context.Context, recs []*record.Record) ([
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			it, _, err := s.ensureItem(wctx, tx, rec, eventActorIndex, "", "")
+			it, created, err := s.ensureItem(wctx, tx, rec, eventActorIndex, "", "")
+			if err == nil && created {
+				err = refuseDeleted(wctx, tx, rec)
+			}
 			if err != nil {
 				return err
 			}

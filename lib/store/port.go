@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/linkledger/linkledger/lib/localfile"
 )
 
 // BackupResult is what Backup did besides writing the copy.
@@ -35,6 +37,11 @@ func (s *Store) Backup(ctx context.Context, dest string) (*BackupResult, error) 
 	dir := filepath.Dir(dest)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("folder %s does not exist", dir)
+	}
+	// the copy is renamed over dest: never over the live database, its
+	// -wal or -shm (by any name: a link too)
+	if localfile.Held(dest) {
+		return nil, fmt.Errorf("%s %v: name another file", dest, localfile.ErrHeld)
 	}
 	res := &BackupResult{}
 	if err := removeStaleBackups(dest, res); err != nil {
@@ -162,11 +169,14 @@ func removeIfStale(path string, res *BackupResult, lock bool) error {
 		// a backup that has just created its file and not yet locked it
 		return nil
 	}
+	if localfile.Held(path) {
+		return nil // a database of this process's, named like a backup's file
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
+	defer localfile.CloseUnlessHeld(f)
 	if fi, err := f.Stat(); err != nil || !os.SameFile(li, fi) {
 		return nil // replaced since the Lstat
 	}

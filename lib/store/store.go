@@ -27,6 +27,8 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/linkledger/linkledger/lib/localfile"
 )
 
 //go:embed migrations/*.sql
@@ -92,6 +94,8 @@ type Store struct {
 	// openedEmbed holds the embeddings endpoint setting read at open
 	// (Options.ReadPolicies), for the first StoredEmbed
 	openedEmbed *openedSetting
+	// release ends the process's hold on the file (localfile.Hold)
+	release func()
 }
 
 // ErrNoFTS5 says the binary was built without the sqlite_fts5 build tag.
@@ -220,8 +224,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // createFile creates a missing database file with mode 0600 (an existing
 // one keeps its mode), so the umask never makes a store readable by
 // others. SQLite would create it with 0644 less the umask.
+// A file this process already holds open exists: it is not opened again
+// (closing that descriptor would drop the process's SQLite locks).
 func createFile(path string) error {
-	if err := createRaw(path, 0o600); err != nil {
+	if _, err := localfile.Unheld(path, func() error { return createRaw(path, 0o600) }); err != nil {
 		return fmt.Errorf("create database: %w", err)
 	}
 	return nil
@@ -258,8 +264,12 @@ func open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := identify(ctx, path, opts); err != nil {
 		return nil, err
 	}
+	// from its first connection on, no code of this process opens the
+	// file outside SQLite (see localfile.Hold)
+	release := localfile.Hold(path)
 	db, err := sqlx.Open("sqlite3", dsn(path, opts))
 	if err != nil {
+		release()
 		return nil, err
 	}
 	db.SetMaxOpenConns(4)
@@ -270,11 +280,12 @@ func open(ctx context.Context, path string, opts Options) (*Store, error) {
 	sem, err := sqlx.Open("sqlite3", dsn(path, opts))
 	if err != nil {
 		db.Close()
+		release()
 		return nil, err
 	}
 	sem.SetMaxOpenConns(4)
 	sem.SetConnMaxIdleTime(time.Minute)
-	s := &Store{db: db, semDB: sem, now: opts.Now, path: path}
+	s := &Store{db: db, semDB: sem, now: opts.Now, path: path, release: release}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -484,6 +495,9 @@ func (s *Store) Close() error {
 	err := s.db.Close()
 	if s.semDB != nil {
 		s.semDB.Close()
+	}
+	if s.release != nil {
+		s.release()
 	}
 	return err
 }
