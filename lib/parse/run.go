@@ -202,6 +202,9 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 		rec.Checksum = Checksum(text)
 	}
 	rec.Chunks = chunk.Split(pieces, opts.Chunk)
+	// the structure is capped like the text, with room for its markup
+	md, mdCut := capMarkdown(res.Markdown, 2*limit)
+	rec.Markdown = md
 	if rec.Title == "" {
 		rec.Title = fallbackTitle(paras, rec)
 	}
@@ -216,6 +219,10 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 		FallbackFrom: failed,
 		Warnings:     append(reasons, res.Warnings...),
 		NoTextReason: res.NoTextReason,
+	}
+	if mdCut && !truncated {
+		rec.Parse.Truncated = true
+		rec.Parse.Warnings = append(rec.Parse.Warnings, fmt.Sprintf("markdown truncated to %d bytes (twice max text bytes)", 2*limit))
 	}
 	if truncated {
 		markTruncated(rec.Parse, from, limit)

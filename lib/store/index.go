@@ -296,6 +296,9 @@ func (s *Store) indexContent(ctx context.Context, tx dbtx, it *itemRow, rec *rec
 		}
 		nChunks = len(rec.Chunks)
 	}
+	if err := storeMarkdown(ctx, tx, it.ID, rec.Markdown); err != nil {
+		return nil, err
+	}
 	state, err := successState(ctx, tx, it.ID)
 	if err != nil {
 		return nil, err
@@ -398,4 +401,19 @@ func (s *Store) Retry(ctx context.Context, id, actor string) (*record.Record, er
 		return nil
 	})
 	return out, err
+}
+
+// storeMarkdown keeps the item's structured document (migration 0017):
+// the new content's, or none when its parse had no structure (the
+// reader then shows the text as paragraphs). It is written even when
+// the text is unchanged, so re-ingesting an item stored before gains
+// its structure.
+func storeMarkdown(ctx context.Context, tx dbtx, itemID, md string) error {
+	if md == "" {
+		_, err := tx.ExecContext(ctx, `DELETE FROM item_markdown WHERE item_id = ?`, itemID)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO item_markdown(item_id, markdown) VALUES (?, ?)
+		ON CONFLICT(item_id) DO UPDATE SET markdown = excluded.markdown`, itemID, md)
+	return err
 }
