@@ -7,8 +7,9 @@ usage: eval_structure.py EXTRACTION_DIR < parsed.ndjson
 For each benchmark page, the structures of the source page that belong to
 its main content (their text is in the benchmark's ground-truth body) are
 counted: headings (h2-h6), list items, code blocks (<pre>), table cells
-(of tables at least half of whose cells are in the body) and figures (an
-<img> with alt text inside a <figure>, or one followed by a <figcaption>).
+(of tables at least half of whose cells are in the body) and figures (a
+<figure> with an <img> with alt text, when the paragraph after it is in
+the body: the benchmark's body leaves captions out).
 Each is looked for in the page's Markdown as that structure: a heading
 line (#), a list item line (- or N.), a fenced code block, a table row
 (| ... |), an image or its alt text in italics. Prints, per kind, the
@@ -48,6 +49,7 @@ class Source(HTMLParser):
         self.tables = 0
         self.table = []
         self.in_figure = 0
+        self.alts = []  # the first alt text of each open <figure>
         self.skip = 0
 
     def handle_starttag(self, tag, attrs):
@@ -59,10 +61,12 @@ class Source(HTMLParser):
             self.table.append(self.tables)
         if tag == "figure":
             self.in_figure += 1
-        if tag == "img" and self.in_figure and a.get("alt", "").strip():
-            self.found.append(("figure", a["alt"].strip(), 0))
+            self.alts.append("")
+        if tag == "img" and self.in_figure and a.get("alt", "").strip() and not self.alts[-1]:
+            self.alts[-1] = a["alt"].strip()
         kind = {"h2": "heading", "h3": "heading", "h4": "heading", "h5": "heading", "h6": "heading",
-                "li": "list item", "pre": "code block", "td": "table cell", "th": "table cell"}.get(tag)
+                "li": "list item", "pre": "code block", "td": "table cell", "th": "table cell",
+                "figure": "figure", "p": "paragraph"}.get(tag)
         if kind:
             self.stack.append((tag, kind, [], self.table[-1] if self.table else 0))
 
@@ -73,6 +77,15 @@ class Source(HTMLParser):
             self.table.pop()
         if tag == "figure" and self.in_figure:
             self.in_figure -= 1
+            alt = self.alts.pop()
+            # a figure of the main content: its caption is in the body
+            for i in range(len(self.stack) - 1, -1, -1):
+                if self.stack[i][0] == "figure":
+                    _, _, parts, _ = self.stack.pop(i)
+                    if alt:
+                        self.found.append(("figure", alt, " ".join("".join(parts).split())))
+                    break
+            return
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
                 t, kind, parts, tid = self.stack.pop(i)
@@ -158,13 +171,25 @@ def main():
             if kind == "table cell":
                 cells.setdefault(tid, []).append(squash(text) in body if squash(text) else False)
         main_tables = {tid for tid, ins in cells.items() if ins and sum(ins) * 2 >= len(ins)}
-        for kind, text, tid in src.found:
+        # a figure is the main content's when the paragraph after it is
+        nextpara = {}
+        pending = []
+        for i, (kind, text, tid) in enumerate(src.found):
+            if kind == "figure":
+                pending.append(i)
+            elif kind == "paragraph" and len(squash(text)) >= 40:
+                for j in pending:
+                    nextpara[j] = squash(text)
+                pending = []
+        for i, (kind, text, tid) in enumerate(src.found):
             t = squash(text)
+            if kind == "paragraph":
+                continue
             if kind == "table cell":
                 if tid not in main_tables or not t:
                     continue
             elif kind == "figure":
-                if len(t) < 4:
+                if len(t) < 4 or nextpara.get(i, "") not in body or not nextpara.get(i):
                     continue
             elif len(t) < 16 or t not in body:
                 # a short heading or item ("Tennis") is as likely a menu
@@ -178,7 +203,7 @@ def main():
                 ok = t in mdsets[kind]
             total[kind] += 1
             kept[kind] += ok
-            if kind == "figure" or t in kept_txt:
+            if t in kept_txt or (kind == "figure" and nextpara[i] in kept_txt):
                 total_text[kind] += 1
                 kept_text[kind] += ok
     print(f"structure kept on {pages} pages: of the main content's structures (their text in the benchmark's body),")
