@@ -180,10 +180,12 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 	var pieces []chunk.Piece
 	var paras []string
 	n := 0
+	heads, code := markdownSections(res.Markdown)
 	for _, s := range segs {
 		ps, cut := capParagraphs(Paragraphs(Normalize(s.Text)), limit-n)
 		for _, p := range ps {
-			pieces = append(pieces, chunk.Piece{Text: p, StartS: s.StartS, Page: s.Page})
+			sq := squash(p)
+			pieces = append(pieces, chunk.Piece{Text: p, StartS: s.StartS, Page: s.Page, Heading: heads[sq], Code: code[sq]})
 			paras = append(paras, p)
 			n += len(p) + 2
 		}

@@ -12,6 +12,7 @@ package parse
 import (
 	"context"
 	nurl "net/url"
+	"regexp"
 	"strings"
 	"time"
 
@@ -339,4 +340,37 @@ func cloneNode(n *html.Node) *html.Node {
 		c.AppendChild(cloneNode(k))
 	}
 	return c
+}
+
+// mdEscape is a backslash escape of Markdown punctuation.
+var mdEscape = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
+
+// markdownSections reads md's ATX headings and fenced code blocks, as
+// squashed text, so the chunker can tell them among the text's
+// paragraphs (a chunk does not cross a heading; a code block stays whole).
+func markdownSections(md string) (headings, code map[string]bool) {
+	headings, code = map[string]bool{}, map[string]bool{}
+	var block []string
+	fence := ""
+	for _, line := range strings.Split(md, "\n") {
+		t := strings.TrimSpace(line)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
+				code[squash(strings.Join(block, "\n"))] = true
+				block, fence = nil, ""
+				continue
+			}
+			block = append(block, line)
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
+		if h := strings.TrimLeft(t, "#"); len(h) < len(t) && len(t)-len(h) <= 6 && strings.HasPrefix(h, " ") {
+			h = strings.TrimRight(strings.TrimSpace(h), "#")
+			headings[squash(mdEscape.ReplaceAllString(h, "$1"))] = true
+		}
+	}
+	return headings, code
 }

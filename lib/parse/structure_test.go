@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/linkledger/linkledger/lib/chunk"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -120,5 +121,41 @@ func TestMarkdownFileKeepsStructure(t *testing.T) {
 	Run(rec, generic(), Options{})
 	if rec.Markdown != "# Notes\n\n## Part\n\n- one\n- two" {
 		t.Errorf("markdown = %q", rec.Markdown)
+	}
+}
+
+// TestStructureChunks: with the structure known, chunks start at the
+// page's headings and the code block is whole in one chunk.
+func TestStructureChunks(t *testing.T) {
+	b, err := os.ReadFile("testdata/structure.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	rec := &record.Record{URL: "https://example.com/post", Body: &s, Fetch: &record.FetchInfo{ContentType: "text/html"}}
+	Run(rec, generic(), Options{Chunk: chunk.Options{TargetTokens: 60, MaxTokens: 120, OverlapTokens: 10}})
+	starts := map[string]bool{}
+	for _, c := range rec.Chunks {
+		first, _, _ := strings.Cut(c.Text, "\n")
+		starts[first] = true
+		for _, h := range []string{"The setup", "The code", "Results", "A note on variance"} {
+			if i := strings.Index(c.Text, "\n\n"+h+"\n\n"); i >= 0 {
+				t.Errorf("chunk %d crosses the heading %q:\n%s", c.Index, h, c.Text)
+			}
+		}
+	}
+	for _, h := range []string{"The setup", "The code", "Results", "A note on variance"} {
+		if !starts[h] {
+			t.Errorf("no chunk starts at %q", h)
+		}
+	}
+	whole := false
+	for _, c := range rec.Chunks {
+		if strings.Contains(c.Text, "func BenchmarkSort(b *testing.B) {") && strings.Contains(c.Text, "slices.Sort(work)\n}\n}") {
+			whole = true
+		}
+	}
+	if !whole {
+		t.Errorf("the first code block is not whole in one chunk: %+v", rec.Chunks)
 	}
 }
