@@ -15,7 +15,7 @@ COMMIT  ?= $(shell git rev-parse --short=7 HEAD 2>/dev/null)
 LDFLAGS := -X github.com/linkledger/linkledger/lib/cli.Version=$(VERSION) -X github.com/linkledger/linkledger/lib/cli.Commit=$(COMMIT)
 MANDIR  := $(BIN)/man
 
-.PHONY: all setup build test vet bench reliability man completions install demo eval-extraction eval-retrieval eval-brief clean
+.PHONY: all setup build test vet bench reliability man completions install demo eval-extraction eval-structure eval-retrieval eval-brief clean
 
 all: build
 
@@ -85,6 +85,12 @@ fuzz:
 
 eval-extraction:
 	@scripts/eval-extraction.sh
+
+# eval-structure: the share of the main content's headings, list items,
+# code blocks, table cells and figures that ll-parse keeps in its Markdown
+# (docs/parse.md "Structure").
+eval-structure:
+	@scripts/eval-structure.sh
 
 # eval-retrieval: nDCG@10 and Recall@100 on SciFact train, per half; with
 # EMBED_URL and EMBED_MODEL (EMBED_URL=fake: the test fake) also semantic

@@ -73,6 +73,12 @@ type Piece struct {
 	Text   string
 	StartS *float64
 	Page   int
+	// Heading starts a section: no chunk holds text from before it and
+	// after it (the chunk before ends there, without overlap into it).
+	Heading bool
+	// Code is a code block: kept whole in one chunk when it fits in the
+	// hard limit (Options.Max), else split like any paragraph.
+	Code bool
 }
 
 // unit is a sentence (or part of an over-long sentence) with its token count
@@ -166,6 +172,24 @@ func splitRun(pieces []Piece, opts Options) []record.Chunk {
 			j++
 		}
 		startOfPiece := i == 0 || units[i-1].piece != units[i].piece
+		if startOfPiece && pieces[units[i].piece].Heading && len(cur) > 0 {
+			// a section starts: the chunk before ends here, and none
+			// carries text across the heading
+			flush()
+			cur, curTokens, fresh = nil, 0, 0
+		}
+		if startOfPiece && pieces[units[i].piece].Code && ptoks <= o.Max && curTokens+ptoks > o.Target {
+			// a code block that fits whole goes whole into a chunk
+			flush()
+			if curTokens+ptoks > o.Max {
+				cur, curTokens = nil, 0
+			}
+			cur = append(cur, units[i:j]...)
+			curTokens += ptoks
+			fresh += j - i
+			i = j
+			continue
+		}
 		if startOfPiece {
 			switch {
 			case curTokens+ptoks <= o.Target:

@@ -339,3 +339,57 @@ func BenchmarkSplitHugeWord(b *testing.B) {
 		Split([]Piece{{Text: w}}, Options{})
 	}
 }
+
+// TestSplitHeadingsAndCode: a chunk never holds text from both sides of
+// a heading (nor overlap across it), and a code block that fits in Max
+// stays whole in one chunk.
+func TestSplitHeadingsAndCode(t *testing.T) {
+	words := func(prefix string, n int) string {
+		var ws []string
+		for i := 0; i < n; i++ {
+			ws = append(ws, fmt.Sprintf("%s%d", prefix, i))
+		}
+		return strings.Join(ws, " ") + "."
+	}
+	opts := Options{TargetTokens: 200, MaxTokens: 300, OverlapTokens: 40}
+	pieces := []Piece{
+		{Text: words("intro", 30)},
+		{Text: "Setup", Heading: true},
+		{Text: words("setup", 30)},
+		{Text: "Results", Heading: true},
+		{Text: words("result", 20)},
+	}
+	chunks := Split(pieces, opts)
+	if len(chunks) != 3 {
+		t.Fatalf("%d chunks, want one per section: %+v", len(chunks), chunks)
+	}
+	for i, want := range []string{"intro0", "Setup\n\nsetup0", "Results\n\nresult0"} {
+		if !strings.HasPrefix(chunks[i].Text, want) {
+			t.Errorf("chunk %d starts %q, want %q", i, chunks[i].Text[:min(20, len(chunks[i].Text))], want)
+		}
+	}
+	if strings.Contains(chunks[1].Text, "intro") || strings.Contains(chunks[2].Text, "setup") {
+		t.Errorf("a chunk crosses a heading: %+v", chunks)
+	}
+
+	code := "func main() {\n" + strings.Repeat("\tfmt.Println(\"One line of the program. And another one\")\n", 20) + "}"
+	pieces = []Piece{{Text: words("before", 40)}, {Text: code, Code: true}, {Text: words("after", 10)}}
+	chunks = Split(pieces, opts)
+	whole := 0
+	for _, c := range chunks {
+		if strings.Contains(c.Text, code) {
+			whole++
+		}
+	}
+	if whole != 1 {
+		t.Errorf("the code block is not whole in one chunk: %+v", chunks)
+	}
+	// without the mark it is cut like a paragraph (the test can fail)
+	pieces[1].Code = false
+	chunks = Split(pieces, opts)
+	for _, c := range chunks {
+		if strings.Contains(c.Text, code) {
+			t.Errorf("unmarked code fitted whole too; the case does not test the rule")
+		}
+	}
+}

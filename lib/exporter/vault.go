@@ -145,7 +145,8 @@ func yamlString(s string) string {
 
 // Markdown is an item's vault file: YAML front matter (url, title, author,
 // source, saved and published dates, tags, status, id) and its highlights,
-// lowlights and notes with actor and confidence.
+// lowlights and notes with actor and confidence, then the item's
+// structured document (record.Markdown) when it has one.
 func Markdown(rec *record.Record) []byte {
 	var b bytes.Buffer
 	in := ingestOf(rec)
@@ -219,6 +220,9 @@ func Markdown(rec *record.Record) []byte {
 			fmt.Fprintf(&b, "- %s  \n  — %s, %s\n", text, who, a.CreatedAt)
 		}
 		b.WriteString("\n")
+	}
+	if md := strings.TrimSpace(rec.Markdown); md != "" {
+		b.WriteString("---\n\n" + md + "\n")
 	}
 	return b.Bytes()
 }

@@ -123,10 +123,11 @@ func (l *Ledger) Export(ctx context.Context, id string, text bool) (*record.Reco
 	return l.st.Export(ctx, id, text)
 }
 
-// ShowID is the item id as show prints it by default (no resolving of a
-// URL; ErrNotFound when there is none).
-func (l *Ledger) ShowID(ctx context.Context, id string) (*record.Record, error) {
-	return l.st.Show(ctx, id, store.ShowOptions{})
+// ShowID is the item id as show prints it (no resolving of a URL;
+// ErrNotFound when there is none), with its text and structured document
+// as opt asks.
+func (l *Ledger) ShowID(ctx context.Context, id string, opt ShowOptions) (*record.Record, error) {
+	return l.st.Show(ctx, id, store.ShowOptions{Text: opt.Text, Markdown: opt.Markdown})
 }
 
 // Backup writes a consistent copy of the database to dest.

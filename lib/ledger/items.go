@@ -14,6 +14,9 @@ type ShowOptions struct {
 	Resolve ResolveOptions
 	// Text adds the item's text: its chunks, in order.
 	Text bool
+	// Markdown adds the item's structured document (record.Markdown),
+	// when its last parse kept one.
+	Markdown bool
 }
 
 // Show returns everything stored about the item arg names (an id or its
@@ -24,7 +27,7 @@ func Show(ctx context.Context, st *store.Store, arg string, opt ShowOptions) (*r
 	if err != nil {
 		return nil, err
 	}
-	rec, err := st.Show(ctx, id, store.ShowOptions{Text: opt.Text})
+	rec, err := st.Show(ctx, id, store.ShowOptions{Text: opt.Text, Markdown: opt.Markdown})
 	return rec, notFound(err, arg, st)
 }
 

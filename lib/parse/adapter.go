@@ -32,6 +32,10 @@ type Result struct {
 	// output at the text cap (the PDF adapter); parse.Run marks the record.
 	Truncated bool
 	Warnings  []string
+	// Markdown is the structure of the text (headings, lists, code,
+	// tables, figures) as CommonMark with tables; "" when the adapter
+	// has none. parse.Run caps it.
+	Markdown string
 	// Segments is the text in reading order. Adapters that only have flat
 	// text put paragraphs (split on blank lines) in segments.
 	Segments []Segment

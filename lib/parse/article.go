@@ -71,6 +71,22 @@ func (a articleAdapter) Parse(rec *record.Record) (*Result, error) {
 		x.readOnly = true
 		big = []string{fmt.Sprintf("article: page over %d MiB, extracted with readability only", maxTrafilaturaBytes>>20)}
 	}
+	// the extractors' content nodes are kept for the structure
+	var nodes []*html.Node
+	x.mt.Readability = func(doc *html.Node, u *nurl.URL) (*html.Node, error) {
+		n, err := a.x.mt.Readability(doc, u)
+		if err == nil {
+			nodes = append(nodes, n)
+		}
+		return n, err
+	}
+	x.mt.Trafilatura = func(doc *html.Node, u *nurl.URL, fallback bool, r *html.Node) (*html.Node, string, string, string, string, time.Time, error) {
+		n, title, author, site, desc, date, err := a.x.mt.Trafilatura(doc, u, fallback, r)
+		if err == nil {
+			nodes = append(nodes, n)
+		}
+		return n, title, author, site, desc, date, err
+	}
 	paras, warn, tm := x.mainText(doc, baseURL(rec))
 	warn = append(big, warn...)
 	fillMeta(&meta, tm)
@@ -82,6 +98,7 @@ func (a articleAdapter) Parse(rec *record.Record) (*Result, error) {
 	for _, p := range paras {
 		res.Segments = append(res.Segments, Segment{Text: p})
 	}
+	res.Markdown, _ = structureMarkdown(nodes, paras, baseURL(rec), 0)
 	return res, nil
 }
 

@@ -30,6 +30,9 @@ func checkCapped(t *testing.T, rec *record.Record, limit int) {
 	if total > 2*limit {
 		t.Errorf("chunks hold %d bytes for a text capped at %d", total, limit)
 	}
+	if n := len(rec.Markdown); n > 2*limit {
+		t.Errorf("markdown is %d bytes for a text capped at %d", n, limit)
+	}
 	if rec.Parse == nil || !rec.Parse.Truncated {
 		t.Fatalf("parse = %+v, want truncated", rec.Parse)
 	}

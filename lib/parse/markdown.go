@@ -48,6 +48,8 @@ func (markdownAdapter) Parse(rec *record.Record) (*Result, error) {
 		return nil, errNoText
 	}
 	res.Segments = paragraphSegments(text)
+	// the file is its own structure
+	res.Markdown = strings.TrimSpace(body)
 	return res, nil
 }
 

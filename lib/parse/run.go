@@ -180,10 +180,12 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 	var pieces []chunk.Piece
 	var paras []string
 	n := 0
+	heads, code := markdownSections(res.Markdown)
 	for _, s := range segs {
 		ps, cut := capParagraphs(Paragraphs(Normalize(s.Text)), limit-n)
 		for _, p := range ps {
-			pieces = append(pieces, chunk.Piece{Text: p, StartS: s.StartS, Page: s.Page})
+			sq := squash(p)
+			pieces = append(pieces, chunk.Piece{Text: p, StartS: s.StartS, Page: s.Page, Heading: heads[sq], Code: code[sq]})
 			paras = append(paras, p)
 			n += len(p) + 2
 		}
@@ -202,6 +204,9 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 		rec.Checksum = Checksum(text)
 	}
 	rec.Chunks = chunk.Split(pieces, opts.Chunk)
+	// the structure is capped like the text, with room for its markup
+	md, mdCut := capMarkdown(res.Markdown, 2*limit)
+	rec.Markdown = md
 	if rec.Title == "" {
 		rec.Title = fallbackTitle(paras, rec)
 	}
@@ -216,6 +221,10 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 		FallbackFrom: failed,
 		Warnings:     append(reasons, res.Warnings...),
 		NoTextReason: res.NoTextReason,
+	}
+	if mdCut && !truncated {
+		rec.Parse.Truncated = true
+		rec.Parse.Warnings = append(rec.Parse.Warnings, fmt.Sprintf("markdown truncated to %d bytes (twice max text bytes)", 2*limit))
 	}
 	if truncated {
 		markTruncated(rec.Parse, from, limit)

@@ -85,6 +85,7 @@ func appendRecord(b []byte, r *Record) ([]byte, bool) {
 	if len(r.Chunks) > 0 {
 		e.chunks("chunks", r.Chunks)
 	}
+	e.str("markdown", r.Markdown, true)
 	if h := r.Hit; h != nil {
 		e.hit(h)
 	}

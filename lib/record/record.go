@@ -73,6 +73,13 @@ type Record struct {
 	Chunks      []Chunk    `json:"chunks,omitempty"`
 	Parse       *ParseInfo `json:"parse,omitempty"`
 
+	// Markdown is the main content's structure (headings, lists, code
+	// blocks, tables, figures, quotes, formulas) as CommonMark with
+	// tables, beside Text; Text stays what search and chunks use
+	// (docs/records.md). ll-parse writes it for HTML articles and
+	// Markdown files; linkledger show --markdown reads it back.
+	Markdown string `json:"markdown,omitempty"`
+
 	// Embed is set by ll-embed: the model and dimension of the vectors it
 	// added to the chunks ("embedding"), or why it added none (error).
 	Embed *EmbedInfo `json:"embed,omitempty"`

@@ -33,6 +33,9 @@ const (
 type ShowOptions struct {
 	// Text adds the item's chunks, in order, as the record's chunks.
 	Text bool
+	// Markdown adds the item's structured document (record.Markdown),
+	// when its last parse kept one.
+	Markdown bool
 }
 
 // Show returns everything stored about one item: the status record
@@ -112,6 +115,12 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 				ch.StartS = &v
 			}
 			rec.Chunks = append(rec.Chunks, ch)
+		}
+	}
+	if opts.Markdown {
+		err := s.db.GetContext(ctx, &rec.Markdown, `SELECT markdown FROM item_markdown WHERE item_id = ?`, id)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
 		}
 	}
 	return rec, nil

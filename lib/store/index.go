@@ -299,6 +299,9 @@ func (s *Store) indexContent(ctx context.Context, tx dbtx, it *itemRow, rec *rec
 		}
 		nChunks = len(rec.Chunks)
 	}
+	if err := storeMarkdown(ctx, tx, it.ID, rec.Markdown); err != nil {
+		return nil, err
+	}
 	state, err := successState(ctx, tx, it.ID)
 	if err != nil {
 		return nil, err
@@ -420,4 +423,19 @@ func refuseDeleted(ctx context.Context, tx dbtx, rec *record.Record) error {
 	}
 	return &record.Error{Stage: record.StageIndex, Code: record.CodeDeleted,
 		Message: fmt.Sprintf("item deleted at %s: a record of it does not bring it back (save the URL again to keep it)", at.String)}
+}
+
+// storeMarkdown keeps the item's structured document (migration 0016):
+// the new content's, or none when its parse had no structure (the
+// reader then shows the text as paragraphs). It is written even when
+// the text is unchanged, so re-ingesting an item stored before gains
+// its structure.
+func storeMarkdown(ctx context.Context, tx dbtx, itemID, md string) error {
+	if md == "" {
+		_, err := tx.ExecContext(ctx, `DELETE FROM item_markdown WHERE item_id = ?`, itemID)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO item_markdown(item_id, markdown) VALUES (?, ?)
+		ON CONFLICT(item_id) DO UPDATE SET markdown = excluded.markdown`, itemID, md)
+	return err
 }

@@ -1,6 +1,6 @@
 package store
 
-// The web app's sessions and sign-in links (migration 0016): rows keyed
+// The web app's sessions and sign-in links (migration 0015): rows keyed
 // by the hash of a secret the browser or the sign-in link holds.
 // lib/ledger makes the secrets and hashes them; this file stores, checks
 // and deletes the rows. Times are RFC 3339 UTC strings, compared as

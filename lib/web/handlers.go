@@ -421,9 +421,12 @@ func checkMode(mode string) error {
 // --- reader ---------------------------------------------------------------
 
 type readerData struct {
-	Item      *record.Record
-	Ingest    ledger.IngestInfo
-	Paras     []para
+	Item   *record.Record
+	Ingest ledger.IngestInfo
+	Paras  []para
+	// Blocks is the structured document (record.Markdown) when the item
+	// has one; the reader then shows it instead of Paras.
+	Blocks    []*sblock
 	Loose     []record.Annotation // highlights and lowlights not marked in place
 	Notes     []record.Annotation
 	HasText   bool
@@ -440,7 +443,7 @@ const readerPart = 300
 
 func (s *Server) reader(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	rec, err := s.opt.Ledger.Show(r.Context(), id, ledger.ShowOptions{Text: true})
+	rec, err := s.opt.Ledger.Show(r.Context(), id, ledger.ShowOptions{Text: true, Markdown: true})
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -449,11 +452,32 @@ func (s *Server) reader(w http.ResponseWriter, r *http.Request) {
 	ps := ledger.Paragraphs(rec.Chunks)
 	d.HasText = len(ps) > 0
 	var placed map[int64]bool
-	d.Paras, placed = markParagraphs(ps, rec.Annotations)
+	n := 0
+	if d.HasText && rec.Markdown != "" {
+		// the structure, marked where the text holds the quotes
+		texts := make([]string, len(ps))
+		for i, p := range ps {
+			texts[i] = p.Text
+		}
+		var ok bool
+		d.Blocks, placed, ok = structureBlocks(rec.Markdown, strings.Join(texts, "\n\n"), rec.Annotations)
+		n = len(d.Blocks)
+		if !ok {
+			d.Blocks = nil
+		}
+	}
+	if d.Blocks == nil {
+		d.Paras, placed = markParagraphs(ps, rec.Annotations)
+		n = len(d.Paras)
+	}
 	// a long text is read in parts, so a page stays light
-	if parts := (len(d.Paras) + readerPart - 1) / readerPart; parts > 1 {
+	if parts := (n + readerPart - 1) / readerPart; parts > 1 {
 		part := min(pageNumber(r.URL.Query().Get("part")), parts)
-		d.Paras = d.Paras[(part-1)*readerPart : min(part*readerPart, len(d.Paras))]
+		if d.Blocks != nil {
+			d.Blocks = d.Blocks[(part-1)*readerPart : min(part*readerPart, n)]
+		} else {
+			d.Paras = d.Paras[(part-1)*readerPart : min(part*readerPart, n)]
+		}
 		d.Part, d.Parts = part, parts
 		q := url.Values{}
 		if part > 1 {

@@ -176,6 +176,9 @@ func queryTerms(q string) []string {
 type annSeg struct {
 	Text string
 	Ann  *record.Annotation
+	// Inner is a second annotation over the same run (the structured
+	// reader marks overlapping quotes inside one another).
+	Inner *record.Annotation
 }
 
 // para is a paragraph of the reader with its marked runs.

@@ -338,6 +338,10 @@ func (r *Renderer) status(b *strings.Builder, rec *record.Record, in *ingest) {
 	// --text its text
 	r.annotations(b, rec)
 	r.text(b, rec)
+	if rec.Markdown != "" {
+		// as stored, not indented, so it can be copied whole
+		b.WriteString("\n" + cleanText(rec.Markdown) + "\n")
+	}
 }
 
 // item writes a record of no particular kind (queue views, ll-fetch and

@@ -53,13 +53,18 @@ author, site, published, saved/fetched/parsed times, source type, canonical
 and original URL, ingest status and last error ("ingest"), archived_at, tags
 with who added them ("tagged"), every annotation with its id, type, text,
 actor, confidence, pinned, chunk and created time, every artifact, and with
---text its text (its chunks, in order). The annotation ids are the ones pin,
-unpin and unannotate take. Archived items are shown too.
+--text its text (its chunks, in order), and with --markdown its structured
+document ("markdown": headings, lists, code blocks, tables, figures and
+quotes as CommonMark with tables) when its last parse kept one; an item
+stored before that, or imported as text, has none until it is re-ingested
+(linkledger retry). The annotation ids are the ones pin, unpin and
+unannotate take. Archived items are shown too.
 
 At a terminal (or with --format human) show prints a view for a person;
 with --text it ends with the item's text as paragraphs, each sentence once
 (the overlap between chunks left out), highlights marked (in colour, or
-between « and » with NO_COLOR). A view longer than the screen goes through
+between « and » with NO_COLOR); with --markdown it ends with the Markdown
+as stored. A view longer than the screen goes through
 a pager: $LINKLEDGER_PAGER, else $PAGER, else less (LESS=FRX when LESS is
 unset); PAGER=cat turns it off. A pipe or file always gets the record.
 
@@ -69,12 +74,14 @@ that canonicalizes to the saved one (tracking parameters, case, a local path).
 EXAMPLES:
    linkledger show ll_0123456789abcdef
    linkledger show https://example.com/post --text
+   linkledger show https://example.com/post --markdown --jq .markdown
    linkledger show example.com/post --jq '.annotations[] | [.id, .type, .text]'`,
 			Flags: []ucli.Flag{cli.DBFlag(), rulesFlag(),
-				&ucli.BoolFlag{Name: "text", Usage: "add the item's text (its chunks, in order)"}},
+				&ucli.BoolFlag{Name: "text", Usage: "add the item's text (its chunks, in order)"},
+				&ucli.BoolFlag{Name: "markdown", Usage: "add the item's structured document as Markdown (headings, lists, code, tables)"}},
 			Action: func(ctx context.Context, c *ucli.Command) error {
 				return eachItem(ctx, c, env, func(ctx context.Context, st *ledger.Ledger, arg string, ro ledger.ResolveOptions) ([]*record.Record, error) {
-					rec, err := st.Show(ctx, arg, ledger.ShowOptions{Resolve: ro, Text: c.Bool("text")})
+					rec, err := st.Show(ctx, arg, ledger.ShowOptions{Resolve: ro, Text: c.Bool("text"), Markdown: c.Bool("markdown")})
 					return []*record.Record{rec}, err
 				})
 			},

@@ -47,7 +47,7 @@ func TestDeleteAsksAtATerminal(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		_, err = st.ShowID(ctx, record.ItemID(url))
+		_, err = st.ShowID(ctx, record.ItemID(url), ledger.ShowOptions{})
 		if errors.Is(err, ledger.ErrNotFound) {
 			return false
 		}

@@ -253,7 +253,7 @@ func exportReadable(ctx context.Context, st *ledger.Ledger, ids []string, dir st
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rec, err := st.ShowID(ctx, id)
+		rec, err := st.ShowID(ctx, id, ledger.ShowOptions{Markdown: vault != nil})
 		if errors.Is(err, ledger.ErrNotFound) {
 			continue
 		}

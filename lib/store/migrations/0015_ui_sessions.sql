@@ -1,4 +1,4 @@
--- 0016: the web app's sessions and sign-in links (linkledger ui,
+-- 0015: the web app's sessions and sign-in links (linkledger ui,
 -- docs/ui.md "Sessions and sign-in").
 --
 -- A session is what the browser's cookie names; only the SHA-256 of its
