@@ -205,7 +205,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if pointers == 0 {
 		pointers = -1 // --max-pointers 0: none
 	}
-	pack, text, err := ledger.Pack(recs, fo, ledger.BriefOptions{MaxItems: maxItems, MaxPointers: pointers, PointerWords: c.Int("pointer-words"), MaxTokens: c.Int("max-tokens"), Format: format, LowConfidence: low, Skipped: skipped})
+	pack, text, err := ledger.PackFrom(ctx, st, recs, fo, ledger.BriefOptions{MaxItems: maxItems, MaxPointers: pointers, PointerWords: c.Int("pointer-words"), MaxTokens: c.Int("max-tokens"), Format: format, LowConfidence: low, Skipped: skipped})
 	if errors.Is(err, brief.ErrBudget) {
 		return cli.Usage("%v", err)
 	}
