@@ -106,19 +106,19 @@ type Item struct {
 	Summary     string            `json:"summary,omitempty"`
 	// SummaryAlso names what else said the summary's passage (key_claim,
 	// snippet): written once (see same.go).
-	SummaryAlso []string             `json:"summary_also,omitempty"`
-	KeyClaims   []string             `json:"key_claims,omitempty"`
-	Highlights  []Evidence           `json:"highlights,omitempty"`
-	Lowlights   []Evidence           `json:"lowlights,omitempty"`
-	Notes       []Evidence           `json:"notes,omitempty"`
-	Snippets    []record.Snippet     `json:"snippets,omitempty"`
+	SummaryAlso []string         `json:"summary_also,omitempty"`
+	KeyClaims   []string         `json:"key_claims,omitempty"`
+	Highlights  []Evidence       `json:"highlights,omitempty"`
+	Lowlights   []Evidence       `json:"lowlights,omitempty"`
+	Notes       []Evidence       `json:"notes,omitempty"`
+	Snippets    []record.Snippet `json:"snippets,omitempty"`
 	// Passages are the item's sentences that answer the query, whole,
 	// with their locators (passages.go); they take the snippets' place
 	// when the item's text is known. Whole says they are its whole text.
-	Passages   []Passage `json:"passages,omitempty"`
-	Whole      bool      `json:"whole,omitempty"`
-	Revalidate  *record.Revalidation `json:"revalidate,omitempty"`
-	FetchedAt   string               `json:"fetched_at,omitempty"`
+	Passages   []Passage            `json:"passages,omitempty"`
+	Whole      bool                 `json:"whole,omitempty"`
+	Revalidate *record.Revalidation `json:"revalidate,omitempty"`
+	FetchedAt  string               `json:"fetched_at,omitempty"`
 	// Unanchored counts the agents' highlights and lowlights left out
 	// because their quote is not in the text (Pack.Dropped).
 	Unanchored int `json:"-"`
