@@ -14,7 +14,9 @@ package brief
 // budget in proportion to its best sentence and its rank, and spends it
 // on its best sentences; an entry whose whole text fits its share is
 // given whole. An entry whose best sentence is weak (below
-// Options.WeakSentence) becomes a pointer. Adjacent chosen sentences are
+// Options.WeakSentence) becomes a pointer, unless it is the first (a
+// brief with hits keeps one full entry) or holds a person's or agent's
+// highlight or a note. Adjacent chosen sentences are
 // one passage, cut from the chunk's text exactly, with its locator: the
 // chunk's index and the byte range in that chunk's text.
 
@@ -33,13 +35,13 @@ const (
 	// DefaultTextShare is the share of the budget the passages of all
 	// entries are planned to take (the rest: the entries' fields and the
 	// pointers).
-	DefaultTextShare = 0.45
+	DefaultTextShare = 0.2
 	// DefaultRankDecay weighs entry k's share of the text budget by
 	// DefaultRankDecay^k.
 	DefaultRankDecay = 0.6
 	// DefaultWeakSentence: an entry whose best sentence covers less of
 	// the query's weight than this becomes a pointer.
-	DefaultWeakSentence = 0.0
+	DefaultWeakSentence = 0.3
 	// maxSentenceBytes bounds one sentence: a longer run without a
 	// terminator (a list, a table) is given in pieces cut at white space.
 	maxSentenceBytes = 1200
@@ -271,7 +273,7 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 			top = max(top, sc)
 		}
 		all[i].sents = ss
-		if top < opts.WeakSentence && len(it.Highlights) == 0 && len(it.Notes) == 0 {
+		if i > 0 && top < opts.WeakSentence && len(it.Highlights) == 0 && len(it.Notes) == 0 {
 			weak[i] = true
 			continue
 		}

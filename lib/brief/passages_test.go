@@ -259,3 +259,15 @@ func TestItemWithoutTextKeepsSnippets(t *testing.T) {
 		t.Fatalf("an item without text: snippets %d, passages %d", len(p.Items[0].Snippets), len(p.Items[0].Passages))
 	}
 }
+
+func TestPassagesFirstEntryStaysFull(t *testing.T) {
+	items := textItems(2, 6)
+	items[0].Text = []Chunk{{Index: 0, Text: "Nothing here. Nor here."}}
+	p, _, err := Build(items, Options{Query: "tide pool anemones", MaxTokens: 2000, MaxPointers: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) == 0 || p.Items[0].ID != items[0].ID {
+		t.Fatalf("the first entry, weak, left the full entries: %+v", p.Items)
+	}
+}
