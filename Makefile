@@ -15,7 +15,7 @@ COMMIT  ?= $(shell git rev-parse --short=7 HEAD 2>/dev/null)
 LDFLAGS := -X github.com/linkledger/linkledger/lib/cli.Version=$(VERSION) -X github.com/linkledger/linkledger/lib/cli.Commit=$(COMMIT)
 MANDIR  := $(BIN)/man
 
-.PHONY: all setup build test vet bench reliability man completions install demo eval-extraction eval-structure eval-retrieval eval-brief clean
+.PHONY: all setup build test vet bench reliability man completions install demo eval-extraction eval-structure eval-retrieval eval-brief eval-brief-evidence clean
 
 all: build
 
@@ -103,6 +103,12 @@ eval-retrieval: build
 # ranking's ceiling (relevant document in the top k) and nDCG@10 per half.
 eval-brief:
 	@scripts/eval-brief.sh
+
+# eval-brief-evidence: does the default brief carry the evidence? SciFact
+# train claims with their annotated rationale sentences, per half: present,
+# carried, share of text on evidence, brief tokens (docs/retrieval.md).
+eval-brief-evidence:
+	@scripts/eval-brief-evidence.sh
 
 clean:
 	rm -rf $(BIN)

@@ -64,6 +64,19 @@ type Options struct {
 	LowConfidence float64
 	// Count counts tokens (default chunk.CountTokens).
 	Count func(string) int
+	// Rarity weighs each query term (QueryTerms) by how rare it is in the
+	// ledger (store.TermRarity); a term not in it is weighed by how few
+	// of the pack's sentences hold it.
+	Rarity map[string]float64
+	// TextShare is the share of MaxTokens the entries' passages are
+	// planned to take (DefaultTextShare when 0).
+	TextShare float64
+	// RankDecay weighs entry k's share of that by RankDecay^k
+	// (DefaultRankDecay when 0).
+	RankDecay float64
+	// WeakSentence: an entry with text whose best sentence scores below
+	// it becomes a pointer (DefaultWeakSentence when 0; negative: never).
+	WeakSentence float64
 }
 
 // Pack is the evidence pack (one JSON document).
@@ -93,17 +106,27 @@ type Item struct {
 	Summary     string            `json:"summary,omitempty"`
 	// SummaryAlso names what else said the summary's passage (key_claim,
 	// snippet): written once (see same.go).
-	SummaryAlso []string             `json:"summary_also,omitempty"`
-	KeyClaims   []string             `json:"key_claims,omitempty"`
-	Highlights  []Evidence           `json:"highlights,omitempty"`
-	Lowlights   []Evidence           `json:"lowlights,omitempty"`
-	Notes       []Evidence           `json:"notes,omitempty"`
-	Snippets    []record.Snippet     `json:"snippets,omitempty"`
-	Revalidate  *record.Revalidation `json:"revalidate,omitempty"`
-	FetchedAt   string               `json:"fetched_at,omitempty"`
+	SummaryAlso []string         `json:"summary_also,omitempty"`
+	KeyClaims   []string         `json:"key_claims,omitempty"`
+	Highlights  []Evidence       `json:"highlights,omitempty"`
+	Lowlights   []Evidence       `json:"lowlights,omitempty"`
+	Notes       []Evidence       `json:"notes,omitempty"`
+	Snippets    []record.Snippet `json:"snippets,omitempty"`
+	// Passages are the item's sentences that answer the query, whole,
+	// with their locators (passages.go); they take the snippets' place
+	// when the item's text is known. Whole says they are its whole text.
+	Passages   []Passage            `json:"passages,omitempty"`
+	Whole      bool                 `json:"whole,omitempty"`
+	Revalidate *record.Revalidation `json:"revalidate,omitempty"`
+	FetchedAt  string               `json:"fetched_at,omitempty"`
 	// Unanchored counts the agents' highlights and lowlights left out
 	// because their quote is not in the text (Pack.Dropped).
 	Unanchored int `json:"-"`
+	// Text is the item's stored text, chunk by chunk (a prefix of it at
+	// most MaxTextBytes long), for its passages; none: snippets.
+	Text []Chunk `json:"-"`
+	// Chosen are the sentences chosen for the passages, best first.
+	Chosen []sent `json:"-"`
 }
 
 // NotFetched says the item is not fetched yet (found by its URL, note or
@@ -162,7 +185,7 @@ type Evidence struct {
 
 // Dropped says how much of one kind of evidence was left out.
 type Dropped struct {
-	What  string `json:"what"` // snippets, lowlights, low_confidence_highlights, items, unanchored_quotes
+	What  string `json:"what"` // sentences, snippets, lowlights, low_confidence_highlights, items, unanchored_quotes
 	Count int    `json:"count"`
 }
 
@@ -200,6 +223,13 @@ func FromRecord(r *record.Record) Item {
 		it.Lowlights = evidence(ls)
 		it.Notes = evidence(append(notes, h.Notes...))
 		it.Snippets = h.Snippets
+		chunks := r.Chunks // ll-find --with-chunks: the item's text
+		if len(chunks) == 0 {
+			chunks = h.Chunks // --expand-chunks: the matching chunks
+		}
+		for _, c := range chunks {
+			it.Text = append(it.Text, Chunk{Index: c.Index, Text: c.Text})
+		}
 		if a := h.Artifact; a != nil {
 			it.Summary, it.KeyClaims = a.Summary, a.SupportedClaims()
 		}
@@ -248,19 +278,46 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 	if opts.Count == nil {
 		opts.Count = chunk.CountTokens
 	}
+	if opts.TextShare == 0 {
+		opts.TextShare = DefaultTextShare
+	}
+	if opts.RankDecay == 0 {
+		opts.RankDecay = DefaultRankDecay
+	}
+	if opts.WeakSentence == 0 {
+		opts.WeakSentence = DefaultWeakSentence
+	}
+	items = append([]Item(nil), items...)
 	for i := range items {
 		if items[i].Rank == 0 {
 			items[i].Rank = i + 1
 		}
 	}
-	var tail []Pointer
+	var rest []Item
 	if len(items) > opts.MaxItems {
-		for _, it := range items[opts.MaxItems:] {
-			if len(tail) < opts.MaxPointers {
-				tail = append(tail, PointerOf(it, opts.PointerWords))
-			}
-		}
+		rest = items[opts.MaxItems:]
 		items = items[:opts.MaxItems]
+	}
+	// An entry whose best sentence is weak becomes a pointer, ahead of
+	// the candidates past the full items.
+	var tail []Pointer
+	weak := choosePassages(items, opts)
+	if len(weak) > 0 {
+		var strong []Item
+		for i, it := range items {
+			if weak[i] {
+				rest = append([]Item{it}, rest...)
+				continue
+			}
+			strong = append(strong, it)
+		}
+		sort.SliceStable(rest, func(a, b int) bool { return rest[a].Rank < rest[b].Rank })
+		items = strong
+	}
+	for _, it := range rest {
+		if len(tail) < opts.MaxPointers {
+			tail = append(tail, PointerOf(it, opts.PointerWords))
+		}
 	}
 	units := removable(items, opts.LowConfidence)
 	// The smallest number of removals (in value order) that fits: output
@@ -348,6 +405,8 @@ func estimate(items []Item, units []unit, opts Options) int {
 		var frag any
 		it := items[u.item]
 		switch u.kind {
+		case "sentences":
+			frag = Passage{Text: it.sentenceText(it.Chosen[u.idx])}
 		case "snippets":
 			frag = it.Snippets[u.idx]
 		case "lowlights":
@@ -367,6 +426,17 @@ func estimate(items []Item, units []unit, opts Options) int {
 // removable lists the removable units, lowest value first.
 func removable(items []Item, low float64) []unit {
 	var us []unit
+	// every entry's sentences but its best, least value first
+	var ss []unit
+	for i := len(items) - 1; i >= 0; i-- {
+		for j := len(items[i].Chosen) - 1; j >= 1; j-- {
+			ss = append(ss, unit{"sentences", i, j})
+		}
+	}
+	sort.SliceStable(ss, func(a, b int) bool {
+		return items[ss[a].item].Chosen[ss[a].idx].value < items[ss[b].item].Chosen[ss[b].idx].value
+	})
+	us = append(us, ss...)
 	for i := len(items) - 1; i >= 0; i-- {
 		for j := len(items[i].Snippets) - 1; j >= 0; j-- {
 			us = append(us, unit{"snippets", i, j})
@@ -385,13 +455,19 @@ func removable(items []Item, low float64) []unit {
 			}
 		}
 	}
+	// each entry's best sentence goes just before entries do
+	for i := len(items) - 1; i >= 0; i-- {
+		if len(items[i].Chosen) > 0 {
+			us = append(us, unit{"sentences", i, 0})
+		}
+	}
 	for i := len(items) - 1; i >= 0; i-- {
 		us = append(us, unit{"items", i, 0})
 	}
 	return us
 }
 
-var kinds = []string{"snippets", "lowlights", "low_confidence_highlights", "items"}
+var kinds = []string{"sentences", "snippets", "lowlights", "low_confidence_highlights", "items"}
 
 // render applies the removals, renders the pack and counts its tokens.
 func render(items []Item, removed []unit, ptrs []Pointer, opts Options, exact bool) (*Pack, string, int) {
@@ -405,6 +481,11 @@ func render(items []Item, removed []unit, ptrs []Pointer, opts Options, exact bo
 	for i, it := range items {
 		if gone[unit{"items", i, 0}] {
 			continue
+		}
+		kept := keep(it.Chosen, func(j int) bool { return !gone[unit{"sentences", i, j}] })
+		it.Passages = passages(&it, kept)
+		if len(kept) < len(it.Chosen) {
+			it.Whole = false // some sentence went to fit the budget
 		}
 		it.Snippets = keep(it.Snippets, func(j int) bool { return !gone[unit{"snippets", i, j}] })
 		it.Lowlights = keep(it.Lowlights, func(j int) bool { return !gone[unit{"lowlights", i, j}] })

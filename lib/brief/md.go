@@ -89,6 +89,15 @@ func Markdown(p *Pack) string {
 		evidenceList(&b, "Highlights", it.Highlights)
 		evidenceList(&b, "Lowlights (flagged as weak or wrong)", it.Lowlights)
 		evidenceList(&b, "Notes", it.Notes)
+		head := "Passages"
+		if it.Whole {
+			head = "Passages (the whole text)"
+		}
+		list(&b, head, func(add func(string)) {
+			for _, p := range it.Passages {
+				add(fmt.Sprintf("\"%s\" (chunk %d, bytes %d-%d)", oneLine(p.Text), p.ChunkIndex, p.Start, p.End))
+			}
+		})
 		list(&b, "Snippets", func(add func(string)) {
 			for _, s := range it.Snippets {
 				line := "\"" + oneLine(s.Text) + "\""

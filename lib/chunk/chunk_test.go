@@ -393,3 +393,36 @@ func TestSplitHeadingsAndCode(t *testing.T) {
 		}
 	}
 }
+
+func TestSentenceSpans(t *testing.T) {
+	text := "  Tide pools form on rocky shores. Dr. Ruiz counted 40 species!\n\nA new paragraph here.\nIt wraps over lines? Yes " + strings.Repeat("word ", 40) + "end"
+	spans := SentenceSpans(text, 100)
+	var got []string
+	for _, s := range spans {
+		if s.Start < 0 || s.End > len(text) || s.Start >= s.End {
+			t.Fatalf("span %v out of the text", s)
+		}
+		got = append(got, text[s.Start:s.End])
+	}
+	want := []string{"Tide pools form on rocky shores.", "Dr. Ruiz counted 40 species!", "A new paragraph here.", "It wraps over lines?"}
+	if diff := cmp.Diff(want, got[:4]); diff != "" {
+		t.Fatalf("sentences (-want +got):\n%s", diff)
+	}
+	// the run with no terminator is cut into pieces of at most 100 bytes
+	// at white space, and the pieces put together are the run
+	rest := got[4:]
+	if len(rest) < 2 {
+		t.Fatalf("a 200-byte run was not cut at 100 bytes: %q", rest)
+	}
+	for _, r := range rest {
+		if len(r) > 100 || strings.HasPrefix(r, " ") || strings.HasSuffix(r, " ") {
+			t.Errorf("piece %q: over 100 bytes or not cut at white space", r)
+		}
+	}
+	if j := strings.Join(rest, " "); j != text[spans[4].Start:] {
+		t.Errorf("pieces %q are not the run", j)
+	}
+	if SentenceSpans("   \n\n  ", 0) != nil {
+		t.Error("blank text has sentences")
+	}
+}

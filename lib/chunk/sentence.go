@@ -118,3 +118,92 @@ func isAbbreviation(before string) bool {
 	}
 	return abbreviations[strings.ToLower(word)]
 }
+
+// Span is a sentence's place in a text: the byte range [Start, End) of
+// its words, without the white space around them.
+type Span struct{ Start, End int }
+
+// SentenceSpans splits text into sentences, as Sentences does within each
+// paragraph (paragraphs end at a blank line), and returns where each one
+// stands: text[s.Start:s.End] is the sentence exactly as written. A
+// "sentence" longer than maxBytes (a run of text with no terminator: a
+// list, a table) is given in pieces cut at white space (maxBytes 0: no
+// bound).
+func SentenceSpans(text string, maxBytes int) []Span {
+	var out []Span
+	for _, para := range paragraphSpans(text) {
+		p := text[para.Start:para.End]
+		at := 0
+		for _, s := range Sentences(p) {
+			i := strings.Index(p[at:], s.Text)
+			if i < 0 {
+				continue // cannot happen: a sentence is a trimmed run of p
+			}
+			start := para.Start + at + i
+			at += i + len(s.Text)
+			out = appendBounded(out, text, Span{start, start + len(s.Text)}, maxBytes)
+		}
+	}
+	return out
+}
+
+// paragraphSpans returns the runs of text between blank lines, trimmed.
+func paragraphSpans(text string) []Span {
+	var out []Span
+	start := 0
+	flush := func(end int) {
+		s, e := start, end
+		for s < e && isSpace(text[s]) {
+			s++
+		}
+		for e > s && isSpace(text[e-1]) {
+			e--
+		}
+		if e > s {
+			out = append(out, Span{s, e})
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\n' {
+			continue
+		}
+		if rest := strings.TrimLeft(text[i+1:], " \t\r"); strings.HasPrefix(rest, "\n") {
+			flush(i)
+			start = i + 1
+		}
+	}
+	flush(len(text))
+	return out
+}
+
+// appendBounded appends sp, cut into pieces of at most maxBytes at white
+// space when it is longer.
+func appendBounded(out []Span, text string, sp Span, maxBytes int) []Span {
+	for maxBytes > 0 && sp.End-sp.Start > maxBytes {
+		cut := sp.Start + maxBytes
+		for cut > sp.Start && !isSpace(text[cut]) {
+			cut--
+		}
+		if cut == sp.Start {
+			cut = sp.Start + maxBytes
+			for cut < sp.End && !utf8.RuneStart(text[cut]) {
+				cut++
+			}
+		}
+		e := cut
+		for e > sp.Start && isSpace(text[e-1]) {
+			e--
+		}
+		out = append(out, Span{sp.Start, e})
+		sp.Start = cut
+		for sp.Start < sp.End && isSpace(text[sp.Start]) {
+			sp.Start++
+		}
+	}
+	if sp.End > sp.Start {
+		out = append(out, sp)
+	}
+	return out
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\r' }

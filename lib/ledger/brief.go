@@ -59,7 +59,7 @@ func Brief(ctx context.Context, st *store.Store, opt BriefOptions) (*BriefResult
 	if err != nil {
 		return nil, err
 	}
-	pack, text, err := Pack(res.Hits, fo, opt)
+	pack, text, err := PackFrom(ctx, st, res.Hits, fo, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +98,20 @@ func (o BriefOptions) maxPointers() int {
 // unless fo.AllCopies; at most opt.MaxItems full entries are taken, then
 // at most opt.MaxPointers pointers.
 func Pack(recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack, string, error) {
+	return PackFrom(context.Background(), nil, recs, fo, opt)
+}
+
+// rarityScan bounds the rows counted per query term to weigh it (see
+// store.TermRarity): past it a term is common.
+const rarityScan = 5000
+
+// PackFrom is Pack with the store the records came from: the full
+// entries' passages are chosen from their stored text (a record that
+// carries its chunks uses those), and the query's terms are weighed by
+// their rarity in the ledger. st nil: records without chunks keep their
+// snippets. A store that cannot be read leaves the snippets too: the
+// brief is still made.
+func PackFrom(ctx context.Context, st *store.Store, recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack, string, error) {
 	var copies brief.Copies
 	var items []brief.Item
 	for _, r := range recs {
@@ -108,6 +122,30 @@ func Pack(recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack,
 			continue
 		}
 		items = append(items, brief.FromRecord(r))
+	}
+	var rarity map[string]float64
+	if st != nil {
+		for i := range items[:min(len(items), opt.maxItems())] {
+			it := &items[i]
+			if len(it.Text) > 0 || it.NotFetched() {
+				continue
+			}
+			cs, err := st.ItemChunks(ctx, it.ID, brief.MaxTextBytes)
+			if err != nil {
+				break
+			}
+			for _, c := range cs {
+				it.Text = append(it.Text, brief.Chunk{Index: c.Index, Text: c.Text})
+			}
+		}
+		if terms := brief.QueryTerms(fo.Query); len(terms) > 0 {
+			if ws, err := st.TermRarity(ctx, terms, rarityScan); err == nil {
+				rarity = map[string]float64{}
+				for i, t := range terms {
+					rarity[t] = ws[i]
+				}
+			}
+		}
 	}
 	maxTokens := opt.MaxTokens
 	if maxTokens <= 0 {
@@ -121,5 +159,5 @@ func Pack(recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack,
 	if format == "" {
 		format = brief.FormatJSON
 	}
-	return brief.Build(items, brief.Options{Query: fo.Query, MaxTokens: maxTokens, MaxItems: opt.maxItems(), MaxPointers: opt.maxPointers(), PointerWords: opt.PointerWords, Format: format, LowConfidence: low})
+	return brief.Build(items, brief.Options{Query: fo.Query, MaxTokens: maxTokens, MaxItems: opt.maxItems(), MaxPointers: opt.maxPointers(), PointerWords: opt.PointerWords, Format: format, LowConfidence: low, Rarity: rarity})
 }

@@ -87,3 +87,31 @@ func TestPackRefreshKeepsRanking(t *testing.T) {
 		t.Errorf("the pack page does not say it was ranked lexically:\n%s", body)
 	}
 }
+
+// The pack page shows each entry's passages: the answering sentence,
+// whole (issue 28).
+func TestPackPageShowsPassages(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ll.db")
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	embedtest.Index(t, st, "hash-64",
+		embedtest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress in the liver. Rye bread needs a sour starter."})
+	st.Close()
+	l, err := ledger.Open(ctx, path, ledger.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	o := ledger.DefaultPackOptions()
+	if _, err := l.SavePack(ctx, "nac", "acetylcysteine oxidative stress", o, ledger.PackWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ts := serveTest(t, Options{Ledger: l})
+	_, body := do(t, withCookie(mustReq(t, "GET", ts.URL+"/packs/nac", "")))
+	if !strings.Contains(body, `<p class="snippet passage">Acetylcysteine lowers oxidative stress in the liver.`) {
+		t.Fatalf("the pack page has no passage:\n%s", body)
+	}
+}

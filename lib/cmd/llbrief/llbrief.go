@@ -32,14 +32,17 @@ import (
 const description = `ll-brief builds an evidence pack for a topic or task: the best saved items
 with their URL, source, highlights and lowlights (with actor and confidence),
 notes, why they ranked, summary and key claims when an enrichment exists, and
-the best snippets, cut to --max-tokens counted with the cl100k_base tokenizer.
+the passages that answer: whole sentences of the item's text, each with its
+locator (chunk_index, and start/end: byte offsets in that chunk's text), so
+they can be quoted and annotated as they are (snippets for a record without
+its text), cut to --max-tokens counted with the cl100k_base tokenizer.
 
 Ranking is ll-find's, --mode (lexical, semantic, hybrid) and
 --semantic-weight included: by meaning too when an embeddings endpoint is
 configured (docs/retrieval.md).
 
-Over the budget, evidence is dropped lowest value first: snippets of the
-lowest-ranked items, then lowlights, then low-confidence agent highlights
+Over the budget, evidence is dropped lowest value first: planned passage
+sentences (least value first), snippets of the lowest-ranked items, then lowlights, then low-confidence agent highlights
 (below --low-confidence-below), then whole items from the bottom. The pack
 lists what was dropped. The budget the full items leave holds further
 candidates (up to --max-pointers, default 24) as one-line pointers: rank,
@@ -205,7 +208,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if pointers == 0 {
 		pointers = -1 // --max-pointers 0: none
 	}
-	pack, text, err := ledger.Pack(recs, fo, ledger.BriefOptions{MaxItems: maxItems, MaxPointers: pointers, PointerWords: c.Int("pointer-words"), MaxTokens: c.Int("max-tokens"), Format: format, LowConfidence: low, Skipped: skipped})
+	pack, text, err := ledger.PackFrom(ctx, st, recs, fo, ledger.BriefOptions{MaxItems: maxItems, MaxPointers: pointers, PointerWords: c.Int("pointer-words"), MaxTokens: c.Int("max-tokens"), Format: format, LowConfidence: low, Skipped: skipped})
 	if errors.Is(err, brief.ErrBudget) {
 		return cli.Usage("%v", err)
 	}
