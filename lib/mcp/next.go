@@ -63,7 +63,8 @@ func (s *Server) findNext(ctx context.Context, q string, out FindOutput) string 
 		it := out.Items[0]
 		best = ledger.Best{ID: it.ID, Why: it.WhyRanked, Pending: it.Pending != ""}
 	}
-	return joinNext(searchStep(ledger.SearchNext(q, len(out.Items), best, out.Truncated), "nothing matched"), s.pendingNext(ctx))
+	return joinNext(ledger.AbsentLine(s.rd.Absent(ctx, q, len(out.Items), best)),
+		searchStep(ledger.SearchNext(q, len(out.Items), best, out.Truncated), "nothing matched"), s.pendingNext(ctx))
 }
 
 // searchStep says a search's next step in an agent's terms; none is how

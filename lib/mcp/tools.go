@@ -419,7 +419,8 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 	if len(res.Pack.Items) > 0 {
 		best = ledger.BestPacked(res.Pack.Items[0])
 	}
-	out.Next = joinNext(searchStep(ledger.SearchNext(q, len(res.Pack.Items), best, false), "no evidence"), s.pendingNext(ctx))
+	out.Next = joinNext(ledger.AbsentLine(s.rd.Absent(ctx, q, len(res.Pack.Items), best)),
+		searchStep(ledger.SearchNext(q, len(res.Pack.Items), best, false), "no evidence"), s.pendingNext(ctx))
 	return out, briefText(res.Pack) + warningLines(out.Warnings) + nextLine(out.Next), nil
 }
 
