@@ -40,6 +40,9 @@ const (
 	StepIngest
 	// StepFailed: Next.Item's ingest failed; its status says why.
 	StepFailed
+	// StepPastEnd: a page past the last result (an offset beyond the
+	// matches); the earlier pages hold them.
+	StepPastEnd
 )
 
 // Next is the next step after a result.
@@ -79,7 +82,16 @@ func BestPacked(it brief.Item) Best {
 // were left out to fit the result's size. An empty query (a listing)
 // is never weak.
 func SearchNext(q string, n int, best Best, truncated bool) Next {
+	return SearchNextAt(q, 0, n, best, truncated)
+}
+
+// SearchNextAt is SearchNext for a page that starts offset items in: an
+// empty page past the first is the end of the results (StepPastEnd), not
+// a query to rephrase.
+func SearchNextAt(q string, offset, n int, best Best, truncated bool) Next {
 	switch {
+	case n == 0 && offset > 0:
+		return Next{Step: StepPastEnd}
 	case n == 0 && q != "":
 		return Next{Step: StepRephrase}
 	case n == 0:

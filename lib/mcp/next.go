@@ -57,14 +57,14 @@ func (s *Server) pendingNext(ctx context.Context) string {
 
 // findNext is the next step of a find or related result for query q
 // (ledger.SearchNext decides which, as for the CLI).
-func (s *Server) findNext(ctx context.Context, q string, out FindOutput) string {
+func (s *Server) findNext(ctx context.Context, q string, offset int, out FindOutput) string {
 	var best ledger.Best
 	if len(out.Items) > 0 {
 		it := out.Items[0]
 		best = ledger.Best{ID: it.ID, Why: it.WhyRanked, Pending: it.Pending != ""}
 	}
 	return joinNext(ledger.AbsentLine(s.rd.Absent(ctx, q, len(out.Items), best)),
-		searchStep(ledger.SearchNext(q, len(out.Items), best, out.Truncated), "nothing matched"), s.pendingNext(ctx))
+		searchStep(ledger.SearchNextAt(q, offset, len(out.Items), best, out.Truncated), "nothing matched"), s.pendingNext(ctx))
 }
 
 // searchStep says a search's next step in an agent's terms; none is how
@@ -73,6 +73,8 @@ func searchStep(n ledger.Next, none string) string {
 	switch n.Step {
 	case ledger.StepSave:
 		return "the ledger is empty: save a URL worth keeping"
+	case ledger.StepPastEnd:
+		return "no more results: this page starts past the last match; call again with a smaller offset (or none) for the matches"
 	case ledger.StepRephrase:
 		return none + ": try other or fewer words, or call overview for the tags, sites and words the ledger holds"
 	case ledger.StepNarrow:
