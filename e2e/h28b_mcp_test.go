@@ -66,3 +66,21 @@ func TestMCPDefects(t *testing.T) {
 		t.Errorf("brief quokka: next %q", none.Next)
 	}
 }
+
+// TestMCPSaveWaitFailed: a save with wait whose ingest fails says why in
+// its next step and its text (it said only "status says why").
+func TestMCPSaveWaitFailed(t *testing.T) {
+	srv := newTestServer()
+	defer srv.Close()
+	dir := t.TempDir()
+	cs := startMCP(t, dir, "--db", filepath.Join(dir, "ll.db"))
+	schemas := outputSchemas(t, cs)
+	var saved mcp.SaveOutput
+	res := call(t, cs, schemas, "save", map[string]any{"url": srv.URL + "/status/404", "wait": 20}, &saved)
+	if saved.Item.Status != "failed" {
+		t.Fatalf("save of a 404 with wait: status %q\n%s", saved.Item.Status, text(res))
+	}
+	if !strings.Contains(saved.Next, "404") || !strings.Contains(saved.Next, "ingest failed at fetch") || !strings.Contains(text(res), "next: ingest failed at fetch") {
+		t.Errorf("save with wait, failed: next %q, want why (404)\n%s", saved.Next, text(res))
+	}
+}

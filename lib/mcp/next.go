@@ -131,6 +131,13 @@ func (s *Server) saveNext(ctx context.Context, rec *record.Record, waited time.D
 	case ledger.StepRead:
 		return fmt.Sprintf("show {item: %q, text: true} for its text; annotate it with exact quotes from that text", rec.ID)
 	case ledger.StepFailed:
+		in := ledger.Ingest(rec)
+		if e := in.LastError; e != nil {
+			if e.Retryable {
+				return fmt.Sprintf("ingest failed at %s: %s (%s); the worker retries it later: status {item: %q} tells when", e.Stage, oneLineText(e.Message, 200), e.Code, rec.ID)
+			}
+			return fmt.Sprintf("ingest failed at %s: %s (%s); not retried (the error is not retryable): check the URL, or save another", e.Stage, oneLineText(e.Message, 200), e.Code)
+		}
 		return fmt.Sprintf("ingest failed: status {item: %q} says why; the worker retries it later when the error is retryable", rec.ID)
 	}
 	if s.opt.Worker != nil {
@@ -140,6 +147,15 @@ func (s *Server) saveNext(ctx context.Context, rec *record.Record, waited time.D
 		return fmt.Sprintf("the background worker fetches it in seconds: save again with wait, or status {item: %q}, to know when it is readable", rec.ID)
 	}
 	return "not fetched yet: run `linkledger worker` to fetch and index it (this server does not: --no-worker)"
+}
+
+// oneLineText is s on one line, cut to about n bytes.
+func oneLineText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = strings.ToValidUTF8(s[:n], "") + "…"
+	}
+	return s
 }
 
 // nextLine is the text form's last line: the next step, if any.
