@@ -689,7 +689,7 @@ func TestMCPNoWorker(t *testing.T) {
 		t.Errorf("find next: %q", found.Next)
 	}
 	call(t, cs, schemas, "find", map[string]any{"query": "zebras unicorns"}, &found)
-	if len(found.Items) != 0 || !strings.HasPrefix(found.Next, "nothing matched") || !strings.Contains(found.Next, "overview") {
+	if len(found.Items) != 0 || !strings.HasPrefix(found.Next, `no item contains "zebras" or "unicorns"; nothing matched`) || !strings.Contains(found.Next, "overview") {
 		t.Errorf("find with no match: %+v", found)
 	}
 	var shown mcp.ShowOutput

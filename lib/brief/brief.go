@@ -346,12 +346,34 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 	}
 	for ; k <= len(units); k++ {
 		p, text, n := render(items, units[:k], nil, opts, true)
+		if n <= opts.MaxTokens && len(p.Items) == 0 && len(items) > 0 {
+			// evidence was found but none of it fits: the budget is
+			// wrong, not the query (docs/agents.md, error budget)
+			return nil, "", budgetForOne(items[0], opts)
+		}
 		if n <= opts.MaxTokens {
 			return withTail(items, units[:k], tail, opts, p, text)
 		}
 	}
+	if len(items) > 0 {
+		return nil, "", budgetForOne(items[0], opts)
+	}
 	_, _, n := render(nil, nil, nil, opts, true)
 	return nil, "", fmt.Errorf("%w: an empty pack takes %d tokens, over --max-tokens %d", ErrBudget, n, opts.MaxTokens)
+}
+
+// budgetForOne is the error of a budget too small for the best item
+// even stripped of all it may lose: its size then, against the budget.
+func budgetForOne(best Item, opts Options) error {
+	one := []Item{best}
+	var strip []unit
+	for _, u := range removable(one, opts.LowConfidence) {
+		if u.kind != "items" {
+			strip = append(strip, u)
+		}
+	}
+	_, _, n := render(one, strip, nil, opts, true)
+	return fmt.Errorf("%w: a pack with the best item alone takes %d tokens, over the budget of %d (--max-tokens, max_tokens)", ErrBudget, n, opts.MaxTokens)
 }
 
 // withTail adds the most pointers that fit in what the full pack leaves.

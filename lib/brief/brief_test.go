@@ -97,6 +97,18 @@ func TestBudgetExactAndDropOrder(t *testing.T) {
 	if _, _, err := Build(testItems(1), Options{MaxTokens: 5}); !errors.Is(err, ErrBudget) {
 		t.Errorf("tiny budget: %v", err)
 	}
+	// an empty pack fits but no item does: a budget error, not an empty
+	// pack that reads as "no evidence" (issue 28)
+	empty, _, err := Build(nil, Options{MaxTokens: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, max := range []int{empty.Tokens + 2, empty.Tokens + 30} {
+		_, _, err = Build(testItems(3), Options{MaxTokens: max})
+		if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "best item alone") {
+			t.Errorf("budget %d (the empty pack's %d): %v, want the best item's size", max, empty.Tokens, err)
+		}
+	}
 }
 
 func TestMaxItemsAndFromRecord(t *testing.T) {

@@ -246,3 +246,8 @@ func (l *Ledger) ResetEmbed(ctx context.Context) (*record.Record, error) {
 
 // PendingNext is PendingNext on this ledger.
 func (l *Ledger) PendingNext(ctx context.Context) int { return PendingNext(ctx, l.st) }
+
+// Absent is Absent on this ledger.
+func (l *Ledger) Absent(ctx context.Context, q string, n int, best Best) []string {
+	return Absent(ctx, l.st, q, n, best)
+}

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/brief"
@@ -39,6 +40,9 @@ const (
 	StepIngest
 	// StepFailed: Next.Item's ingest failed; its status says why.
 	StepFailed
+	// StepPastEnd: a page past the last result (an offset beyond the
+	// matches); the earlier pages hold them.
+	StepPastEnd
 )
 
 // Next is the next step after a result.
@@ -78,7 +82,16 @@ func BestPacked(it brief.Item) Best {
 // were left out to fit the result's size. An empty query (a listing)
 // is never weak.
 func SearchNext(q string, n int, best Best, truncated bool) Next {
+	return SearchNextAt(q, 0, n, best, truncated)
+}
+
+// SearchNextAt is SearchNext for a page that starts offset items in: an
+// empty page past the first is the end of the results (StepPastEnd), not
+// a query to rephrase.
+func SearchNextAt(q string, offset, n int, best Best, truncated bool) Next {
 	switch {
+	case n == 0 && offset > 0:
+		return Next{Step: StepPastEnd}
 	case n == 0 && q != "":
 		return Next{Step: StepRephrase}
 	case n == 0:
@@ -97,30 +110,93 @@ func SearchNext(q string, n int, best Best, truncated bool) Next {
 }
 
 // Weak says the best item of a query of several words matched fewer
-// than half of them (stopwords, which are never searched, not counted),
-// with how many it matched of how many. A word counts as matched when
-// one of why's matched terms is a form of it (sameWord): the terms are
-// the text's words, "quokkas" and "quokka" for the one word quokka.
+// than half of them, with how many it matched of how many. The words
+// counted are those searched (SearchedWords: not the qualifiers, the
+// stopwords or the task wording). A word counts as matched when one of
+// why's matched terms is a form of it (sameWord): the terms are the
+// text's words, "quokkas" and "quokka" for the one word quokka.
 func Weak(q string, why *record.WhyRanked) (matched, words int, weak bool) {
-	var searched []string
-	for _, w := range query.Words(q) {
-		if !query.IsStopword(w) {
-			searched = append(searched, strings.ToLower(w))
-		}
-	}
+	searched := SearchedWords(q)
 	words = len(searched)
 	if words < 2 || why == nil {
 		return 0, words, false
 	}
 	for _, w := range searched {
-		for _, t := range why.MatchedTerms {
-			if sameWord(w, strings.ToLower(t)) {
-				matched++
-				break
-			}
+		if matchedWord(w, why) {
+			matched++
 		}
 	}
 	return matched, words, 2*matched < words
+}
+
+// SearchedWords are the words of q a search looks for, as find, related
+// and brief read them (lib/query): the query language's qualifiers
+// (tag:, site:, …) are filters, not words, and stopwords, task wording
+// ("draft a paragraph on") and the pieces of contractions are not
+// searched.
+func SearchedWords(q string) []string {
+	var out []string
+	for _, w := range query.Parse(query.ParseLang(q).Text, query.Options{}).Terms {
+		if !query.IsStopword(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// matchedWord says one of why's matched terms is a form of the word w.
+func matchedWord(w string, why *record.WhyRanked) bool {
+	if why == nil {
+		return false
+	}
+	for _, t := range why.MatchedTerms {
+		if sameWord(w, strings.ToLower(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Absent returns the words of q that no item holds (store.Absent), among
+// those the best item did not match, so a face can say `no item contains
+// "quokka"` instead of dropping the word silently. It looks only when a
+// searched word is unmatched and the best item is fetched (a pending
+// item matches on its URL, note and tags, which the word index does not
+// hold); nil when the look-up fails (a hint is never worth an error).
+func Absent(ctx context.Context, st *store.Store, q string, n int, best Best) []string {
+	if st == nil || (n > 0 && best.Pending) {
+		return nil
+	}
+	var unmatched []string
+	for _, w := range SearchedWords(q) {
+		if n == 0 || !matchedWord(w, best.Why) {
+			unmatched = append(unmatched, w)
+		}
+	}
+	if len(unmatched) == 0 {
+		return nil
+	}
+	out, err := st.Absent(ctx, unmatched)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// AbsentLine says which words no item holds: `no item contains "quokka"`,
+// or "" for none.
+func AbsentLine(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = strconv.Quote(w)
+	}
+	if len(q) == 1 {
+		return "no item contains " + q[0]
+	}
+	return "no item contains " + strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 // sameWord says a and b are likely forms of one word, as the search's

@@ -26,9 +26,46 @@ func TestWeak(t *testing.T) {
 		{"Quokkas Island rangers", why("quokka", "islands"), false},
 		{"studies of islands rangers", why("study"), true},
 		{"studies rangers", why("study"), false},
+		// qualifiers are filters, not words (issue 28)
+		{"quokka tag:travel site:example.com", why("quokka"), false},
+		{"quokka island tag:travel tag:animals site:example.com", why("quokka", "island"), false},
+		// task wording and contractions are not searched words
+		{"Draft a paragraph on why we're seeing Klein's results", why("klein", "results"), false},
+		{"summarize what the sources say about quokka islands", why("quokka", "islands"), false},
 	} {
 		if _, _, got := Weak(tc.q, tc.why); got != tc.want {
 			t.Errorf("Weak(%q, %v) = %v, want %v", tc.q, tc.why, got, tc.want)
+		}
+	}
+}
+
+func TestSearchedWords(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"quokka tag:travel site:example.com type:article", []string{"quokka"}},
+		{"Draft a paragraph on why we're seeing Klein's results", []string{"seeing", "klein", "results"}},
+		{"tag:travel", nil},
+		{`"quokka island" -zebra`, []string{"quokka", "island"}},
+	} {
+		if diff := cmp.Diff(tc.want, SearchedWords(tc.q)); diff != "" {
+			t.Errorf("SearchedWords(%q) (-want +got):\n%s", tc.q, diff)
+		}
+	}
+}
+
+func TestAbsentLine(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"quokka"}, `no item contains "quokka"`},
+		{[]string{"quokka", "zebra", "dragon"}, `no item contains "quokka", "zebra" or "dragon"`},
+	} {
+		if got := AbsentLine(tc.in); got != tc.want {
+			t.Errorf("AbsentLine(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

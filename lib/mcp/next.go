@@ -57,13 +57,14 @@ func (s *Server) pendingNext(ctx context.Context) string {
 
 // findNext is the next step of a find or related result for query q
 // (ledger.SearchNext decides which, as for the CLI).
-func (s *Server) findNext(ctx context.Context, q string, out FindOutput) string {
+func (s *Server) findNext(ctx context.Context, q string, offset int, out FindOutput) string {
 	var best ledger.Best
 	if len(out.Items) > 0 {
 		it := out.Items[0]
 		best = ledger.Best{ID: it.ID, Why: it.WhyRanked, Pending: it.Pending != ""}
 	}
-	return joinNext(searchStep(ledger.SearchNext(q, len(out.Items), best, out.Truncated), "nothing matched"), s.pendingNext(ctx))
+	return joinNext(ledger.AbsentLine(s.rd.Absent(ctx, q, len(out.Items), best)),
+		searchStep(ledger.SearchNextAt(q, offset, len(out.Items), best, out.Truncated), "nothing matched"), s.pendingNext(ctx))
 }
 
 // searchStep says a search's next step in an agent's terms; none is how
@@ -72,6 +73,8 @@ func searchStep(n ledger.Next, none string) string {
 	switch n.Step {
 	case ledger.StepSave:
 		return "the ledger is empty: save a URL worth keeping"
+	case ledger.StepPastEnd:
+		return "no more results: this page starts past the last match; call again with a smaller offset (or none) for the matches"
 	case ledger.StepRephrase:
 		return none + ": try other or fewer words, or call overview for the tags, sites and words the ledger holds"
 	case ledger.StepNarrow:
@@ -128,6 +131,13 @@ func (s *Server) saveNext(ctx context.Context, rec *record.Record, waited time.D
 	case ledger.StepRead:
 		return fmt.Sprintf("show {item: %q, text: true} for its text; annotate it with exact quotes from that text", rec.ID)
 	case ledger.StepFailed:
+		in := ledger.Ingest(rec)
+		if e := in.LastError; e != nil {
+			if e.Retryable {
+				return fmt.Sprintf("ingest failed at %s: %s (%s); the worker retries it later: status {item: %q} tells when", e.Stage, oneLineText(e.Message, 200), e.Code, rec.ID)
+			}
+			return fmt.Sprintf("ingest failed at %s: %s (%s); not retried (the error is not retryable): check the URL, or save another", e.Stage, oneLineText(e.Message, 200), e.Code)
+		}
 		return fmt.Sprintf("ingest failed: status {item: %q} says why; the worker retries it later when the error is retryable", rec.ID)
 	}
 	if s.opt.Worker != nil {
@@ -137,6 +147,15 @@ func (s *Server) saveNext(ctx context.Context, rec *record.Record, waited time.D
 		return fmt.Sprintf("the background worker fetches it in seconds: save again with wait, or status {item: %q}, to know when it is readable", rec.ID)
 	}
 	return "not fetched yet: run `linkledger worker` to fetch and index it (this server does not: --no-worker)"
+}
+
+// oneLineText is s on one line, cut to about n bytes.
+func oneLineText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = strings.ToValidUTF8(s[:n], "") + "…"
+	}
+	return s
 }
 
 // nextLine is the text form's last line: the next step, if any.

@@ -81,7 +81,7 @@ type FindOutput struct {
 type BriefInput struct {
 	Query     string   `json:"query" jsonschema:"the topic or task to gather evidence for, in plain words; the find tool's qualifiers and \"phrases\" work here too"`
 	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget of the pack (cl100k_base), 1 to 8000 (default 2000); a budget too small for the pack's frame is an error"`
-	MaxItems  int      `json:"max_items,omitempty" jsonschema:"at most this many items, 1 to 20 (default 8)"`
+	MaxItems  int      `json:"max_items,omitempty" jsonschema:"at most this many full items, 1 to 20 (default 5, as ll-brief and packs)"`
 	Tags      []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
 	Type      string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
 	Since     string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago such as 12h, 30d, 2w, 3mo or 1y"`
@@ -315,7 +315,7 @@ func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput)
 	}
 	out := findOutput(res)
 	out.Mode, out.Warnings = ranking(res.Mode, res.Warnings)
-	out.Next = s.findNext(ctx, o.Query, out)
+	out.Next = s.findNext(ctx, o.Query, in.Offset, out)
 	return out, findText(out), nil
 }
 
@@ -334,7 +334,7 @@ func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in Related
 	out := findOutput(res)
 	out.Mode, out.Warnings = ranking(res.Mode, res.Warnings)
 	if len(out.Items) > 0 {
-		out.Next = s.findNext(ctx, "", out)
+		out.Next = s.findNext(ctx, "", 0, out)
 	}
 	return out, findText(out), nil
 }
@@ -415,7 +415,7 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 	if err := s.semantic(&o, in.Mode); err != nil {
 		return nil, "", err
 	}
-	res, err := s.rd.Brief(ctx, ledger.BriefOptions{Find: o, MaxTokens: in.MaxTokens})
+	res, err := s.rd.Brief(ctx, ledger.BriefOptions{Find: o, MaxItems: in.MaxItems, MaxTokens: in.MaxTokens})
 	if err != nil {
 		return nil, "", err
 	}
@@ -428,7 +428,8 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 	if len(res.Pack.Items) > 0 {
 		best = ledger.BestPacked(res.Pack.Items[0])
 	}
-	out.Next = joinNext(searchStep(ledger.SearchNext(q, len(res.Pack.Items), best, false), "no evidence"), s.pendingNext(ctx))
+	out.Next = joinNext(ledger.AbsentLine(s.rd.Absent(ctx, q, len(res.Pack.Items), best)),
+		searchStep(ledger.SearchNext(q, len(res.Pack.Items), best, false), "no evidence"), s.pendingNext(ctx))
 	return out, briefText(res.Pack) + warningLines(out.Warnings) + nextLine(out.Next), nil
 }
 

@@ -53,6 +53,10 @@ type Query struct {
 	Dropped []string
 	// CJK are the distinct runs of CJK characters, in order.
 	CJK []string
+	// Task is the task wording removed from Terms ("draft", "a
+	// paragraph on", "citing sources": task.go): what the text asks
+	// for, not what it is about.
+	Task []string
 }
 
 // Parse splits text into terms and CJK runs. It never fails; text with no
@@ -68,10 +72,10 @@ func Parse(text string, opts Options) Query {
 		text = strings.ToValidUTF8(text, " ")
 	}
 	var q Query
-	words := map[string]bool{}
 	cjk := map[string]bool{}
-	var all []string
+	var raw []rawWord
 	var word, run strings.Builder
+	apos := false // the word being built follows a word and an apostrophe
 	flushWord := func() {
 		if word.Len() == 0 {
 			return
@@ -81,11 +85,12 @@ func Parse(text string, opts Options) Query {
 		if len(w) > maxTermBytes {
 			w = cutRunes(w, maxTermBytes)
 		}
-		if !hasLetterOrDigit(w) || words[w] {
+		if !hasLetterOrDigit(w) {
+			apos = false
 			return
 		}
-		words[w] = true
-		all = append(all, w)
+		raw = append(raw, rawWord{text: w, afterApos: apos})
+		apos = false
 	}
 	flushRun := func() {
 		if run.Len() == 0 {
@@ -102,19 +107,46 @@ func Parse(text string, opts Options) Query {
 		switch {
 		case IsCJK(r):
 			flushWord()
+			apos = false
 			run.WriteRune(r)
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
 			flushRun()
 			word.WriteRune(r)
 		default:
+			hadWord := word.Len() > 0
 			flushWord()
 			flushRun()
+			// a word, one apostrophe, a word: a contraction or a
+			// possessive (we're, Klein's), read by contractions
+			apos = hadWord && isApostrophe(r)
 		}
 	}
 	flushWord()
 	flushRun()
 
-	dropStop := opts.StopwordsFrom > 0 && len(all) >= opts.StopwordsFrom
+	all := contractions(raw)
+	all, q.Task = taskWording(all)
+	seen := map[string]bool{}
+	uniq := func(ws []string) []string {
+		var out []string
+		for _, w := range ws {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	if len(all) == 0 && len(q.Task) > 0 {
+		// only task wording ("summarize"): search for it rather than
+		// for nothing
+		all, q.Task = q.Task, nil
+	}
+	all = uniq(all)
+	q.Task = uniqueOut(q.Task, seen)
+
+	// a long request stays long when its task wording is set aside
+	dropStop := opts.StopwordsFrom > 0 && len(all)+len(q.Task) >= opts.StopwordsFrom
 	for _, w := range all {
 		if dropStop && stopwordSet()[w] {
 			q.Dropped = append(q.Dropped, w)

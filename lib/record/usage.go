@@ -77,8 +77,9 @@ type UsageStats struct {
 	Until string `json:"until"`
 	// Tasks are the tasks active in the period: named by a citation or by
 	// a pack built in it. TasksReusing cited at least one item saved
-	// before the task began (its first citation or its pack, whichever
-	// came first): a source from memory, not one saved for the task.
+	// at least an hour before the task began (its first citation or its
+	// pack, whichever came first): a source kept from earlier work, not
+	// one saved for the task or in the same sitting.
 	Tasks        int     `json:"tasks"`
 	TasksReusing int     `json:"tasks_reusing"`
 	ReuseShare   float64 `json:"reuse_share"`

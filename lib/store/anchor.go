@@ -422,7 +422,7 @@ func (t *anchorText) closest(quote string) string {
 			}
 		}
 	}
-	best = strings.Join(strings.Fields(best), " ")
+	best = tidySentence(strings.Join(strings.Fields(best), " "))
 	if n := 0; utf8.RuneCountInString(best) > closestMaxRunes {
 		for i := range best {
 			if n == closestMaxRunes {
@@ -432,6 +432,34 @@ func (t *anchorText) closest(quote string) string {
 		}
 	}
 	return best
+}
+
+// tidySentence trims what a rough sentence split leaves at its edges: a
+// leading comma, semicolon, closing bracket or quote mark (the rest of
+// `"Stop." he said` or `e.g., this`), and a quote mark left without its
+// pair, so a hint reads as a passage to quote, not a fragment.
+func tidySentence(s string) string {
+	s = strings.TrimLeftFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",;:)]}\"'”’»", r)
+	})
+	if strings.Count(s, `"`)%2 == 1 {
+		if i := strings.LastIndex(s, `"`); i == len(s)-1 {
+			s = s[:i]
+		} else if j := strings.Index(s, `"`); j == 0 {
+			s = s[1:]
+		} else {
+			s = s[:i] + s[i+1:]
+		}
+	}
+	open, shut := strings.Count(s, "“"), strings.Count(s, "”")
+	if open > shut && strings.HasSuffix(s, "“") {
+		s = strings.TrimSuffix(s, "“")
+	} else if open > shut {
+		if i := strings.LastIndex(s, "“"); i >= 0 {
+			s = s[:i] + s[i+len("“"):]
+		}
+	}
+	return strings.TrimSpace(s)
 }
 
 // sentences splits text after '.', '!', '?' and line breaks (roughly: a

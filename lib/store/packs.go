@@ -222,6 +222,23 @@ func (s *Store) AddCitation(ctx context.Context, itemID, task, actor string) (*r
 	return c, nil
 }
 
+// ReuseAfter is how long before a task began an item must have been
+// saved for its citation in the task to count as reuse: a stored source
+// reused in later work, not one saved in the same sitting and cited
+// minutes later (docs/retrieval.md "What counts as reuse").
+const ReuseAfter = time.Hour
+
+// savedBefore says the time saved (RFC 3339) is at least gap before
+// start; a time that does not parse is compared as text, with no gap.
+func savedBefore(saved, start string, gap time.Duration) bool {
+	a, errA := time.Parse(time.RFC3339Nano, saved)
+	b, errB := time.Parse(time.RFC3339Nano, start)
+	if errA != nil || errB != nil {
+		return saved < start
+	}
+	return !a.Add(gap).After(b)
+}
+
 // Usage measures evidence reuse between since (zero: from the start) and
 // until: the tasks active in the period and how many reused a stored
 // source, the items saved in it and how many were never cited, and the
@@ -268,9 +285,10 @@ func (s *Store) Usage(ctx context.Context, since, until time.Time, limit int) (*
 	srcs := map[string]*src{}
 	for _, c := range cites {
 		u.Citations++
-		// Saved strictly before the task began: the item was in memory
-		// already (an item saved for the task is not reuse).
-		reused := c.SavedAt.Valid && c.SavedAt.String < c.TaskStart
+		// Saved at least ReuseAfter before the task began: the item was
+		// in memory already, kept from earlier work (an item saved for
+		// the task, or in the same sitting, is not reuse).
+		reused := c.SavedAt.Valid && savedBefore(c.SavedAt.String, c.TaskStart, ReuseAfter)
 		tasks[c.Task] = tasks[c.Task] || reused
 		sr := srcs[c.ItemID]
 		if sr == nil {

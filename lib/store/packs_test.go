@@ -148,3 +148,39 @@ func TestUsage(t *testing.T) {
 		t.Errorf("last day (-want +got):\n%s", diff)
 	}
 }
+
+// TestUsageReuseIsLaterWork: a source saved and cited minutes later in a
+// new task is not reuse; one saved in earlier work (over an hour before
+// the task began) is (issue 28).
+func TestUsageReuseIsLaterWork(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "ll.db"), Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	old := mustSave(t, s, item("https://old.test/")).ID
+	now = now.Add(3 * time.Hour)
+	fresh := mustSave(t, s, item("https://fresh.test/")).ID
+	now = now.Add(2 * time.Minute)
+	if _, err := s.AddCitation(ctx, fresh, "draft", "agent:w"); err != nil {
+		t.Fatal(err)
+	}
+	u, err := s.Usage(ctx, time.Time{}, now, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Tasks != 1 || u.TasksReusing != 0 {
+		t.Errorf("cited 2 minutes after its save: %d of %d tasks reusing, want 0 of 1", u.TasksReusing, u.Tasks)
+	}
+	if _, err := s.AddCitation(ctx, old, "draft", "agent:w"); err != nil {
+		t.Fatal(err)
+	}
+	if u, err = s.Usage(ctx, time.Time{}, now, 10); err != nil {
+		t.Fatal(err)
+	}
+	if u.Tasks != 1 || u.TasksReusing != 1 {
+		t.Errorf("and a source saved 3 hours before: %d of %d tasks reusing, want 1 of 1", u.TasksReusing, u.Tasks)
+	}
+}

@@ -21,6 +21,9 @@ func SayNext(ctx context.Context, st *store.Store, diag cli.Diag, q string, n in
 	if n == 0 {
 		return
 	}
+	if line := ledger.AbsentLine(ledger.Absent(ctx, st, q, n, best)); line != "" {
+		diag.Printf("%s", line)
+	}
 	switch next := ledger.SearchNext(q, n, best, false); next.Step {
 	case ledger.StepRead:
 		diag.Hintf("read the best one with: linkledger show %s --text", next.Item)

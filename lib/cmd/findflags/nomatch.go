@@ -42,6 +42,9 @@ func SayNoMatch(ctx context.Context, st *store.Store, diag cli.Diag, query strin
 	}
 	if query != "" {
 		diag.Printf("no matches for %q among %d %s", query, n, plural(n, "item", "items"))
+		if line := ledger.AbsentLine(ledger.Absent(ctx, st, query, 0, ledger.Best{})); line != "" {
+			diag.Printf("%s", line)
+		}
 	} else {
 		diag.Printf("no items match the filters (%d in the ledger)", n)
 	}

@@ -138,6 +138,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if out.IsHuman() {
 		format = brief.FormatMD
 	}
+	if c.IsSet("expand-chunks") {
+		// a brief gives what fits --max-tokens; whole chunks would be
+		// cut again by the budget, so the flag is refused, not ignored
+		return cli.UsageHint("read an item's whole text with: linkledger show ID --text, or the matching chunks with: ll-find --expand-chunks",
+			"--expand-chunks: a brief holds the evidence that fits --max-tokens, not whole chunks")
+	}
 	fo, err := findflags.FindOptions(c, time.Now(), maxItems+maxPointers)
 	if err != nil {
 		return err

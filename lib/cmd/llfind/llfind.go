@@ -449,6 +449,9 @@ func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.
 		diag.Printf("nothing related to %s", fv.String("related"))
 	case fv.String("queries") != "":
 		diag.Printf("no matches for any query of %s", fv.String("queries"))
+	case fv.Int("offset") > 0:
+		diag.Printf("no more results past --offset %d", fv.Int("offset"))
+		diag.Hintf("the earlier pages hold the matches: try a smaller --offset, or none")
 	default:
 		findflags.SayNoMatch(ctx, st, diag, text, findflags.SetFilters(c))
 	}
