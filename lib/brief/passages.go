@@ -240,6 +240,7 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 	}
 	var entries []entry
 	weak = map[int]bool{}
+	meaning := foundByMeaning(items)
 	for i := range items {
 		it := &items[i]
 		ss := all[i].sents
@@ -265,6 +266,11 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 			}
 			if sc > 0 && best[it.Text[s.at.chunk].Index] {
 				sc += 0.05
+			}
+			if meaning[i] && best[it.Text[s.at.chunk].Index] {
+				// found by meaning, not by words: the best chunk's
+				// sentences answer as well as the weakest kept ones
+				sc = max(sc, opts.WeakSentence)
 			}
 			sc += highlightBonus(it, text)
 			s.score = sc
@@ -321,6 +327,35 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 		it.Snippets = nil // the passages say it, whole
 	}
 	return weak
+}
+
+// foundByMeaning tells, by index, the items the semantic side of a
+// hybrid or semantic ranking found close to the query: a semantic rank
+// and a similarity at least half the best item's. Their words may share
+// nothing with the query ("NAC" finds a page on acetylcysteine), so the
+// sentences of their best chunk are not judged by the query's words
+// alone and the entry does not become a pointer for lacking them.
+func foundByMeaning(items []Item) map[int]bool {
+	sim := func(it *Item) float64 {
+		if it.WhyRanked == nil || it.WhyRanked.Fusion == nil || it.WhyRanked.Fusion.SemanticRank == 0 || it.WhyRanked.Fusion.SemanticSimilarity == nil {
+			return 0
+		}
+		return *it.WhyRanked.Fusion.SemanticSimilarity
+	}
+	top := 0.0
+	for i := range items {
+		top = max(top, sim(&items[i]))
+	}
+	out := map[int]bool{}
+	if top <= 0 {
+		return out
+	}
+	for i := range items {
+		if s := sim(&items[i]); s > 0 && s >= top/2 {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // highlightBonus puts a sentence that holds (or lies in) a highlight

@@ -271,3 +271,40 @@ func TestPassagesFirstEntryStaysFull(t *testing.T) {
 		t.Fatalf("the first entry, weak, left the full entries: %+v", p.Items)
 	}
 }
+
+// TestPassagesFoundByMeaningStayFull: an entry the semantic side found
+// close to the query (half the best similarity or more) keeps its best
+// chunk's sentences though it holds none of the query's words; one the
+// semantic side ranked with no similarity still becomes a pointer.
+func TestPassagesFoundByMeaningStayFull(t *testing.T) {
+	items := textItems(3, 6)
+	sim := func(rank int, s float64) *record.WhyRanked {
+		return &record.WhyRanked{Fusion: &record.Fusion{Mode: "hybrid", SemanticRank: rank, SemanticSimilarity: &s}}
+	}
+	items[0].WhyRanked = sim(1, 0.7)
+	items[1].Text = []Chunk{{Index: 0, Text: "Acetylcysteine lowers oxidative stress. It was tested twice."}}
+	items[1].Snippets = []record.Snippet{{ChunkIndex: 0, Text: "Acetylcysteine lowers oxidative stress."}}
+	items[1].WhyRanked = sim(2, 0.45)
+	items[2].Text = []Chunk{{Index: 0, Text: "Engines burn fuel. Nor here."}}
+	items[2].Snippets = []record.Snippet{{ChunkIndex: 0, Text: "Engines burn fuel."}}
+	items[2].WhyRanked = sim(3, 0)
+	p, _, err := Build(items, Options{Query: "tide pool anemones", MaxTokens: 2000, MaxPointers: 5, WeakSentence: 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept, engines bool
+	for _, it := range p.Items {
+		if it.ID == items[1].ID && len(it.Passages) > 0 && strings.Contains(it.Passages[0].Text, "Acetylcysteine lowers oxidative stress.") {
+			kept = true
+		}
+		if it.ID == items[2].ID {
+			engines = true
+		}
+	}
+	if !kept {
+		t.Errorf("the entry found by meaning lost its passage: %+v", p.Items)
+	}
+	if engines {
+		t.Errorf("an entry with no similarity and none of the words stayed full")
+	}
+}
