@@ -120,7 +120,7 @@ func TestSkill(t *testing.T) {
 		`"tags_added":["reviewed"]`,
 		// the brief within budget says what it dropped
 		`"max_tokens":1500`,
-		`"max_tokens":400`,
+		`"max_tokens":700`, `"dropped":[{`,
 		// why_ranked
 		`"why":{"bm25":`,
 	} {
