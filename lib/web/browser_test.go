@@ -466,6 +466,9 @@ func TestBrowser(t *testing.T) {
 		if msg := eval[string](t, ctx, `document.querySelector('.item.failed .error').textContent`); !strings.Contains(msg, "404") {
 			t.Errorf("the failed item shows %q, want the real error", msg)
 		}
+		if n := eval[string](t, ctx, `document.querySelector('.item.failed p.muted').textContent`); !strings.HasPrefix(n, "1 attempt") || strings.HasPrefix(n, "1 attempts") {
+			t.Errorf("the failed item's count reads %q, want 1 attempt", n)
+		}
 		shot(t, ctx, "inbox-failed")
 		site.flakyOK.Store(true)
 		run(t, ctx, navigates(chromedp.Click(chromedp.CSS(`.item.failed form button`))), chromedp.WaitVisible(chromedp.CSS(".flash")))
