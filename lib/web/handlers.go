@@ -27,10 +27,24 @@ const perPage = 20
 // human is the actor of everything a person does in the app.
 const human = "human"
 
+// favicon answers the address browsers ask for on their own with our icon
+// (an SVG of our own, also linked from every page), so it is not a 404.
+func favicon(w http.ResponseWriter, r *http.Request) {
+	b, err := staticFS.ReadFile("static/favicon.svg")
+	if err != nil {
+		http.Error(w, "no icon", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "max-age=86400")
+	w.Write(b)
+}
+
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /favicon.ico", favicon)
 	mux.HandleFunc("GET /{$}", s.home)
 	mux.HandleFunc("GET /status.json", s.statusJSON)
 	mux.HandleFunc("POST /save", s.save)

@@ -96,10 +96,10 @@ func sameSecret(got, want string) bool {
 // without it (so it leaves the address bar and history). The capture form
 // of the bookmarklet also accepts the capture token (bt), since a window
 // opened from another site's page carries no SameSite=Strict cookie.
-// Static assets (our CSS and script, no data) need no token.
+// Static assets (our CSS, script and icon, no data) need no token.
 func (s *Server) requireToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/static/") {
+		if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/favicon.ico" {
 			next.ServeHTTP(w, r)
 			return
 		}
