@@ -49,6 +49,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /status.json", s.statusJSON)
 	mux.HandleFunc("POST /save", s.save)
 	mux.HandleFunc("POST /import", s.importFile)
+	mux.HandleFunc("GET /import/{id}", s.importResult)
 	mux.HandleFunc("GET /search", s.search)
 	mux.HandleFunc("GET /items/{id}", s.reader)
 	mux.HandleFunc("GET /items/{id}/history", s.history)
@@ -310,13 +311,7 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.poke()
-	d, err := s.homeData(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	d.ImportResult = res
-	s.render(w, r, http.StatusOK, "home", view{Title: "Inbox", Nav: "home", Data: d})
+	http.Redirect(w, r, "/import/"+s.imports.keep(res), http.StatusSeeOther)
 }
 
 func (s *Server) retry(w http.ResponseWriter, r *http.Request) {

@@ -64,8 +64,9 @@ type Options struct {
 
 // Server is the web app.
 type Server struct {
-	opt   Options
-	pages *pages
+	opt     Options
+	pages   *pages
+	imports importResults // the last import results, for their pages
 }
 
 // New returns the web app for opt.
