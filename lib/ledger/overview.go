@@ -351,17 +351,25 @@ func OverviewText(o *Overview) string {
 			fmt.Fprintf(&b, "  %s %s", it.ID, title)
 			switch {
 			case it.Detail != "":
-				fmt.Fprintf(&b, " (%s, %d %s)", it.Detail, it.Count, unit)
+				fmt.Fprintf(&b, " (%s, %s)", it.Detail, plural(it.Count, unit))
 			case it.Count > 0:
-				fmt.Fprintf(&b, " (%d %s)", it.Count, unit)
+				fmt.Fprintf(&b, " (%s)", plural(it.Count, unit))
 			}
 			b.WriteString("\n")
 		}
 	}
 	items("pinned", "pinned", o.Pinned)
-	items("most reused", "tasks", o.MostReused)
-	items("failed", "attempts", o.FailedItems)
+	items("most reused", "task", o.MostReused)
+	items("failed", "attempt", o.FailedItems)
 	return b.String()
+}
+
+// plural is "1 task", "2 tasks"; "pinned" stays as it is.
+func plural(n int, unit string) string {
+	if n != 1 && unit != "pinned" {
+		unit += "s"
+	}
+	return fmt.Sprintf("%d %s", n, unit)
 }
 
 // counts is "article 12, pdf 3" in key order.

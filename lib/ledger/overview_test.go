@@ -110,7 +110,7 @@ func TestOverview(t *testing.T) {
 	}
 	text := OverviewText(o)
 	t.Logf("overview:\n%s", text)
-	for _, want := range []string{"7 items (article 7)", "1 pending (not fetched yet), 1 failed", "animals 3: quokkas", "pinned:\n  " + q + " The quokka's island (1 pinned)", "most reused:\n  " + l, "(http_status, 1 attempts)"} {
+	for _, want := range []string{"7 items (article 7)", "1 pending (not fetched yet), 1 failed", "animals 3: quokkas", "pinned:\n  " + q + " The quokka's island (1 pinned)", "most reused:\n  " + l, "(http_status, 1 attempt)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text has no %q:\n%s", want, text)
 		}

@@ -140,11 +140,20 @@ func mentions(text string) (string, []any) {
 }
 
 // siteCond is an SQL condition on items "it": its canonical URL's host is
-// host or a subdomain of it.
+// host or a subdomain of it. A host given without a port matches it on any
+// port (site:127.0.0.1 finds http://127.0.0.1:8765/…); host:port matches
+// that port only.
 func siteCond(host string) (string, []any) {
 	h := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(host)
-	return `(it.canonical_url LIKE ? ESCAPE '\' OR it.canonical_url LIKE ? ESCAPE '\' OR it.canonical_url LIKE ? ESCAPE '\' OR it.canonical_url LIKE ? ESCAPE '\')`,
-		[]any{"%://" + h + "/%", "%://" + h, "%://%." + h + "/%", "%://%." + h}
+	args := []any{"%://" + h + "/%", "%://" + h, "%://%." + h + "/%", "%://%." + h}
+	if !strings.Contains(host, ":") {
+		args = append(args, "%://"+h+":%", "%://%."+h+":%")
+	}
+	conds := make([]string, len(args))
+	for i := range conds {
+		conds[i] = `it.canonical_url LIKE ? ESCAPE '\'`
+	}
+	return "(" + strings.Join(conds, " OR ") + ")", args
 }
 
 // anyOf is "(c1 OR c2 …)" of one condition per value, with its arguments.

@@ -329,6 +329,16 @@ func TestBrowser(t *testing.T) {
 	ctx := browser(t, exe)
 	run(t, ctx, chromedp.Navigate(a.open))
 
+	// Chromium compiles pattern with the v flag; an invalid one is ignored
+	// (any name passed the form)
+	t.Run("the pack name pattern is checked", func(t *testing.T) {
+		run(t, ctx, chromedp.Navigate(a.base+"/packs"))
+		js := `(() => { const i = document.querySelector('#pn'); const r = []; for (const v of ["bad name", "a/b", "my-topic_2.0"]) { i.value = v; r.push(i.validity.patternMismatch); } return r.join(","); })()`
+		if got := eval[string](t, ctx, js); got != "true,true,false" {
+			t.Errorf("patternMismatch for bad name, a/b, my-topic_2.0: %s, want true,true,false", got)
+		}
+	})
+
 	var itemID string
 	t.Run("save with the add form, ingested in the background", func(t *testing.T) {
 		run(t, ctx,
@@ -465,6 +475,9 @@ func TestBrowser(t *testing.T) {
 		until(t, ctx, a.base+"/", `.item.failed form button`)
 		if msg := eval[string](t, ctx, `document.querySelector('.item.failed .error').textContent`); !strings.Contains(msg, "404") {
 			t.Errorf("the failed item shows %q, want the real error", msg)
+		}
+		if n := eval[string](t, ctx, `document.querySelector('.item.failed p.muted').textContent`); !strings.HasPrefix(n, "1 attempt") || strings.HasPrefix(n, "1 attempts") {
+			t.Errorf("the failed item's count reads %q, want 1 attempt", n)
 		}
 		shot(t, ctx, "inbox-failed")
 		site.flakyOK.Store(true)

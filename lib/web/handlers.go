@@ -27,14 +27,29 @@ const perPage = 20
 // human is the actor of everything a person does in the app.
 const human = "human"
 
+// favicon answers the address browsers ask for on their own with our icon
+// (an SVG of our own, also linked from every page), so it is not a 404.
+func favicon(w http.ResponseWriter, r *http.Request) {
+	b, err := staticFS.ReadFile("static/favicon.svg")
+	if err != nil {
+		http.Error(w, "no icon", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "max-age=86400")
+	w.Write(b)
+}
+
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /favicon.ico", favicon)
 	mux.HandleFunc("GET /{$}", s.home)
 	mux.HandleFunc("GET /status.json", s.statusJSON)
 	mux.HandleFunc("POST /save", s.save)
 	mux.HandleFunc("POST /import", s.importFile)
+	mux.HandleFunc("GET /import/{id}", s.importResult)
 	mux.HandleFunc("GET /search", s.search)
 	mux.HandleFunc("GET /items/{id}", s.reader)
 	mux.HandleFunc("GET /items/{id}/history", s.history)
@@ -323,13 +338,7 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.poke()
-	d, err := s.homeData(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	d.ImportResult = res
-	s.render(w, r, http.StatusOK, "home", view{Title: "Inbox", Nav: "home", Data: d})
+	http.Redirect(w, r, "/import/"+s.imports.keep(res), http.StatusSeeOther)
 }
 
 func (s *Server) retry(w http.ResponseWriter, r *http.Request) {

@@ -43,11 +43,20 @@ func TestImportUpload(t *testing.T) {
 <DT><A HREF="file:///etc/passwd">Secret</A>
 </DL>`
 	res, body := do(t, upload(t, ts.URL, "bookmarks.html", []byte(html)))
-	if res.StatusCode != 200 {
-		t.Fatalf("import: %d\n%s", res.StatusCode, body)
+	// Post/Redirect/Get: the post answers a redirect to a result page, so
+	// a reload shows the result again and posts nothing
+	loc := res.Header.Get("Location")
+	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/import/") {
+		t.Fatalf("import: %d Location %q, want 303 to /import/ID\n%s", res.StatusCode, loc, body)
 	}
-	if !strings.Contains(body, "2 new, 0 already saved, 1 refused") || !strings.Contains(body, "only http and https") {
-		t.Errorf("import result not shown:\n%s", body)
+	for range 2 { // the page, then a reload of it
+		res, body = do(t, withCookie(mustReq(t, "GET", ts.URL+loc, "")))
+		if res.StatusCode != http.StatusOK || !strings.Contains(body, "2 new, 0 already saved, 1 refused") || !strings.Contains(body, "only http and https") {
+			t.Errorf("import result not shown: %d\n%s", res.StatusCode, body)
+		}
+	}
+	if res, _ := do(t, withCookie(mustReq(t, "GET", ts.URL+"/import/0123456789abcdef01234567", ""))); res.StatusCode != http.StatusNotFound {
+		t.Errorf("an unknown import result: %d, want 404", res.StatusCode)
 	}
 	got, err := l.Find(context.Background(), ledger.FindOptions{Tags: []string{"imported"}})
 	if err != nil {
@@ -57,7 +66,8 @@ func TestImportUpload(t *testing.T) {
 		t.Errorf("%d items tagged imported, want 2", len(got.Hits))
 	}
 	// again: nothing new
-	if _, body := do(t, upload(t, ts.URL, "bookmarks.html", []byte(html))); !strings.Contains(body, "0 new, 2 already saved") {
+	res, _ = do(t, upload(t, ts.URL, "bookmarks.html", []byte(html)))
+	if _, body := do(t, withCookie(mustReq(t, "GET", ts.URL+res.Header.Get("Location"), ""))); !strings.Contains(body, "0 new, 2 already saved") {
 		t.Errorf("second import:\n%s", body)
 	}
 	big := bytes.Repeat([]byte("https://example.com/x\n"), MaxImportBytes/20)
@@ -92,8 +102,8 @@ func TestImportOneAtATime(t *testing.T) {
 	srv.importing.Unlock()
 	w = httptest.NewRecorder()
 	h.ServeHTTP(w, importRequest(7474, "bookmarks.html", data))
-	if w.Code != 200 || !strings.Contains(w.Body.String(), "10 new") {
-		t.Errorf("after the first: %d\n%s", w.Code, w.Body.String())
+	if n, _ := l.ItemCount(context.Background()); w.Code != http.StatusSeeOther || n != 10 {
+		t.Errorf("after the first: %d, %d items\n%s", w.Code, n, w.Body.String())
 	}
 }
 
@@ -133,7 +143,7 @@ func TestImportStopsWithItsRequest(t *testing.T) {
 	if c, _ := l.ItemCount(context.Background()); c == 0 || c >= n {
 		t.Errorf("%d items saved, want some and fewer than %d", c, n)
 	}
-	if res, body := do(t, upload(t, ts.URL, "more.html", bookmarksFile(5))); res.StatusCode != 200 {
+	if res, body := do(t, upload(t, ts.URL, "more.html", bookmarksFile(5))); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("the next import: %d\n%s", res.StatusCode, body)
 	}
 }

@@ -128,13 +128,13 @@ func (s *Server) requireBrowserPost(next http.Handler) http.Handler {
 // address bar and history). The token is never a session itself. The
 // capture form of the bookmarklet also accepts the capture token (bt),
 // since a window opened from another site's page carries no
-// SameSite=Strict cookie. Static assets (our CSS and script, no data),
+// SameSite=Strict cookie. Static assets (our CSS, script and icon, no data),
 // the sign-in page and the sign-out need no session; any other page
 // without one shows the sign-in page (401).
 func (s *Server) requireSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case strings.HasPrefix(r.URL.Path, "/static/"):
+		case strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/favicon.ico":
 			next.ServeHTTP(w, r)
 			return
 		case r.URL.Path == "/signin" && r.Method != http.MethodPost:

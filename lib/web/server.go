@@ -78,6 +78,7 @@ type Server struct {
 	pages *pages
 	// importing is held by the import running (one at a time)
 	importing sync.Mutex
+	imports   importResults // the last import results, for their pages
 }
 
 // New returns the web app for opt.

@@ -41,6 +41,15 @@ var funcs = template.FuncMap{
 	"ts":      timestamp,
 	"cue":     cueURL,
 	"deref":   func(b *bool) bool { return b != nil && *b },
+	"count":   count,
+}
+
+// count is "1 attempt", "2 attempts": n and the word, plural unless n is 1.
+func count(n int, word string) string {
+	if n != 1 {
+		word += "s"
+	}
+	return strconv.Itoa(n) + " " + word
 }
 
 // cueURL links a media item at a time: YouTube's t parameter in seconds.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -56,5 +57,22 @@ func TestMarkParagraphs(t *testing.T) {
 	want := [][]string{{"One ", "[two three]", ". ", "[Four five.]"}, {"Six seven."}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("segments (-want +got)\n%s", d)
+	}
+}
+
+// TestCountWords: counts read "1 attempt", "2 attempts", and the inbox's
+// failed list uses it (it said "1 attempts").
+func TestCountWords(t *testing.T) {
+	for n, want := range map[int]string{0: "0 attempts", 1: "1 attempt", 2: "2 attempts"} {
+		if got := count(n, "attempt"); got != want {
+			t.Errorf("count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	home, err := templateFS.ReadFile("templates/home.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(home), "}} attempts") {
+		t.Error("home.html counts attempts without count")
 	}
 }
