@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 	"github.com/linkledger/linkledger/lib/tokens"
 )
@@ -139,4 +141,60 @@ func textOf(res *sdk.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// TestResultForms: a result carries its content once in each form: one
+// text block, the compact text form (what a host puts in the model's
+// context), which is not the structured JSON again and costs fewer
+// tokens than it; the brief's tokens figure is the pack's JSON, which
+// bounds its text form too.
+func TestResultForms(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	for i := 0; i < 8; i++ {
+		url := fmt.Sprintf("https://forms.test/%d", i)
+		text := fmt.Sprintf("Post %d. Agents keep a memory of links. Ranking finds the source; the brief gives its sentences whole. Budgets are counted in tokens. Other words %d follow here.", i, i)
+		rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle,
+			Title: fmt.Sprintf("Memory post %d", i), Text: &text, Checksum: fmt.Sprint("sha256:", i),
+			Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 40}}}
+		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connectTest(t, st, Options{})
+	for _, tool := range []string{"find", "brief"} {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: map[string]any{"query": "memory ranking budget"}})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %s", tool, err, textOf(res))
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		text := textOf(res)
+		nt, nj := tokens.Count(text), tokens.Count(string(raw))
+		t.Logf("%s: text form %d tokens, structured JSON %d", tool, nt, nj)
+		if len(res.Content) != 1 || strings.Contains(text, string(raw)) || strings.HasPrefix(strings.TrimSpace(text), "{") {
+			t.Errorf("%s: content is not one text block in the compact form: %d blocks, %q", tool, len(res.Content), text)
+		}
+		if nt >= nj {
+			t.Errorf("%s: text form %d tokens, not under the JSON's %d", tool, nt, nj)
+		}
+		if tool == "brief" {
+			var p struct {
+				Tokens    int `json:"tokens"`
+				MaxTokens int `json:"max_tokens"`
+			}
+			json.Unmarshal(raw, &p)
+			if p.Tokens == 0 || nt > p.MaxTokens {
+				t.Errorf("brief: tokens %d, text form %d over max_tokens %d", p.Tokens, nt, p.MaxTokens)
+			}
+			t.Logf("brief: pack tokens %d", p.Tokens)
+			// the text form carries the evidence: every passage, with its locator
+			if !strings.Contains(text, "passage (chunk 0, 0-") || !strings.Contains(text, "Ranking finds the source; the brief gives its sentences whole.") {
+				t.Errorf("brief: the text form leaves out the passages:\n%s", text)
+			}
+		}
+	}
 }
