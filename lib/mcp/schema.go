@@ -2,7 +2,10 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -85,6 +88,102 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out])
 	if t.OutputSchema == nil {
 		t.OutputSchema = outputSchema[Out]()
 	}
-	t.OutputSchema = plainTypes(t.OutputSchema.(*jsonschema.Schema))
+	t.OutputSchema = compactOutput(plainTypes(t.OutputSchema.(*jsonschema.Schema)))
 	sdk.AddTool(s.srv, t, h)
+}
+
+// compactOutput makes an output schema cheaper for a client to read while
+// validating the same results: the descriptions of its properties are
+// dropped (the tool's description and docs/agents.md say what a result
+// holds; an output schema is for code, which reads keys and types), and
+// an object subschema that occurs more than once (highlights, lowlights
+// and notes; a pack's entered and left) is given once under $defs, named
+// by the first key it is found under, and referred to by $ref.
+func compactOutput(s *jsonschema.Schema) *jsonschema.Schema {
+	if s == recordSchema {
+		return s
+	}
+	c := cloneSchema(s)
+	walkSchema(c, func(sub *jsonschema.Schema) { sub.Description = "" })
+	c.Description = s.Description
+	// count the object subschemas by their JSON, innermost first so an
+	// outer repeated schema refers to its inner ones
+	count := map[string]int{}
+	walkSchema(c, func(sub *jsonschema.Schema) {
+		if sub != c && sub.Type == "object" && len(sub.Properties) > 0 {
+			count[schemaKey(sub)]++
+		}
+	})
+	names := map[string]string{}
+	var rewrite func(key string, sub *jsonschema.Schema) *jsonschema.Schema
+	rewrite = func(key string, sub *jsonschema.Schema) *jsonschema.Schema {
+		if sub == nil {
+			return nil
+		}
+		for _, k := range slices.Sorted(maps.Keys(sub.Properties)) {
+			sub.Properties[k] = rewrite(k, sub.Properties[k])
+		}
+		sub.Items = rewrite(key, sub.Items)
+		sub.AdditionalProperties = rewrite(key, sub.AdditionalProperties)
+		if sub == c || sub.Type != "object" || len(sub.Properties) == 0 {
+			return sub
+		}
+		k := schemaKey(sub)
+		if count[k] < 2 {
+			return sub
+		}
+		name, ok := names[k]
+		if !ok {
+			name = key
+			for _, taken := range names {
+				if taken == name {
+					name = fmt.Sprintf("%s%d", key, len(names))
+				}
+			}
+			names[k] = name
+			if c.Defs == nil {
+				c.Defs = map[string]*jsonschema.Schema{}
+			}
+			c.Defs[name] = sub
+		}
+		return &jsonschema.Schema{Ref: "#/$defs/" + name}
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.Properties)) {
+		c.Properties[k] = rewrite(k, c.Properties[k])
+	}
+	return c
+}
+
+// walkSchema calls f on s and every subschema of s.
+func walkSchema(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
+	if s == nil || s == recordSchema {
+		return
+	}
+	for _, sub := range s.Properties {
+		walkSchema(sub, f)
+	}
+	for _, sub := range s.Defs {
+		walkSchema(sub, f)
+	}
+	walkSchema(s.Items, f)
+	walkSchema(s.AdditionalProperties, f)
+	f(s)
+}
+
+func schemaKey(s *jsonschema.Schema) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// cloneSchema copies s deeply (through JSON), so that compactOutput does
+// not change a schema another tool shares.
+func cloneSchema(s *jsonschema.Schema) *jsonschema.Schema {
+	var c jsonschema.Schema
+	if err := json.Unmarshal([]byte(schemaKey(s)), &c); err != nil {
+		panic(err)
+	}
+	return &c
 }

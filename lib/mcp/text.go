@@ -72,6 +72,11 @@ func itemLine(b *strings.Builder, it brief.Item, pending bool) {
 	if it.Summary != "" {
 		fmt.Fprintf(b, "   summary: %s\n", oneLine(it.Summary))
 	}
+	// passages with their locators, so an agent reading only the text
+	// form can quote and annotate them (docs/agents.md)
+	for _, p := range it.Passages {
+		fmt.Fprintf(b, "   passage (chunk %d, %d-%d): %s\n", p.ChunkIndex, p.Start, p.End, oneLine(p.Text))
+	}
 	for _, s := range it.Snippets {
 		fmt.Fprintf(b, "   snippet: %s\n", oneLine(s.Text))
 	}
