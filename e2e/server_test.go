@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -33,6 +35,11 @@ import (
 //	                 model, /embed/vary/v1 another size every request;
 //	                 /embed/api/embed speaks Ollama's native API
 //	/embedhits       how many embedding requests the fake answered
+//	/counted/NAME    a page titled "Counted NAME", answered after 200ms
+//	                 (so ingest loops started together overlap); counts
+//	                 requests
+//	/countedhits/P   "total=T max=M names=N" over the /counted/ names
+//	                 starting with P: requests, most for one name, names
 //	/redirect/PORT/REST  307 to http://127.0.0.1:PORT/REST (a loopback
 //	                 server of this test: LL_TESTSERVER's or LL_OTHERSERVER's)
 func newTestServer() *httptest.Server {
@@ -74,6 +81,28 @@ func newTestServer() *httptest.Server {
 		mu.Unlock()
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write([]byte(strconv.Itoa(n)))
+	})
+	counted := map[string]int{}
+	mux.HandleFunc("/counted/{name}", func(w http.ResponseWriter, r *http.Request) {
+		name := r.PathValue("name")
+		mu.Lock()
+		counted[name]++
+		mu.Unlock()
+		time.Sleep(200 * time.Millisecond)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<html><head><title>Counted %[1]s</title></head><body><article><h1>Counted %[1]s</h1><p>The page %[1]s is served by the test server, which counts how many times each of these pages was fetched, so a test can tell whether two ingest loops took the same item.</p></article></body></html>`, html.EscapeString(name))
+	})
+	mux.HandleFunc("/countedhits/{prefix}", func(w http.ResponseWriter, r *http.Request) {
+		total, most, names := 0, 0, 0
+		mu.Lock()
+		for name, n := range counted {
+			if strings.HasPrefix(name, r.PathValue("prefix")) {
+				total, most, names = total+n, max(most, n), names+1
+			}
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprintf(w, "total=%d max=%d names=%d", total, most, names)
 	})
 	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer e2e-secret-key" {

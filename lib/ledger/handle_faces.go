@@ -153,6 +153,12 @@ func (l *Ledger) CountPending(ctx context.Context, maxAttempts int) (int, error)
 	return CountPending(ctx, l.st, maxAttempts)
 }
 
+// CountClaimable is how many pending items no other ingest loop holds a
+// live claim on (store.CountClaimable): what the next claiming pass takes.
+func (l *Ledger) CountClaimable(ctx context.Context, maxAttempts int) (int, error) {
+	return l.st.CountClaimable(ctx, maxAttempts)
+}
+
 // CountItems is CountItems on this ledger.
 func (l *Ledger) CountItems(ctx context.Context) (Counts, error) { return CountItems(ctx, l.st) }
 

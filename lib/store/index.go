@@ -68,6 +68,9 @@ func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions
 		if err == nil && created {
 			err = refuseDeleted(ctx, tx, rec)
 		}
+		if err == nil {
+			err = releaseClaim(ctx, tx, it.ID)
+		}
 		if err != nil {
 			return err
 		}

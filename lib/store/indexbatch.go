@@ -144,6 +144,9 @@ func (s *Store) indexContentBatch(ctx context.Context, recs []*record.Record) ([
 			if err == nil && created {
 				err = refuseDeleted(wctx, tx, rec)
 			}
+			if err == nil {
+				err = releaseClaim(wctx, tx, it.ID)
+			}
 			if err != nil {
 				return err
 			}

@@ -130,8 +130,15 @@ func setIngest(rec *record.Record, info IngestInfo) {
 	rec.Extra["ingest"] = b
 }
 
-// Queue lists the items of a queue view, oldest first.
+// Queue lists the items of a queue view, oldest first. It only reads:
+// claims (ClaimPending) neither hide items nor are taken.
 func (s *Store) Queue(ctx context.Context, opts QueueOptions) ([]*record.Record, error) {
+	return s.queue(ctx, s.db, opts, "")
+}
+
+// queue is Queue on q, with the items also meeting extra (a condition on
+// items aliased it, whose arguments are extraArgs).
+func (s *Store) queue(ctx context.Context, q dbtx, opts QueueOptions, extra string, extraArgs ...any) ([]*record.Record, error) {
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = DefaultMaxAttempts
 	}
@@ -157,9 +164,13 @@ func (s *Store) Queue(ctx context.Context, opts QueueOptions) ([]*record.Record,
 	if opts.Limit > 0 {
 		limit = opts.Limit
 	}
+	if extra != "" {
+		fcond += ` AND ` + extra
+		args = append(args, extraArgs...)
+	}
 	args = append(args, limit, max(opts.Offset, 0))
 	var rows []queueRow
-	if err := s.db.SelectContext(ctx, &rows, `SELECT `+prefixed("it.", queueCols)+` FROM items it WHERE `+cond+` AND `+fcond+
+	if err := q.SelectContext(ctx, &rows, `SELECT `+prefixed("it.", queueCols)+` FROM items it WHERE `+cond+` AND `+fcond+
 		` ORDER BY `+order+` LIMIT ? OFFSET ?`, args...); err != nil {
 		return nil, err
 	}

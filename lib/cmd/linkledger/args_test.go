@@ -70,7 +70,7 @@ func TestVerbArgs(t *testing.T) {
 		{[]string{"status", "https://example.com/a", "--jq", ".ingest"}, map[string]string{"ll-find": "linkledger status | --id ID --jq .ingest"}},
 		{[]string{"related", "https://example.com/a", "--max-items", "3"}, map[string]string{"ll-find": "linkledger related | --related ID --limit 3"}},
 		{[]string{"worker", "--limit", "5", "--max-attempts", "2", "--timeout", "3s", "--chunk-tokens", "200", "--json", "-q", "--max-text-bytes", "1000", "--public-only"}, map[string]string{
-			"ll-find":  "linkledger worker: find | --pending --limit 5 --max-attempts 2 --quiet",
+			"ll-find":  "linkledger worker: find | --pending --claim --limit 5 --max-attempts 2 --quiet",
 			"ll-fetch": "linkledger worker: fetch | --max-attempts 2 --timeout 3s --public-only --quiet",
 			"ll-parse": "linkledger worker: parse | --max-text-bytes 1000 --chunk-tokens 200 --quiet",
 			"ll-index": "linkledger worker: index | --max-text-bytes 1000 --json --quiet",

@@ -145,7 +145,7 @@ const (
 )
 
 // backgroundWorker is the one ingest loop of a face that serves
-// (linkledger mcp and linkledger ui): passes of ll-find --pending |
+// (linkledger mcp and linkledger ui): passes of ll-find --pending --claim |
 // ll-fetch | ll-parse [| ll-embed] | ll-index over the database at path,
 // ll-embed when an endpoint is configured (the environment's, else the
 // ledger's stored one); records discarded, -q (no diagnostics per item:
@@ -169,7 +169,7 @@ func backgroundWorker(filters Filters, env cli.Env, path string, busy time.Durat
 		e.Stdin, e.Stdout = nil, io.Discard // never the server's stdin and stdout
 		db := []string{"--db", path, "-q"}
 		stages := []stage{
-			{"ll-find", append([]string{"--pending", "--limit", strconv.Itoa(backgroundLimit)}, db...)},
+			{"ll-find", append([]string{"--pending", "--claim", "--limit", strconv.Itoa(backgroundLimit)}, db...)},
 			{"ll-fetch", append([]string{"-q", "--concurrency", strconv.Itoa(backgroundConcurrency)}, allow...)},
 			{"ll-parse", []string{"-q"}},
 		}
@@ -181,6 +181,8 @@ func backgroundWorker(filters Filters, env cli.Env, path string, busy time.Durat
 		index := append([]string{"--busy-timeout=" + busy.String()}, db...)
 		return pipeline(ctx, filters, e, diag.Prog+": worker", append(stages, stage{"ll-index", index}))
 	}
-	pending := func(ctx context.Context) (int, error) { return rd.CountPending(ctx, 0) }
+	// the items another loop (a worker --watch, another face) claimed
+	// are its own: counting them would run passes that find nothing
+	pending := func(ctx context.Context) (int, error) { return rd.CountClaimable(ctx, 0) }
 	return newIngestLoop(pass, pending, cli.Diag{Prog: diag.Prog + ": worker", W: diag.W})
 }

@@ -200,8 +200,9 @@ func workerVerb(filters Filters, env cli.Env, verb string) *ucli.Command {
 		}
 		desc = `Ingests the items waiting for it: saved ones, and failed ones due for a
 retry with fewer than --max-attempts attempts. It runs
-   ll-find --pending | ll-fetch | ll-parse | ll-index
-and writes ll-index's records. Each flag goes to the stages that own it.
+   ll-find --pending --claim | ll-fetch | ll-parse | ll-index
+and writes ll-index's records. --claim: items another ingest loop on the
+ledger is working on (worker --watch, ui, mcp) are skipped. Each flag goes to the stages that own it.
 With --watch (linkledger worker --watch -q) it keeps running: a pass
 whenever links wait (it looks every --poll), until Ctrl-C or SIGTERM;
 the pass in flight stops between records and what it stored stays.
@@ -248,8 +249,14 @@ EXAMPLES:
 				if err != nil {
 					return err
 				}
+				find := []string{view}
+				if verb == "worker" {
+					// claim what this pass takes: another loop on the
+					// ledger (worker --watch, ui, mcp) skips it
+					find = append(find, "--claim")
+				}
 				stages := []stage{
-					{"ll-find", append([]string{view}, stageArgs(c, sf, toFind)...)},
+					{"ll-find", append(find, stageArgs(c, sf, toFind)...)},
 					{"ll-fetch", append(stageArgs(c, sf, toFetch), allow...)},
 					{"ll-parse", stageArgs(c, sf, toParse)},
 				}
@@ -300,7 +307,7 @@ func watch(ctx context.Context, c *ucli.Command, env cli.Env, pass func(context.
 	}
 	defer st.Close()
 	maxAttempts := int(c.Int("max-attempts"))
-	pending := func(ctx context.Context) (int, error) { return st.CountPending(ctx, maxAttempts) }
+	pending := func(ctx context.Context) (int, error) { return st.CountClaimable(ctx, maxAttempts) }
 	l := newIngestLoop(pass, pending, cli.Diag{Prog: cli.FullName(c), W: env.Stderr})
 	if c.IsSet("poll") {
 		if l.poll = c.Duration("poll"); l.poll < 100*time.Millisecond || l.poll > time.Hour {

@@ -88,6 +88,11 @@ Archived items (linkledger archive) are left out of searches, listings and
 the queue views and --id show them.
 
 ll-find only reads: a missing database is an error (exit 1), never created.
+The one exception is --pending --claim, which the worker runs: it claims
+the items it lists, a few at a time as the next stage reads them, for a
+lease of 10 minutes; another ll-find --pending --claim skips them until
+ll-index stores their result or the lease ends, so two ingest loops on
+one ledger never fetch a page twice (docs/store.md "Claims").
 
 With no query, lists items newest first (filters apply). Other modes:
   --related ID        items related to ID by content and shared tags
@@ -130,6 +135,7 @@ func Command(env cli.Env) *ucli.Command {
 		&ucli.BoolFlag{Name: "failed", Usage: "queue view: items whose ingest failed"},
 		&ucli.BoolFlag{Name: "stale", Usage: "queue view: items fetched longer ago than --older-than"},
 		&ucli.StringFlag{Name: "older-than", Value: "30d", Usage: "--stale threshold `DURATION` (30d, 12h, 0s)"},
+		&ucli.BoolFlag{Name: "claim", Usage: "with --pending: claim the listed items for this ingest loop, skipping items another loop claimed"},
 		&ucli.IntFlag{Name: "max-attempts", Value: store.DefaultMaxAttempts, Usage: "--pending: retry failed items with fewer attempts than `N`"},
 		&ucli.StringFlag{Name: "id", Usage: "one item's full status by `ID` (or canonical URL)"},
 		&ucli.StringFlag{Name: "queries", Usage: "run every query of `FILE` (one per line; - for stdin)"},
@@ -193,7 +199,13 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if fv.Int("max-chunk-bytes") < 1 {
 		return cli.Usage("--max-chunk-bytes %d: want 1 or more", fv.Int("max-chunk-bytes"))
 	}
-	st, err := findflags.OpenStore(ctx, c, env)
+	if fv.Bool("claim") && !fv.Bool("pending") {
+		return cli.Usage("--claim: only with --pending")
+	}
+	if fv.Bool("claim") && opts.Offset > 0 {
+		return cli.Usage("--claim and --offset: a claiming loop takes the oldest unclaimed items; give one")
+	}
+	st, err := openStore(ctx, c, env, fv.Bool("claim"))
 	if err != nil {
 		return err
 	}
@@ -247,6 +259,12 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			q.Queue = store.QueueFailed
 		default:
 			q.Queue = store.QueueStale
+		}
+		if fv.Bool("claim") {
+			if err := claimPending(ctx, st, q, emit); err != nil {
+				return err
+			}
+			break
 		}
 		recs, err := st.Queue(ctx, q)
 		if err != nil {
@@ -455,4 +473,52 @@ func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.
 	default:
 		findflags.SayNoMatch(ctx, st, diag, text, findflags.SetFilters(c))
 	}
+}
+
+// claimBatch is how many pending items --claim takes at a time: a batch
+// is claimed when the next stage has read the one before, so a claim
+// starts near its item's fetch and a long queue is not held for one lease
+// by a loop that reaches its last items much later.
+const claimBatch = 8
+
+// claimPending is --pending --claim: batches of unclaimed pending items,
+// each claimed (store.ClaimPending) then written, until the queue has
+// none left or q.Limit items (0: no limit) were written.
+func claimPending(ctx context.Context, st *store.Store, q store.QueueOptions, emit func([]*record.Record) error) error {
+	left := q.Limit
+	for {
+		b := q
+		b.Limit = claimBatch
+		if left > 0 {
+			b.Limit = min(b.Limit, left)
+		}
+		recs, err := st.ClaimPending(ctx, b, 0)
+		if err != nil {
+			return err
+		}
+		if err := emit(recs); err != nil {
+			return err
+		}
+		if len(recs) < b.Limit {
+			return nil
+		}
+		if left > 0 {
+			if left -= len(recs); left == 0 {
+				return nil
+			}
+		}
+	}
+}
+
+// openStore opens the ledger for ll-find; a claiming one waits longer
+// for the write lock (ll-index of another loop may hold it a moment).
+func openStore(ctx context.Context, c *ucli.Command, env cli.Env, claim bool) (*store.Store, error) {
+	if !claim {
+		return findflags.OpenStore(ctx, c, env)
+	}
+	loc, err := cli.LocateDB(cli.Flags(c).String("db"), env)
+	if err != nil {
+		return nil, err
+	}
+	return cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 5 * time.Second, PagePool: findflags.PagePoolSlots, ReadPolicies: true})
 }
