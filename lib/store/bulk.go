@@ -50,14 +50,7 @@ func (b *Bulk) SaveBatch(ctx context.Context, recs []*record.Record, opts SaveOp
 
 func (b *Bulk) tx(ctx context.Context, fn func(*sqlx.Tx) error) error {
 	tx, err := b.conn.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
+	return runTx(tx, err, fn)
 }
 
 // Close sets the connection's page cache back (freeing the bulk pages)

@@ -471,6 +471,12 @@ func (s *Store) migrate(ctx context.Context, readOnly bool, cur int) error {
 // tx runs fn in one transaction (BEGIN IMMEDIATE through the DSN).
 func (s *Store) tx(ctx context.Context, fn func(*sqlx.Tx) error) error {
 	tx, err := s.db.BeginTxx(ctx, nil)
+	return runTx(tx, err, fn)
+}
+
+// runTx runs fn in tx, just begun (err: it could not begin), and commits
+// it, or rolls it back when fn fails.
+func runTx(tx *sqlx.Tx, err error, fn func(*sqlx.Tx) error) error {
 	if err != nil {
 		return err
 	}
