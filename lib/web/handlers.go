@@ -319,9 +319,13 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 			Data: "Another import is running in this app. Wait until it is done (its links show up in the inbox), then import this file again."})
 		return
 	}
-	defer s.importing.Unlock()
-	res, err := s.opt.Ledger.Import(r.Context(), hdr.Filename, data, ledger.ImportOptions{
-		Format: r.FormValue("format"), Tags: splitTags(r.FormValue("tags")), WebOnly: true, Actor: human})
+	// the slot is free again before anything is said of this import, so
+	// a next import that follows its answer (or its log line) is taken
+	res, err := func() (*ledger.ImportResult, error) {
+		defer s.importing.Unlock()
+		return s.opt.Ledger.Import(r.Context(), hdr.Filename, data, ledger.ImportOptions{
+			Format: r.FormValue("format"), Tags: splitTags(r.FormValue("tags")), WebOnly: true, Actor: human})
+	}()
 	if err != nil && r.Context().Err() != nil {
 		// the client went away (closed the tab, gave up): the import
 		// stopped between links; what was committed stays
