@@ -122,8 +122,10 @@ var leafBlocks = map[atom.Atom]bool{
 // their source, a <code> holding lines outside <pre> becomes a code block,
 // and links and images that are not http(s) lose their address.
 func prepareStructure(n *html.Node, kept map[string]bool, base *nurl.URL) {
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
+	var walk func(*html.Node, bool)
+	// inRow: inside a table row the text kept whole (a row of short
+	// cells is one paragraph of the text), whose cells' blocks stay
+	walk = func(n *html.Node, inRow bool) {
 		for c := n.FirstChild; c != nil; {
 			next := c.NextSibling
 			if c.Type != html.ElementNode {
@@ -140,7 +142,13 @@ func prepareStructure(n *html.Node, kept map[string]bool, base *nurl.URL) {
 				n.RemoveChild(c)
 				c = next
 				continue
-			case leafBlocks[a] && !hasBlockChild(c):
+			case a == atom.Tr && !inRow:
+				if t := squash(Normalize(blockText(c))); t != "" && kept[t] {
+					walk(c, true)
+					c = next
+					continue
+				}
+			case leafBlocks[a] && !hasBlockChild(c) && !inRow:
 				if t := squash(Normalize(blockText(c))); t != "" && !kept[t] && !keptPrefix(t, kept) {
 					n.RemoveChild(c)
 					c = next
@@ -177,11 +185,11 @@ func prepareStructure(n *html.Node, kept map[string]bool, base *nurl.URL) {
 					continue
 				}
 			}
-			walk(c)
+			walk(c, inRow)
 			c = next
 		}
 	}
-	walk(n)
+	walk(n, false)
 }
 
 // keptPrefix reports whether a kept paragraph of some length starts t:
