@@ -139,6 +139,9 @@ type extractor struct {
 	cards, linkDense, lead bool
 	// boiler drops copyright, subscribe, share and follow lines (F).
 	boiler bool
+	// boxHeads drops box headings ("Most Popular", "Related") left
+	// without their items (F).
+	boxHeads bool
 }
 
 // maxTrafilaturaBytes is the largest body trafilatura is run on.
@@ -152,7 +155,7 @@ const minArticle = 200
 
 // defaultExtractor is the combination chosen on the extraction benchmark.
 var defaultExtractor = extractor{fallback: true, agree: true, share: 0.5, keep: 0.5, rescue: true,
-	cards: true, linkDense: true, boiler: true}
+	cards: true, linkDense: true, boiler: true, boxHeads: true}
 
 // fillMeta fills fields the page's own metadata lacks from what trafilatura
 // found (it also reads bylines and dates in the page body).
@@ -182,7 +185,7 @@ func plausibleByline(s string) bool {
 // the metadata trafilatura found.
 func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pageMeta) {
 	paras, warn, tm := x.extract(doc, u)
-	if len(paras) == 0 || !(x.cards || x.linkDense || x.lead || x.boiler) {
+	if len(paras) == 0 || !(x.cards || x.linkDense || x.lead || x.boiler || x.boxHeads) {
 		return paras, warn, tm
 	}
 	src := newPageSource(doc)
@@ -194,6 +197,9 @@ func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pa
 	}
 	if x.boiler {
 		paras = dropBoilerLines(paras)
+	}
+	if x.boxHeads {
+		paras = dropBoxHeadings(paras, src)
 	}
 	if x.lead {
 		paras = restoreLead(paras, src, pageDescriptions(doc))

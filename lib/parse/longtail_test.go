@@ -231,3 +231,48 @@ func TestKeepsTableRows(t *testing.T) {
 		t.Errorf("layout cell: %d blocks, want 2: %q", len(got), got)
 	}
 }
+
+// TestDropBoxHeadings (F): the heading of a "Trending" box inside the
+// article, and of a "More from" box of teasers at its end, are dropped
+// with their items; a heading that names such a box but heads the
+// article's own text stays.
+func TestDropBoxHeadings(t *testing.T) {
+	links := func(heads ...string) string {
+		var b strings.Builder
+		for i, h := range heads {
+			b.WriteString(`<p><a href="/s` + string(rune('0'+i)) + `">` + h + `</a></p>`)
+		}
+		return b.String()
+	}
+	teasers := func(heads ...string) string {
+		var b strings.Builder
+		for i, h := range heads {
+			b.WriteString(`<div><h3><a href="/t` + string(rune('0'+i)) + `">` + h + `</a></h3><p>` + h + ` was the talk of the town this week.</p></div>`)
+		}
+		return b.String()
+	}
+	page := `<html><head><title>Flood gates open</title></head><body><main><article><h1>Flood gates open</h1>` +
+		strings.Join(strings.SplitAfter(storyParas, "</p>")[:2], "") +
+		`<h2>Trending</h2>` + links("Mayor promises new bridge by 2026", "Bus timetable changes in the valley", "Winter market returns to the square") +
+		strings.Join(strings.SplitAfter(storyParas, "</p>")[2:], "") +
+		`<h2>Related: what the gates cost</h2><p>The gates cost eleven million, of which the valley towns paid a fifth and the state the rest, after a vote that took three rounds in the council.</p>` +
+		`<h2>More from News</h2>` + teasers("Council votes on parking fees", "School choir sings in the cathedral", "Ferry returns after repairs") +
+		`</article></main></body></html>`
+	before := longTailText(t, without(func(x *extractor) { x.boxHeads = false }), page)
+	for _, s := range []string{"Trending", "More from News"} {
+		if !strings.Contains(before, s) {
+			t.Fatalf("the page does not reproduce the problem: %q already dropped without the rule:\n%s", s, before)
+		}
+	}
+	got := longTailText(t, defaultExtractor, page)
+	for _, s := range []string{"Trending", "More from News", "Mayor promises", "Council votes"} {
+		if strings.Contains(got, s) {
+			t.Errorf("box line %q kept:\n%s", s, got)
+		}
+	}
+	for _, s := range []string{"Related: what the gates cost", "eleven million", "opened the new flood gates", "believe the gates work"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("text %q lost:\n%s", s, got)
+		}
+	}
+}
