@@ -229,6 +229,11 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 			}
 			nid, _ := r.LastInsertId()
 			chunkIDs[c.ID] = nid
+			if c.Kind != "" {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO chunk_kinds(chunk_id, kind) VALUES (?, ?)`, nid, c.Kind); err != nil {
+					return err
+				}
+			}
 		}
 		for _, a := range rec.Annotations {
 			var aid any
