@@ -293,7 +293,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		findflags.Warn(diag, warnings)
 		ro := opts
 		ro.Semantic = sem
-		res, err := st.Related(ctx, fv.String("related"), store.RelatedOptions{SearchOptions: ro})
+		res, err := ledger.RelatedHits(ctx, st, fv.String("related"), ro)
 		if errors.Is(err, store.ErrNotFound) {
 			return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", fv.String("related"))}
 		}
