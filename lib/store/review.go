@@ -216,7 +216,7 @@ func (s *Store) review(ctx context.Context, tx dbtx, d ReviewDecision, actor str
 		return nil, err
 	}
 	if d.IfVersion != "" && annotationVersion(a.annRow, a.Review.String) != d.IfVersion {
-		return nil, &StaleError{ItemID: a.ItemID, AnnotationID: a.ID, Now: annState(a.Review.String, a.ReviewedBy.String)}
+		return nil, &StaleError{ItemID: a.ItemID, AnnotationID: a.ID, Now: reviewState(a.Review.String, a.ReviewedBy.String)}
 	}
 	if d.Decision == ReviewUndo && !a.Review.Valid {
 		return nil, badInput("annotation %d is undecided: there is no decision to undo", a.ID)
@@ -363,7 +363,7 @@ func (s *Store) reviewTag(ctx context.Context, tx dbtx, d ReviewDecision, actor 
 		cur = off
 	}
 	if d.IfVersion != "" && tagVersion(it.ID, *cur) != d.IfVersion {
-		return nil, &StaleError{ItemID: it.ID, Tag: cur.Tag, Now: annState(cur.Review.String, cur.ReviewedBy.String)}
+		return nil, &StaleError{ItemID: it.ID, Tag: cur.Tag, Now: reviewState(cur.Review.String, cur.ReviewedBy.String)}
 	}
 	out := record.Tag{Tag: cur.Tag, Actor: cur.Actor, CreatedAt: cur.CreatedAt, Review: cur.Review.String}
 	detail := map[string]any{"by_actor": cur.Actor}

@@ -71,8 +71,8 @@ func (e *StaleError) Error() string {
 	return msg + ": nothing was changed; reload to see it as it is and decide again"
 }
 
-// annState says in words what an annotation's review state is now.
-func annState(review, reviewedBy string) string {
+// reviewState says in words what an annotation's review state is now.
+func reviewState(review, reviewedBy string) string {
 	if review == "" {
 		return "undecided"
 	}
