@@ -85,3 +85,9 @@ func (l *Ledger) DecideAll(ctx context.Context, ds []ReviewDecision, opt WriteOp
 func (l *Ledger) AnnotationVersions(ctx context.Context, itemID string) (map[int64]string, error) {
 	return l.st.AnnotationVersions(ctx, itemID)
 }
+
+// ChunkTexts are the texts of chunks by id (record.Annotation.ChunkID):
+// the passages annotations are anchored to, for a review card's context.
+func (l *Ledger) ChunkTexts(ctx context.Context, ids []int64) (map[int64]string, error) {
+	return l.st.ChunkTexts(ctx, ids)
+}

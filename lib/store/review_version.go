@@ -175,3 +175,31 @@ func (s *Store) undoTag(ctx context.Context, tx dbtx, itemID string, on, off *ta
 	}
 	return s.event(ctx, tx, itemID, "tag", tag.Tag, annotationUndoneEventName, actor, detail)
 }
+
+// ChunkTexts are the texts of the chunks ids (at most 500), by id: the
+// passages annotations are anchored to, for a review card's context.
+// Unknown ids are left out.
+func (s *Store) ChunkTexts(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if len(ids) > 500 {
+		ids = ids[:500]
+	}
+	q, args, err := sqlx.In(`SELECT id, text FROM content_chunks WHERE id IN (?)`, ids)
+	if err != nil {
+		return nil, err
+	}
+	var rows []struct {
+		ID   int64  `db:"id"`
+		Text string `db:"text"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, q, args...); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		out[r.ID] = r.Text
+	}
+	return out, nil
+}
