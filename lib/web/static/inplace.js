@@ -36,22 +36,21 @@
     var ct = res.headers.get("Content-Type") || "";
     if (ct.indexOf("text/html") === 0) {
       var doc = new DOMParser().parseFromString(body, "text/html");
-      var m = doc.querySelector("main .error, main p, main");
+      var m = doc.querySelector("main .error") || doc.querySelector("main");
       if (m && m.textContent.trim()) return m.textContent.trim();
     }
     return body.trim() || (res.status + " " + res.statusText);
   }
 
-  // post sends form (as its submitter would) with fetch, asking for the
-  // fragment named kind; then(html) gets a 2xx answer's text, and an error
+  // post sends body (form's fields, as its submitter would send them) to
+  // form's action with fetch, asking for the fragment named kind; then(html) gets a 2xx answer's text, and an error
   // answer's message goes to fail(msg).
-  function post(form, submitter, kind, then, fail) {
-    var data = new FormData(form, submitter || undefined);
+  function post(form, body, kind, then, fail) {
     return fetch(form.action, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Fragment": kind, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(data).toString()
+      body: body
     }).then(function (res) {
       return res.text().then(function (body) {
         if (res.ok) then(body);
@@ -100,9 +99,11 @@
       var submitter = e.submitter || null;
       var keepId = submitter && submitter.id;
       var y = window.scrollY;
+      // the fields before the buttons are disabled (a disabled submitter sends nothing)
+      var body = new URLSearchParams(new FormData(form, submitter || undefined)).toString();
       var buttons = form.querySelectorAll("button");
       buttons.forEach(function (b) { b.disabled = true; });
-      post(form, submitter, "reader", function (html) {
+      post(form, body, "reader", function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         READER_PARTS.forEach(function (id) {
           var now = document.getElementById(id), next = doc.getElementById(id);

@@ -10,7 +10,7 @@
     var ct = res.headers.get("Content-Type") || "";
     if (ct.indexOf("text/html") === 0) {
       var doc = new DOMParser().parseFromString(body, "text/html");
-      var m = doc.querySelector("main .error, main p, main");
+      var m = doc.querySelector("main .error") || doc.querySelector("main");
       if (m && m.textContent.trim()) return m.textContent.trim();
     }
     return body.trim() || (res.status + " " + res.statusText);
@@ -57,13 +57,14 @@
     function submit(form, submitter) {
       var card = form.closest(".qitem");
       var isUndo = form.classList.contains("undo");
+      var body = new URLSearchParams(new FormData(form, submitter || undefined)).toString();
       var buttons = card.querySelectorAll("button");
       buttons.forEach(function (b) { b.disabled = true; });
       fetch(form.action, {
         method: "POST",
         credentials: "same-origin",
         headers: { "Fragment": "review", "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams(new FormData(form, submitter || undefined)).toString()
+        body: body
       }).then(function (res) {
         return res.text().then(function (body) {
           if (!res.ok) {
