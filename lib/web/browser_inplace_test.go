@@ -279,4 +279,3 @@ func TestBrowserReviewUndoAndTabs(t *testing.T) {
 	}
 	shot(t, tab2, "review-stale")
 }
-
