@@ -47,7 +47,7 @@
         p.setAttribute("role", "alert");
         card.insertBefore(p, card.querySelector(".actions"));
       }
-      p.textContent = msg + " ";
+      p.textContent = msg.charAt(0).toUpperCase() + msg.slice(1) + " ";
       var a = document.createElement("a");
       a.href = "/review";
       a.textContent = "Reload the queue";
