@@ -90,6 +90,7 @@ func TestBrowserReaderKeepsPlace(t *testing.T) {
 	if y < 5000 {
 		t.Fatalf("scrollY %v: the passage is not deep in the page", y)
 	}
+	t.Logf("the passage is at scrollY %.0f of %d", y, eval[int](t, ctx, `document.documentElement.scrollHeight`))
 	run(t, ctx, chromedp.Click(chromedp.CSS(`#selbar button[data-type="highlight"]`)),
 		chromedp.WaitVisible(chromedp.CSS("#text mark.highlight.human")))
 	if got := eval[string](t, ctx, `document.querySelector('#text mark.highlight.human').textContent`); got != passage {

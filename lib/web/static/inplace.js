@@ -97,7 +97,9 @@
       if ((form.method || "").toLowerCase() !== "post" || /\/retry$/.test(form.action)) return;
       e.preventDefault();
       var submitter = e.submitter || null;
-      var keepId = submitter && submitter.id;
+      // focus goes back to the pressed control only when it had it (a
+      // keyboard's press; not the selection bar's, which keeps the text's)
+      var keepId = submitter && document.activeElement === submitter && submitter.id;
       var y = window.scrollY;
       // the fields before the buttons are disabled (a disabled submitter sends nothing)
       var body = new URLSearchParams(new FormData(form, submitter || undefined)).toString();
