@@ -279,4 +279,14 @@ func TestBrowserReviewUndoAndTabs(t *testing.T) {
 		t.Errorf("after the stale reject: %q, want confirmed", got)
 	}
 	shot(t, tab2, "review-stale")
+	// at phone width, dark: a decided card with its Undo fits
+	run(t, tab2, darkMode(true), chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile), chromedp.Navigate(a.base+"/review"),
+		chromedp.WaitVisible(chromedp.CSS(".qitem.current")), chromedp.KeyEvent("x"), chromedp.WaitVisible(chromedp.CSS(".qitem.decided.rejected")))
+	if w := eval[int](t, tab2, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("the review page is %d px wide at 360", w)
+	}
+	shot(t, tab2, "review-decided-phone-dark")
+	if got := review("a note on the moon"); got != "rejected" {
+		t.Errorf("after x at 360 px: %q", got)
+	}
 }
