@@ -139,7 +139,7 @@
         document.querySelector("[data-live]");
     }
     if (!waiting()) return;
-    var last = null;
+    var last = null, idle = 0;
     function refresh() {
       return fetch(location.pathname + location.search, { credentials: "same-origin" }).then(function (r) {
         if (!r.ok) throw new Error(String(r.status));
@@ -167,8 +167,11 @@
         last = s;
         return changed ? refresh() : null;
       }).then(function () {
-        if (waiting()) setTimeout(poll, 1500);
-        else setTimeout(poll, 5000); // a last look a little later, then stop when still idle
+        // nothing waits any more: a few slower looks, then stop (a save
+        // from the page loads a new page, which starts again)
+        idle = waiting() ? 0 : idle + 1;
+        if (idle === 0) setTimeout(poll, 1500);
+        else if (idle < 4) setTimeout(poll, 5000);
       }).catch(function () { setTimeout(poll, 5000); });
     }
     poll();
