@@ -74,7 +74,9 @@
         for (var k = 0; k < f.options.length; k++) if (f.options[k].selected !== f.options[k].defaultSelected) return true;
         continue;
       }
-      if (f.value !== f.defaultValue) return true;
+      // typed since it was drawn, or drawn with the person's own text (the
+      // add form given back with its error)
+      if (f.value !== f.defaultValue || f.value !== "") return true;
     }
     return false;
   }
@@ -141,7 +143,10 @@
     if (!waiting()) return;
     var last = null, idle = 0;
     function refresh() {
-      return fetch(location.pathname + location.search, { credentials: "same-origin" }).then(function (r) {
+      // the page as a GET gives it; the answer to a save posted with an
+      // error (at /save) is the inbox's
+      var from = location.pathname === "/save" ? "/" : location.pathname + location.search;
+      return fetch(from, { credentials: "same-origin" }).then(function (r) {
         if (!r.ok) throw new Error(String(r.status));
         return r.text();
       }).then(function (html) {
