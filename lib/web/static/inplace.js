@@ -76,7 +76,8 @@
       }
       // typed since it was drawn, or drawn with the person's own text (the
       // add form given back with its error)
-      if (f.value !== f.defaultValue || f.value !== "") return true;
+      var texty = f.tagName.toLowerCase() === "textarea" || ["text", "url", "search", "email", ""].indexOf(type) >= 0;
+      if (f.value !== f.defaultValue || (texty && f.value !== "")) return true;
     }
     return false;
   }
