@@ -46,3 +46,48 @@ func Review(ctx context.Context, st *store.Store, d store.ReviewDecision, opt Wr
 	}
 	return rec, err
 }
+
+// Review decisions beyond confirm and reject, and the errors of a
+// decision made on a stale page (docs/ui.md "Review you can trust").
+const (
+	// ReviewUndo takes a person's confirm or reject back (the annotation
+	// or tag is undecided again).
+	ReviewUndo = store.ReviewUndo
+)
+
+type (
+	// StaleError refuses a decision whose IfVersion is not the
+	// annotation's or tag's version any more: it changed since the
+	// page that decided showed it. Nothing was changed.
+	StaleError = store.StaleError
+	// BatchError names the decision of a batch that failed; the batch
+	// changed nothing.
+	BatchError = store.BatchError
+)
+
+// ReviewAll applies decisions in one transaction, in order: all of them
+// or, when one fails (a *StaleError, an unknown annotation, a refused
+// decision), none, with a *BatchError naming the one. Every face that
+// decides in batches calls it, so all share the rule: a decision that
+// carries IfVersion is compared with the annotation (or tag) as it is in
+// the same transaction that changes it.
+func ReviewAll(ctx context.Context, st *store.Store, ds []store.ReviewDecision, opt WriteOptions) ([]*record.Record, error) {
+	return st.ReviewAll(ctx, ds, opt.actor())
+}
+
+// DecideAll is ReviewAll on this ledger.
+func (l *Ledger) DecideAll(ctx context.Context, ds []ReviewDecision, opt WriteOptions) ([]*record.Record, error) {
+	return ReviewAll(ctx, l.st, ds, opt)
+}
+
+// AnnotationVersions are the versions of item itemID's annotations by id
+// (record.Annotation.Version), for a page that offers decisions on them.
+func (l *Ledger) AnnotationVersions(ctx context.Context, itemID string) (map[int64]string, error) {
+	return l.st.AnnotationVersions(ctx, itemID)
+}
+
+// ChunkTexts are the texts of chunks by id (record.Annotation.ChunkID):
+// the passages annotations are anchored to, for a review card's context.
+func (l *Ledger) ChunkTexts(ctx context.Context, ids []int64) (map[int64]string, error) {
+	return l.st.ChunkTexts(ctx, ids)
+}

@@ -145,6 +145,11 @@ type Annotation struct {
 	// since when) or "pending" (the item has no text yet: it is checked
 	// when the item is indexed). Empty: found in the text, or a note.
 	Anchor string `json:"anchor,omitempty"`
+	// Version is a digest of the annotation as a decision sees it (type,
+	// text, confidence, pin, review; the review queue and a review's
+	// answer carry it): a decision that names it is refused when the
+	// annotation changed since (docs/ui.md "Review you can trust").
+	Version string `json:"version,omitempty"`
 }
 
 // Values of Annotation.Anchor.
@@ -161,6 +166,9 @@ type Tag struct {
 	// Review is confirmed when a person confirmed an agent's tag (empty:
 	// not reviewed; a rejected tag is no longer on the item).
 	Review string `json:"review,omitempty"`
+	// Version is a digest of the tag as a decision sees it (who added it
+	// when, its review), in the review queue and a review's answer.
+	Version string `json:"version,omitempty"`
 }
 
 // ReviewDecision is one review decision in an ll-save record ("review")

@@ -84,10 +84,12 @@ func (s *Store) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*rec
 	for _, r := range rows {
 		rec := &record.Record{ID: r.ItemID, URL: r.URL, Title: r.Title}
 		if r.Kind == "tag" {
-			rec.Tagged = []record.Tag{{Tag: r.Text, Actor: r.Actor, CreatedAt: r.CreatedAt}}
+			rec.Tagged = []record.Tag{{Tag: r.Text, Actor: r.Actor, CreatedAt: r.CreatedAt,
+				Version: tagVersion(r.ItemID, tagRow{Tag: r.Text, Actor: r.Actor, CreatedAt: r.CreatedAt})}}
 		} else {
 			ann := r.annotation()
 			ann.Decayed = r.Decayed
+			ann.Version = annotationVersion(r.annRow, "")
 			rec.Annotations = []record.Annotation{ann}
 		}
 		out = append(out, rec)
@@ -106,6 +108,11 @@ type ReviewDecision struct {
 	Decision     string
 	Confidence   *float64
 	Pinned       *bool
+	// IfVersion, when set, is the version of the annotation or tag the
+	// decision was made on (record.Annotation.Version, record.Tag.Version):
+	// when it has changed since, nothing is changed and the answer is a
+	// *StaleError.
+	IfVersion string
 }
 
 // check validates the decision's shape (not the rows it names).
@@ -115,8 +122,10 @@ func (d ReviewDecision) check() error {
 		return badInput("review: annotation_id %d and tag %s: give one", d.AnnotationID, record.Quote(d.Tag))
 	case d.AnnotationID <= 0 && d.Tag == "":
 		return badInput("review: want an annotation_id or a tag")
-	case d.Decision != "" && d.Decision != ReviewConfirmed && d.Decision != ReviewRejected:
+	case d.Decision != "" && d.Decision != ReviewConfirmed && d.Decision != ReviewRejected && d.Decision != ReviewUndo:
 		return badInput("review %s: want confirm or reject", record.Quote(d.Decision))
+	case d.Decision == ReviewUndo && (d.Confidence != nil || d.Pinned != nil):
+		return badInput("annotation %d: an undo takes a decision back and does nothing else", d.AnnotationID)
 	case d.Confidence != nil && !(*d.Confidence >= 0 && *d.Confidence <= 1):
 		return badInput("confidence %v: want a number from 0 to 1", *d.Confidence)
 	case d.Tag != "" && (d.Confidence != nil || d.Pinned != nil):
@@ -137,7 +146,7 @@ func agentMayDecide(d ReviewDecision, actor string) error {
 		if d.Tag != "" {
 			what = "tag " + record.Quote(d.Tag)
 		}
-		verb := map[string]string{ReviewConfirmed: "confirm", ReviewRejected: "reject"}[d.Decision]
+		verb := map[string]string{ReviewConfirmed: "confirm", ReviewRejected: "reject", ReviewUndo: "undo a decision on"}[d.Decision]
 		return badInput("%s cannot %s %s: only a person confirms or rejects (actor human)", actor, verb, what)
 	}
 	return nil
@@ -206,6 +215,12 @@ func (s *Store) review(ctx context.Context, tx dbtx, d ReviewDecision, actor str
 	if err != nil {
 		return nil, err
 	}
+	if d.IfVersion != "" && annotationVersion(a.annRow, a.Review.String) != d.IfVersion {
+		return nil, &StaleError{ItemID: a.ItemID, AnnotationID: a.ID, Now: reviewState(a.Review.String, a.ReviewedBy.String)}
+	}
+	if d.Decision == ReviewUndo && !a.Review.Valid {
+		return nil, badInput("annotation %d is undecided: there is no decision to undo", a.ID)
+	}
 	if a.ReviewedBy.String == ActorHuman && actor != ActorHuman {
 		// a human decision is never overridden by an agent
 		return nil, badInput("annotation %d was %s by a person: %s cannot change it", a.ID, a.Review.String, actor)
@@ -251,7 +266,17 @@ func (s *Store) review(ctx context.Context, tx dbtx, d ReviewDecision, actor str
 		a.Pinned = *d.Pinned
 	}
 	review := a.Review.String
-	if d.Decision != "" {
+	if d.Decision == ReviewUndo {
+		if _, err := tx.ExecContext(ctx, `UPDATE annotations SET review = NULL, reviewed_at = NULL, reviewed_by = NULL WHERE id = ?`, a.ID); err != nil {
+			return nil, err
+		}
+		detail := map[string]any{"type": a.Type, "text": a.Text, "by_actor": a.Actor, "was": a.Review.String}
+		if err := s.event(ctx, tx, a.ItemID, "annotation", fmt.Sprint(a.ID), annotationUndoneEventName, actor, detail); err != nil {
+			return nil, err
+		}
+		ftsDirty = review == ReviewRejected
+		review = ""
+	} else if d.Decision != "" {
 		if _, err := tx.ExecContext(ctx, `UPDATE annotations SET review = ?, reviewed_at = ?, reviewed_by = ? WHERE id = ?`, d.Decision, now, actor, a.ID); err != nil {
 			return nil, err
 		}
@@ -276,6 +301,7 @@ func (s *Store) review(ctx context.Context, tx dbtx, d ReviewDecision, actor str
 	}
 	ann := a.annotation()
 	ann.Review = review
+	ann.Version = annotationVersion(a.annRow, review)
 	return &record.Record{ID: it.ID, URL: it.CanonicalURL, Title: it.Title, Annotations: []record.Annotation{ann}}, nil
 }
 
@@ -336,10 +362,21 @@ func (s *Store) reviewTag(ctx context.Context, tx dbtx, d ReviewDecision, actor 
 	if cur == nil {
 		cur = off
 	}
+	if d.IfVersion != "" && tagVersion(it.ID, *cur) != d.IfVersion {
+		return nil, &StaleError{ItemID: it.ID, Tag: cur.Tag, Now: reviewState(cur.Review.String, cur.ReviewedBy.String)}
+	}
 	out := record.Tag{Tag: cur.Tag, Actor: cur.Actor, CreatedAt: cur.CreatedAt, Review: cur.Review.String}
 	detail := map[string]any{"by_actor": cur.Actor}
 	if cur.Review.Valid {
 		detail["was"] = cur.Review.String
+	}
+	if d.Decision == ReviewUndo {
+		if err := s.undoTag(ctx, tx, it.ID, on, off, actor, detail); err != nil {
+			return nil, err
+		}
+		out.Review = ""
+		out.Version = tagVersion(it.ID, tagRow{Tag: out.Tag, Actor: out.Actor, CreatedAt: out.CreatedAt})
+		return &record.Record{ID: it.ID, URL: it.CanonicalURL, Title: it.Title, Tagged: []record.Tag{out}}, nil
 	}
 	switch {
 	case d.Decision == ReviewConfirmed && on != nil:
@@ -373,6 +410,7 @@ func (s *Store) reviewTag(ctx context.Context, tx dbtx, d ReviewDecision, actor 
 		}
 	}
 	out.Review = d.Decision
+	out.Version = tagVersion(it.ID, tagRow{Tag: out.Tag, Actor: out.Actor, CreatedAt: out.CreatedAt, Review: sql.NullString{String: d.Decision, Valid: true}})
 	return &record.Record{ID: it.ID, URL: it.CanonicalURL, Title: it.Title, Tagged: []record.Tag{out}}, nil
 }
 

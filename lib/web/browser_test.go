@@ -367,8 +367,9 @@ func TestBrowser(t *testing.T) {
 		if q := eval[string](t, ctx, `document.getElementById('quote').value`); q != sentence {
 			t.Fatalf("selection gave %q, want %q", q, sentence)
 		}
+		// in place (inplace.js): no new page, the mark swapped in
 		run(t, ctx,
-			navigates(chromedp.Click(chromedp.CSS(`#selbar button[data-type="highlight"]`))),
+			chromedp.Click(chromedp.CSS(`#selbar button[data-type="highlight"]`)),
 			chromedp.WaitVisible(chromedp.CSS("mark.highlight.human")),
 		)
 		if got := eval[string](t, ctx, `document.querySelector('mark.highlight.human').textContent`); got != sentence {
@@ -407,15 +408,16 @@ func TestBrowser(t *testing.T) {
 		}
 		run(t, ctx, chromedp.Navigate(a.base+"/review"), chromedp.WaitVisible(chromedp.CSS(".qitem.current")))
 		shot(t, ctx, "review")
-		if first := eval[string](t, ctx, `document.querySelector('.qitem.current blockquote').textContent`); first != good {
+		if first := eval[string](t, ctx, `document.querySelector('.qitem.current blockquote mark').textContent`); first != good {
 			t.Fatalf("first in the queue %q, want the best, %q", first, good)
 		}
 		run(t, ctx, chromedp.KeyEvent("?"), chromedp.WaitVisible(chromedp.CSS("#keyhelp")), chromedp.KeyEvent("?"))
-		run(t, ctx, navigates(chromedp.KeyEvent("c")), chromedp.WaitVisible(chromedp.CSS(".flash")))
-		if cur := eval[string](t, ctx, `document.querySelector('.qitem.current blockquote').textContent`); cur != bad {
+		// decided in place: the card says so, the next one is current
+		run(t, ctx, chromedp.KeyEvent("c"), chromedp.WaitVisible(chromedp.CSS(".qitem.decided.confirmed")))
+		if cur := eval[string](t, ctx, `document.querySelector('.qitem.current blockquote mark').textContent`); cur != bad {
 			t.Fatalf("after c the current one is %q, want %q", cur, bad)
 		}
-		run(t, ctx, navigates(chromedp.KeyEvent("x")), chromedp.WaitVisible(chromedp.CSS(".flash")))
+		run(t, ctx, chromedp.KeyEvent("x"), chromedp.WaitVisible(chromedp.CSS(".qitem.decided.rejected")))
 		show, err := l.Show(bg, itemID, ledger.ShowOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -449,7 +451,8 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		run(t, ctx, chromedp.Navigate(a.base+"/items/"+itemID), chromedp.WaitVisible(chromedp.CSS(".tag.agent")))
-		run(t, ctx, navigates(chromedp.Click(chromedp.CSS(`.tag.agent button[aria-label="Promote tag local-first"]`))), chromedp.WaitVisible(chromedp.CSS(".flash")))
+		run(t, ctx, chromedp.Click(chromedp.CSS(`.tag.agent button[aria-label="Promote tag local-first"]`)),
+			chromedp.WaitNotPresent(chromedp.CSS(`.tag.agent button[aria-label="Promote tag local-first"]`)))
 		show, err := l.Show(bg, itemID, ledger.ShowOptions{})
 		if err != nil {
 			t.Fatal(err)

@@ -2,9 +2,9 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -62,6 +62,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /items/{id}/annotations/{aid}/review", s.reviewAnnotation)
 	mux.HandleFunc("POST /items/{id}/tags", s.tags)
 	mux.HandleFunc("POST /items/{id}/tags/promote", s.promoteTag)
+	mux.HandleFunc("POST /items/{id}/tags/review", s.reviewTag)
 	mux.HandleFunc("POST /items/{id}/archive", s.archive)
 	mux.HandleFunc("GET /review", s.reviewPage)
 	mux.HandleFunc("POST /review/batch", s.reviewBatch)
@@ -133,6 +134,8 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		code = http.StatusNotFound
 	case errors.As(err, &mbe):
 		code = http.StatusRequestEntityTooLarge
+	case isStale(err):
+		code = http.StatusConflict
 	case errors.As(err, &ie), errors.As(err, &re), errors.As(err, new(*ledger.NoAnnotationError)),
 		errors.As(err, new(*ledger.NameError)), errors.As(err, new(*ledger.PackExistsError)), errors.Is(err, errBadForm):
 		code = http.StatusBadRequest
@@ -449,17 +452,29 @@ type readerData struct {
 	// paragraphs; PrevPart and NextPart link the parts around it.
 	Part, Parts        int
 	PrevPart, NextPart string
+	// Extra is what actions in place need (inplace.go).
+	Extra readerExtra
 }
 
 // readerPart is how many paragraphs one page of the reader shows.
 const readerPart = 300
 
 func (s *Server) reader(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	rec, err := s.opt.Ledger.Show(r.Context(), id, ledger.ShowOptions{Text: true, Markdown: true})
+	d, title, err := s.readerView(r.Context(), r.PathValue("id"), r.URL.Query().Get("part"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	s.render(w, r, http.StatusOK, "reader", view{Title: title, Nav: "home", Data: d})
+}
+
+// readerView is the reader's data for item id, part part (a ?part= value),
+// and the page's title: for the page and for the parts an action in place
+// redraws (inplace.go).
+func (s *Server) readerView(ctx context.Context, id, partArg string) (*readerData, string, error) {
+	rec, err := s.opt.Ledger.Show(ctx, id, ledger.ShowOptions{Text: true, Markdown: true})
+	if err != nil {
+		return nil, "", err
 	}
 	d := &readerData{Item: rec, Ingest: ledger.Ingest(rec), Back: itemPath(rec.ID)}
 	ps := ledger.Paragraphs(rec.Chunks)
@@ -485,7 +500,7 @@ func (s *Server) reader(w http.ResponseWriter, r *http.Request) {
 	}
 	// a long text is read in parts, so a page stays light
 	if parts := (n + readerPart - 1) / readerPart; parts > 1 {
-		part := min(pageNumber(r.URL.Query().Get("part")), parts)
+		part := min(pageNumber(partArg), parts)
 		if d.Blocks != nil {
 			d.Blocks = d.Blocks[(part-1)*readerPart : min(part*readerPart, n)]
 		} else {
@@ -516,11 +531,14 @@ func (s *Server) reader(w http.ResponseWriter, r *http.Request) {
 			d.AgentTags = true
 		}
 	}
+	if err := s.readerExtras(ctx, d); err != nil {
+		return nil, "", err
+	}
 	title := rec.Title
 	if title == "" {
 		title = rec.URL
 	}
-	s.render(w, r, http.StatusOK, "reader", view{Title: title, Nav: "home", Data: d})
+	return d, title, nil
 }
 
 func (s *Server) history(w http.ResponseWriter, r *http.Request) {
@@ -584,11 +602,16 @@ func (s *Server) annotate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "select some text (at most 16 KiB) or write a note"})
 		return
 	}
-	if _, err := s.opt.Ledger.Annotate(r.Context(), id, []record.Annotation{a}, ledger.SaveOptions{Actor: human}); err != nil {
+	out, err := s.opt.Ledger.Annotate(r.Context(), id, []record.Annotation{a}, ledger.SaveOptions{Actor: human})
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	back(w, r, itemPath(id), "annotated")
+	anchor := "anns-box"
+	if out.Save != nil && len(out.Save.AnnotationIDs) > 0 {
+		anchor = annAnchor(out.Save.AnnotationIDs[0])
+	}
+	s.readerDone(w, r, id, "annotated", anchor)
 }
 
 func annID(r *http.Request) (int64, error) {
@@ -613,7 +636,7 @@ func (s *Server) pin(w http.ResponseWriter, r *http.Request) {
 	if r.PostFormValue("pin") == "0" {
 		done = "unpinned"
 	}
-	back(w, r, itemPath(id), done)
+	s.readerDone(w, r, id, done, annAnchor(aid))
 }
 
 func (s *Server) unannotate(w http.ResponseWriter, r *http.Request) {
@@ -626,7 +649,7 @@ func (s *Server) unannotate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	back(w, r, itemPath(id), "removed")
+	s.readerDone(w, r, id, "removed", "anns-box")
 }
 
 // reviewAnnotation confirms or rejects an annotation, pins it or sets its
@@ -644,6 +667,8 @@ func (s *Server) reviewAnnotation(w http.ResponseWriter, r *http.Request) {
 		d.Decision = ledger.ReviewConfirmed
 	case "reject":
 		d.Decision = ledger.ReviewRejected
+	case "undo":
+		d.Decision = ledger.ReviewUndo
 	case "":
 	default:
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm or reject"})
@@ -665,11 +690,8 @@ func (s *Server) reviewAnnotation(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "nothing to review: confirm, reject, pin or a confidence"})
 		return
 	}
-	if _, err := s.opt.Ledger.Review(r.Context(), id, d, ledger.WriteOptions{Actor: human}); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	back(w, r, itemPath(id), "reviewed")
+	s.decide(w, r, id, ledger.ReviewDecision{AnnotationID: aid, ItemID: id, Decision: d.Decision, Confidence: d.Confidence,
+		Pinned: d.Pinned, IfVersion: r.PostFormValue("if_version")})
 }
 
 func (s *Server) tags(w http.ResponseWriter, r *http.Request) {
@@ -679,7 +701,7 @@ func (s *Server) tags(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	back(w, r, itemPath(id), "tagged")
+	s.readerDone(w, r, id, "tagged", "tags-box")
 }
 
 // promoteTag confirms an agent's tag: a person now stands behind it.
@@ -694,7 +716,7 @@ func (s *Server) promoteTag(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	back(w, r, itemPath(id), "promoted")
+	s.readerDone(w, r, id, "promoted", "tags-box")
 }
 
 func (s *Server) archive(w http.ResponseWriter, r *http.Request) {
@@ -708,60 +730,10 @@ func (s *Server) archive(w http.ResponseWriter, r *http.Request) {
 	if !on {
 		done = "unarchived"
 	}
-	back(w, r, itemPath(id), done)
+	s.readerDone(w, r, id, done, "r-head")
 }
 
-// --- review queue -----------------------------------------------------------
-
-func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
-	decayed := r.URL.Query().Get("decayed") == "1"
-	recs, err := s.opt.Ledger.ReviewQueue(r.Context(), ledger.ReviewQueueOptions{Limit: reviewPage, Decayed: decayed})
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	s.render(w, r, http.StatusOK, "review", view{Title: "Review", Nav: "review", Data: struct {
-		Recs    []*record.Record
-		Decayed bool
-	}{recs, decayed}})
-}
-
-// maxBatch bounds the decisions of one batch post.
-const maxBatch = reviewPage
-
-// reviewBatch confirms or rejects the checked annotations of the review
-// queue (values ITEM:ANNOTATION), one decision each, in order; it stops at
-// the first that fails and says which (the ones before it stay decided).
-func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
-	var decision string
-	switch r.PostFormValue("decision") {
-	case "confirm":
-		decision = ledger.ReviewConfirmed
-	case "reject":
-		decision = ledger.ReviewRejected
-	default:
-		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm or reject"})
-		return
-	}
-	picked := r.PostForm["ann"]
-	if len(picked) == 0 || len(picked) > maxBatch {
-		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("check from 1 to %d annotations", maxBatch)})
-		return
-	}
-	for _, v := range picked {
-		item, ann, ok := strings.Cut(v, ":")
-		n, err := strconv.ParseInt(ann, 10, 64)
-		if !ok || err != nil || n <= 0 || !ledger.IsItemID(item) {
-			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("%q is not ITEM:ANNOTATION", v)})
-			return
-		}
-		if _, err := s.opt.Ledger.Review(r.Context(), item, record.ReviewDecision{AnnotationID: n, Decision: decision}, ledger.WriteOptions{Actor: human}); err != nil {
-			s.fail(w, r, fmt.Errorf("annotation %d: %w", n, err))
-			return
-		}
-	}
-	http.Redirect(w, r, "/review?done=reviewed", http.StatusSeeOther)
-}
+// --- review queue: review_page.go -------------------------------------------
 
 // --- highlights -------------------------------------------------------------
 

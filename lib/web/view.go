@@ -188,6 +188,10 @@ type annSeg struct {
 	// Inner is a second annotation over the same run (the structured
 	// reader marks overlapping quotes inside one another).
 	Inner *record.Annotation
+	// Anchor and InnerAnchor are set on the first run of an annotation
+	// in the page: its mark carries the id a-ID that a post's redirect
+	// returns to (inplace.go).
+	Anchor, InnerAnchor bool
 }
 
 // para is a paragraph of the reader with its marked runs.
