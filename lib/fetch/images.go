@@ -57,6 +57,12 @@ type ImageOptions struct {
 	Deadline      time.Duration // all images of an item
 }
 
+// WithDefaults is o with its zero fields set to their defaults.
+func (o ImageOptions) WithDefaults() ImageOptions {
+	o.setDefaults()
+	return o
+}
+
 func (o *ImageOptions) setDefaults() {
 	if o.MaxImages <= 0 {
 		o.MaxImages = DefaultMaxImages
