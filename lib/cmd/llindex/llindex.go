@@ -10,7 +10,9 @@
 // stored).
 // Writes: each record with index: {status, chunks, duplicate_of, unchanged};
 // bodies, text and chunks are dropped from the output unless --keep-content.
-// Touches: the store, each item written whole in one transaction (items
+// Touches: the network for the images the records list (after the
+// item's content committed, under caps; images.go, docs/fetch.md
+// "Images"), and the store, each item written whole in one transaction (items
 // that arrive together share one, see pipeline.go; a killed ll-index
 // leaves every item either complete or untouched, and writes a record out
 // only after its transaction committed); it opens (and creates) the
@@ -64,6 +66,14 @@ never, and at most --agent-cap agent highlights stay (docs/enrich.md).
 A record with enrich.error (the model failed) is indexed as parsed and the
 failure is kept on the item (ingest.last_enrich_error, an enrich_failed
 event) until an enrichment is stored.
+
+Images a record lists (ll-parse's "images") are fetched once the item's
+content committed and stored in the ledger, for the reader and export
+--vault: only PNG, JPEG, GIF, WebP or AVIF by their bytes, from public
+addresses or the page's own server (none but public ones with
+--public-only), at most --max-images per item, --max-image-bytes each,
+--max-item-image-bytes in all, --image-timeout each (docs/fetch.md
+"Images"). --images=false fetches none.
 
 Records of 'll-find --with-chunks' (marked "stored", no text) bring the
 item's own chunks back: only their enrichment is stored, never content;
