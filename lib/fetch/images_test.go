@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"image"
@@ -33,6 +34,12 @@ func testPNG(t testing.TB) []byte {
 // page's own server in the tests below.
 func hostileImages(t *testing.T, other string) *httptest.Server {
 	pngBytes := testPNG(t)
+	var z bytes.Buffer
+	gz := gzip.NewWriter(&z)
+	gz.Write(pngBytes[:8])
+	gz.Write(make([]byte, 10<<20))
+	gz.Close()
+	bomb := z.Bytes()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/ok.png", "/ok2.png", "/ok3.png", "/ok4.png":
@@ -71,6 +78,18 @@ func hostileImages(t *testing.T, other string) *httptest.Server {
 		case "/drawing.svg":
 			w.Header().Set("Content-Type", "image/svg+xml")
 			fmt.Fprint(w, `<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>`)
+		case "/bomb.png": // 10 MB of a PNG's first bytes and zeros in a little gzip
+			w.Header().Set("Content-Type", "image/png")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(bomb)
+		case "/gzipped.png": // a small PNG, gzipped: decoded and kept
+			var z bytes.Buffer
+			gz := gzip.NewWriter(&z)
+			gz.Write(pngBytes)
+			gz.Close()
+			w.Header().Set("Content-Type", "image/png")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(z.Bytes())
 		case "/gone.png":
 			http.NotFound(w, r)
 		case "/redirect.png": // to another server: not public, not the page's
@@ -102,7 +121,7 @@ func TestImagesHostile(t *testing.T) {
 	defer other.Close()
 	srv := hostileImages(t, other.URL)
 	page := srv.URL + "/post"
-	names := []string{"ok.png", "mislabelled.jpg", "huge.png", "endless.png", "slow.png", "page.png", "script.png",
+	names := []string{"ok.png", "mislabelled.jpg", "huge.png", "endless.png", "slow.png", "page.png", "script.png", "bomb.png", "gzipped.png",
 		"drawing.svg", "gone.png", "redirect.png", "loop.png", "file.png"}
 	imgs := make([]record.Image, 0, len(names)+1)
 	for _, n := range names {
@@ -110,7 +129,7 @@ func TestImagesHostile(t *testing.T) {
 	}
 	imgs = append(imgs, record.Image{URL: "ftp://" + strings.TrimPrefix(srv.URL, "http://") + "/x.png"})
 	f, _ := newFetcher(t, Options{})
-	opts := ImageOptions{MaxImages: 20, MaxImageBytes: 64 << 10, MaxItemBytes: 1 << 20, Timeout: 500 * time.Millisecond}
+	opts := ImageOptions{MaxImages: 20, MaxImageBytes: 64 << 10, MaxItemBytes: 1 << 20, Timeout: 2 * time.Second}
 	if err := f.Images(context.Background(), page, imgs, opts); err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +147,8 @@ func TestImagesHostile(t *testing.T) {
 		"endless.png":     ImageTooLarge,
 		"slow.png":        ImageTimeout,
 		"page.png":        ImageBadType,
+		"bomb.png":        ImageTooLarge,
+		"gzipped.png":     "image/png",
 		"script.png":      ImageBadType,
 		"drawing.svg":     ImageBadType,
 		"gone.png":        ImageStatus,
