@@ -7,10 +7,11 @@ package llindex
 // stream, never wait in the pipeline's batches, and at most imageWorkers
 // × the item cap are in memory. ll-index returns once every image job is
 // done; a record is written out when its content committed, before its
-// images are stored.
+// images are stored, and the pass's diagnostics come after the records'.
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/linkledger/linkledger/lib/fetch"
@@ -35,6 +36,20 @@ type images struct {
 	jobs  chan imageJob
 	wg    sync.WaitGroup
 	start sync.Once
+	// notes are the pass's diagnostics, printed by wait: the writer
+	// goroutine owns stderr and the progress line while the pass runs
+	mu    sync.Mutex
+	notes []string
+}
+
+// note keeps a diagnostic for wait; verbose ones only with -v.
+func (im *images) note(verbose bool, format string, args ...any) {
+	if verbose && !im.ix.diag.Verbose {
+		return
+	}
+	im.mu.Lock()
+	im.notes = append(im.notes, fmt.Sprintf(format, args...))
+	im.mu.Unlock()
 }
 
 func newImages(ctx context.Context, ix *indexer, f *fetch.Fetcher, o fetch.ImageOptions) *images {
@@ -74,6 +89,9 @@ func (im *images) wait() {
 	}
 	close(im.jobs)
 	im.wg.Wait()
+	for _, n := range im.notes {
+		im.ix.diag.Printf("%s", n)
+	}
 }
 
 func (im *images) run(ctx context.Context, j imageJob) {
@@ -83,7 +101,7 @@ func (im *images) run(ctx context.Context, j imageJob) {
 	st := im.ix.st
 	missing, stored, bytes, err := st.ImagesToFetch(ctx, j.id)
 	if err != nil {
-		im.ix.diag.Printf("%s: images: %v", j.ref, err)
+		im.note(false, "%s: images: %v", j.ref, err)
 		return
 	}
 	if len(missing) == 0 {
@@ -107,8 +125,8 @@ func (im *images) run(ctx context.Context, j imageJob) {
 		return
 	}
 	if err := st.PutImages(ctx, j.id, missing); err != nil {
-		im.ix.diag.Printf("%s: images not stored: %v", j.ref, err)
+		im.note(false, "%s: images not stored: %v", j.ref, err)
 		return
 	}
-	im.ix.diag.Debugf("%s: %s", j.ref, fetch.ImageSummary(missing))
+	im.note(true, "%s: %s", j.ref, fetch.ImageSummary(missing))
 }
