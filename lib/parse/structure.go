@@ -219,6 +219,7 @@ func prepareStructure(n *html.Node, kept map[string]bool, base *nurl.URL) {
 				}
 			case a == atom.Img:
 				removeAttr(c, "srcset")
+				lazySrc(c)
 				if setWebURL(c, "src", base) {
 					// in the form the converter writes into the
 					// Markdown, so the image list names it the same
@@ -358,6 +359,26 @@ func setWebURL(n *html.Node, key string, base *nurl.URL) bool {
 		}
 	}
 	return true
+}
+
+// lazyAttrs are where lazy-loading scripts keep an image's real address
+// while src holds a placeholder.
+var lazyAttrs = []string{"data-src", "data-lazy-src", "data-original"}
+
+// lazySrc gives an image whose src is missing or a data: placeholder the
+// address a lazy-loading attribute holds, so its real image is listed.
+func lazySrc(n *html.Node) {
+	src := strings.TrimSpace(attr(n, "src"))
+	if src != "" && !strings.HasPrefix(strings.ToLower(src), "data:") {
+		return
+	}
+	for _, k := range lazyAttrs {
+		if v := strings.TrimSpace(attr(n, k)); v != "" && !strings.HasPrefix(strings.ToLower(v), "data:") {
+			removeAttr(n, "src")
+			n.Attr = append(n.Attr, html.Attribute{Key: "src", Val: v})
+			return
+		}
+	}
 }
 
 // mdSafeURL escapes the characters of an address that Markdown's link

@@ -163,7 +163,8 @@ func TestStructureChunks(t *testing.T) {
 // TestStructureListsImages checks the record lists the main content's
 // images as the Markdown names them (resolved against the page, an
 // address with parentheses and a space included), with alt text and
-// caption, once each, and leaves out what is not an http(s) image.
+// caption, once each; takes a lazy-loading attribute's address over a
+// data: placeholder; and leaves out what is not an http(s) image.
 func TestStructureListsImages(t *testing.T) {
 	para := strings.Repeat("A paragraph of the article with enough words to be kept. ", 6)
 	page := `<html><head><title>Images</title></head><body><article><h1>Images</h1>
@@ -171,7 +172,8 @@ func TestStructureListsImages(t *testing.T) {
 <figure><img src="/img/chart.png" alt="Bar chart"><figcaption>Figure 1: the
  times (lower is better).</figcaption></figure>
 <p>` + strings.Replace(para, "A paragraph", "Another paragraph", 1) + `</p>
-<p><img src="pics/b c(1).jpg" alt="second"> <img src="/img/chart.png" alt="again"> <img src="data:image/png;base64,AAAA" alt="inline data"></p>
+<p><img src="pics/b c(1).jpg" alt="second"> <img src="/img/chart.png" alt="again"> <img src="data:image/png;base64,AAAA" alt="inline data">
+ <img src="data:image/gif;base64,R0lGOD" data-src="/img/lazy.webp" alt="lazy"></p>
 <p>` + strings.Replace(para, "A paragraph", "A last paragraph", 1) + `</p>
 </article></body></html>`
 	rec := &record.Record{URL: "https://example.com/post/x", Body: &page, Fetch: &record.FetchInfo{ContentType: "text/html"}}
@@ -182,6 +184,7 @@ func TestStructureListsImages(t *testing.T) {
 	want := []record.Image{
 		{URL: "https://example.com/img/chart.png", Alt: "Bar chart", Caption: "Figure 1: the times (lower is better)."},
 		{URL: "https://example.com/post/pics/b%20c%281%29.jpg", Alt: "second"},
+		{URL: "https://example.com/img/lazy.webp", Alt: "lazy"},
 	}
 	if len(rec.Images) != len(want) {
 		t.Fatalf("images = %+v, want %+v\nmarkdown:\n%s", rec.Images, want, rec.Markdown)
@@ -196,5 +199,30 @@ func TestStructureListsImages(t *testing.T) {
 	}
 	if !strings.Contains(rec.Markdown, "*inline data*") {
 		t.Errorf("a data: image lost its alt text:\n%s", rec.Markdown)
+	}
+}
+
+// TestStructureLazyImages: a content node whose image keeps its address
+// in a lazy-loading attribute, with a data: placeholder or no src, is
+// listed with that address (an extractor may hand the node over as the
+// page has it).
+func TestStructureLazyImages(t *testing.T) {
+	page := `<html><body><div>
+<p>A paragraph the text kept, long enough to matter here.</p>
+<p><img src="data:image/gif;base64,R0lGOD" data-src="/img/a.webp" alt="placeholder"> <img data-lazy-src="/img/b.jpg" alt="no src"> <img src="/img/c.png" data-src="/img/other.png" alt="real src"></p>
+</div></body></html>`
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := nurl.Parse("https://example.com/post")
+	md, imgs, _ := structureMarkdown([]*html.Node{doc}, []string{"A paragraph the text kept, long enough to matter here."}, base, 0)
+	var got []string
+	for _, im := range imgs {
+		got = append(got, im.URL)
+	}
+	want := []string{"https://example.com/img/a.webp", "https://example.com/img/b.jpg", "https://example.com/img/c.png"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("images %v, want %v\n%s", got, want, md)
 	}
 }
