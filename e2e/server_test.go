@@ -1,15 +1,20 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html"
+	"image"
+	"image/color"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
@@ -155,6 +160,72 @@ func newTestServer() *httptest.Server {
 		}
 		http.Redirect(w, r, "http://127.0.0.1:"+strconv.Itoa(port)+"/"+r.PathValue("rest"), http.StatusTemporaryRedirect)
 	})
+	imageHandlers(mux)
 	mux.Handle("/", files)
 	return httptest.NewServer(mux)
+}
+
+// imageHandlers serve an article with images, good and hostile (issue 29):
+//
+//	/images/page?other=PORT  the article: a chart (a real PNG), HTML served
+//	                 as image/png, an SVG, a PNG that declares 5 GB, an
+//	                 image that redirects to /images/hit.png on the server
+//	                 at PORT (another loopback server: refused), and one
+//	                 that is not found
+//	/images/hits     how many requests /images/hit.png has had
+func imageHandlers(mux *http.ServeMux) {
+	var buf bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 40, 20))
+	for x := 0; x < 40; x++ {
+		for y := 0; y < 20; y++ {
+			img.Set(x, y, color.RGBA{uint8(x * 6), 80, 160, 255})
+		}
+	}
+	png.Encode(&buf, img)
+	chart := buf.Bytes()
+	var hits atomic.Int64
+	mux.HandleFunc("/images/page", func(w http.ResponseWriter, r *http.Request) {
+		other := r.URL.Query().Get("other")
+		if _, err := strconv.Atoi(other); err != nil {
+			other = "1"
+		}
+		p := func(s string) string { return "<p>" + strings.Repeat(s+" ", 3) + "</p>\n" }
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pictures of a benchmark</title></head><body>
+<nav><a href="/">Home</a></nav><article><h1>Pictures of a benchmark</h1>`+
+			p("This article about sorting benchmarks comes with several pictures, some of which are not pictures at all.")+
+			`<figure><img src="/images/chart.png" alt="Bar chart of the times"><figcaption>Figure 1: the median times.</figcaption></figure>`+
+			p("The second picture is a web page that its server calls a PNG image, which the reader must never show.")+
+			`<p><img src="/images/fake.png" alt="A fake picture"> <img src="/images/vector.svg" alt="A drawing"></p>`+
+			p("The third picture claims to be five gigabytes long, and the fourth one sends the fetcher elsewhere.")+
+			`<p><img src="/images/huge.png" alt="A huge picture"> <img src="/redirect/`+other+`/images/hit.png" alt="A redirected picture"> <img src="/images/gone.png" alt="A lost picture"></p>`+
+			p("That is all the pictures this page has, and the text ends here with a last sentence about sorting.")+
+			`</article></body></html>`)
+	})
+	mux.HandleFunc("/images/chart.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(chart)
+	})
+	mux.HandleFunc("/images/fake.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		fmt.Fprint(w, "<!doctype html><script>alert(1)</script>")
+	})
+	mux.HandleFunc("/images/vector.svg", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		fmt.Fprint(w, `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)
+	})
+	mux.HandleFunc("/images/huge.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Header().Set("Content-Length", "5000000000")
+		w.Write(chart)
+	})
+	mux.HandleFunc("/images/hit.png", func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(chart)
+	})
+	mux.HandleFunc("/images/hits", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, hits.Load())
+	})
 }

@@ -15,7 +15,9 @@ usage: scripts/judged-review.py [--out DIR] [--pages-dir DIR] [--port N]
    their sizes, the same from run to run); 0 takes any free port.
 3. Ingests them through the real pipeline into a fresh ledger in the
    temporary folder: ll-save | ll-fetch | ll-parse | ll-index, each stage's
-   output kept in a file so failures can be counted.
+   output kept in a file so failures can be counted. ll-index runs with
+   --images=false: the pages' images are at their real sites, and this
+   script sends nothing beyond its own loopback server.
 4. Starts `linkledger mcp --db LEDGER --no-worker` and talks to it as an MCP
    client does (JSON-RPC 2.0 over stdio, one message per line): initialize,
    notifications/initialized, then for each task of
@@ -175,7 +177,7 @@ def main():
         for _, url in pages:
             f.write(base + loopback_path(url) + "\n")
     stages = [("saved", [b["ll-save"], "-q"]), ("fetched", [b["ll-fetch"], "-q"]),
-              ("parsed", [b["ll-parse"], "-q"]), ("indexed", [b["ll-index"], "-q"])]
+              ("parsed", [b["ll-parse"], "-q"]), ("indexed", [b["ll-index"], "-q", "--images=false"])]
     src = urls
     for name, cmd in stages:
         dst = os.path.join(work, name + ".ndjson")

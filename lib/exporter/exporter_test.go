@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -57,5 +58,47 @@ func TestMarkdown(t *testing.T) {
 	}
 	if _, written, _ = v.Item(rec); written {
 		t.Error("unchanged item written again")
+	}
+}
+
+// TestVaultImages: a stored image is written beside the note (images/ID-N.ext)
+// and the note links it; a web image without a copy becomes a link, so
+// opening the note asks no one for it; a second export writes nothing.
+func TestVaultImages(t *testing.T) {
+	id := "ll_0123456789abcdef"
+	rec := &record.Record{ID: id, URL: "https://example.com/a", Title: "Pictures",
+		Markdown: "Text.\n\n![A chart \\[1\\]](https://img.example/a.png)\n\nFigure 1.\n\n![](https://img.example/b.jpg \"title\")\n\n![local](pics/c.png)",
+		Images: []record.Image{
+			{URL: "https://img.example/a.png", Alt: "A chart [1]", ContentType: "image/png", Bytes: 4, Data: []byte("\x89PNG")},
+			{URL: "https://img.example/b.jpg", Error: "too_large"},
+		}}
+	dir := t.TempDir()
+	v, err := OpenVault(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, written, err := v.Item(rec)
+	if err != nil || !written {
+		t.Fatalf("write: %v %v", written, err)
+	}
+	img, err := os.ReadFile(filepath.Join(dir, "images", id+"-1.png"))
+	if err != nil || string(img) != "\x89PNG" {
+		t.Fatalf("image beside the note: %q %v", img, err)
+	}
+	note, _ := os.ReadFile(path)
+	for _, want := range []string{
+		"![A chart \\[1\\]](images/" + id + "-1.png)",
+		"[image](https://img.example/b.jpg)",
+		"![local](pics/c.png)",
+	} {
+		if !strings.Contains(string(note), want) {
+			t.Errorf("note lacks %q:\n%s", want, note)
+		}
+	}
+	if strings.Contains(string(note), "![](https://") || strings.Contains(string(note), "img.example/a.png") {
+		t.Errorf("note still embeds a web image:\n%s", note)
+	}
+	if _, written, _ = v.Item(rec); written {
+		t.Error("unchanged item and image written again")
 	}
 }

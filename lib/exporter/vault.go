@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -46,8 +47,9 @@ func OpenVault(dir string) (*Vault, error) {
 	return v, nil
 }
 
-// Item writes one item's file and returns its path and whether it was
-// written (false: the file was already current). The file is written to
+// Item writes one item's file, and its stored images (rec.Images with
+// their Data) into images/ beside it, and returns its path and whether
+// anything was written (false: the files were already current). The file is written to
 // a new temporary file in the vault (created exclusively, so a link
 // planted under its name is never followed) and renamed over the old one;
 // the old one is read for the comparison only when it is a regular file,
@@ -59,13 +61,48 @@ func (v *Vault) Item(rec *record.Record) (string, bool, error) {
 		v.byID[rec.ID] = name
 	}
 	path := filepath.Join(v.dir, name)
-	body := Markdown(rec)
-	if same(path, body) {
-		return path, false, nil
+	// the images first: the note links them
+	wrote := false
+	for i, im := range rec.Images {
+		if im.ContentType == "" || im.Data == nil {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Join(v.dir, vaultImages), 0o755); err != nil {
+			return path, false, err
+		}
+		w, err := writeFile(v.dir, filepath.FromSlash(imageFile(rec.ID, i+1, im.ContentType)), rec.ID, im.Data)
+		if err != nil {
+			return path, false, err
+		}
+		wrote = wrote || w
 	}
-	tmp, err := os.CreateTemp(v.dir, "."+rec.ID+".*.tmp")
+	written, err := writeFile(v.dir, name, rec.ID, Markdown(rec))
+	return path, written || wrote, err
+}
+
+// vaultImages is the folder of the vault that holds the items' images.
+const vaultImages = "images"
+
+// imageFile is the vault path (relative, with slashes) of the item's
+// stored image at position n: images/ll_0123456789abcdef-1.png.
+func imageFile(id string, n int, contentType string) string {
+	ext := map[string]string{"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp", "image/avif": ".avif"}[contentType]
+	if ext == "" {
+		ext = ".img"
+	}
+	return vaultImages + "/" + id + "-" + strconv.Itoa(n) + ext
+}
+
+// writeFile writes body to name in dir unless the file already holds it,
+// and reports whether it wrote.
+func writeFile(dir, name, id string, body []byte) (bool, error) {
+	path := filepath.Join(dir, name)
+	if same(path, body) {
+		return false, nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+id+".*.tmp")
 	if err != nil {
-		return path, false, err
+		return false, err
 	}
 	_, err = tmp.Write(body)
 	if err == nil {
@@ -79,9 +116,9 @@ func (v *Vault) Item(rec *record.Record) (string, bool, error) {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return path, false, err
+		return false, err
 	}
-	return path, true, nil
+	return true, nil
 }
 
 // same reports whether the regular file at path (not a link, a device or
@@ -222,7 +259,39 @@ func Markdown(rec *record.Record) []byte {
 		b.WriteString("\n")
 	}
 	if md := strings.TrimSpace(rec.Markdown); md != "" {
-		b.WriteString("---\n\n" + md + "\n")
+		b.WriteString("---\n\n" + localImages(md, rec) + "\n")
 	}
 	return b.Bytes()
+}
+
+// mdImage is an image in the structured document: ![alt](address) or
+// ![alt](address "title").
+var mdImage = regexp.MustCompile(`!\[((?:\\.|[^\]\\])*)\]\(([^()\s]+)(?:\s+"[^"]*")?\)`)
+
+// localImages points the document's images at their copies beside the
+// note (images/ID-N.ext); a web image without a copy becomes a link
+// ([image: alt](address)), so opening the note asks no third party for
+// it.
+func localImages(md string, rec *record.Record) string {
+	local := map[string]string{}
+	for i, im := range rec.Images {
+		if im.ContentType != "" && im.Data != nil {
+			local[im.URL] = imageFile(rec.ID, i+1, im.ContentType)
+		}
+	}
+	return mdImage.ReplaceAllStringFunc(md, func(m string) string {
+		sub := mdImage.FindStringSubmatch(m)
+		alt, addr := sub[1], sub[2]
+		if p, ok := local[addr]; ok {
+			return "![" + alt + "](" + p + ")"
+		}
+		if !strings.HasPrefix(addr, "http://") && !strings.HasPrefix(addr, "https://") {
+			return m
+		}
+		label := "image"
+		if alt != "" {
+			label += ": " + alt
+		}
+		return "[" + label + "](" + addr + ")"
+	})
 }

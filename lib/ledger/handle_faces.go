@@ -257,3 +257,14 @@ func (l *Ledger) PendingNext(ctx context.Context) int { return PendingNext(ctx, 
 func (l *Ledger) Absent(ctx context.Context, q string, n int, best Best) []string {
 	return Absent(ctx, l.st, q, n, best)
 }
+
+// Image is the stored copy of the item's image at position n (1, 2, ...
+// in record.Images): its media type (PNG, JPEG, GIF, WebP or AVIF, known
+// by its bytes when it was fetched) and bytes. ErrNoImage when the item
+// has no stored copy there.
+func (l *Ledger) Image(ctx context.Context, id string, n int) (string, []byte, error) {
+	return l.st.Image(ctx, id, n)
+}
+
+// ErrNoImage is Image's answer for an image without a stored copy.
+var ErrNoImage = store.ErrNoImage

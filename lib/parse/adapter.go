@@ -36,6 +36,10 @@ type Result struct {
 	// tables, figures) as CommonMark with tables; "" when the adapter
 	// has none. parse.Run caps it.
 	Markdown string
+	// Images are the images of the Markdown (absolute http(s) addresses
+	// as it has them, alt text, caption); parse.Run keeps those still in
+	// the capped Markdown.
+	Images []record.Image
 	// Segments is the text in reading order. Adapters that only have flat
 	// text put paragraphs (split on blank lines) in segments.
 	Segments []Segment

@@ -98,7 +98,7 @@ func (a articleAdapter) Parse(rec *record.Record) (*Result, error) {
 	for _, p := range paras {
 		res.Segments = append(res.Segments, Segment{Text: p})
 	}
-	res.Markdown, _ = structureMarkdown(nodes, paras, baseURL(rec), 0)
+	res.Markdown, res.Images, _ = structureMarkdown(nodes, paras, baseURL(rec), 0)
 	return res, nil
 }
 

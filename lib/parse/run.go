@@ -221,6 +221,7 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 	// the structure is capped like the text, with room for its markup
 	md, mdCut := capMarkdown(res.Markdown, 2*limit)
 	rec.Markdown = md
+	rec.Images = keptImages(res.Images, md)
 	if rec.Title == "" {
 		rec.Title = fallbackTitle(paras, rec)
 	}
@@ -342,4 +343,19 @@ func fallbackTitle(paras []string, rec *record.Record) string {
 		return u[i+1:]
 	}
 	return ""
+}
+
+// keptImages are the images of imgs whose address the (capped) Markdown
+// still holds, at most record.MaxListedImages; nil when none.
+func keptImages(imgs []record.Image, md string) []record.Image {
+	var out []record.Image
+	for _, im := range imgs {
+		if len(out) == record.MaxListedImages {
+			break
+		}
+		if im.URL != "" && strings.Contains(md, "("+im.URL) {
+			out = append(out, record.Image{URL: im.URL, Alt: im.Alt, Caption: im.Caption})
+		}
+	}
+	return out
 }

@@ -22,6 +22,8 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // markdownTimeout bounds one conversion; a page that takes longer keeps
@@ -37,7 +39,7 @@ const maxMarkdownNodes = 200_000
 // limit bytes on a block boundary. It returns "" when no candidate
 // covers any of the text or the conversion fails, and cut when the cap
 // dropped some of it.
-func structureMarkdown(cands []*html.Node, paras []string, u *nurl.URL, limit int) (md string, cut bool) {
+func structureMarkdown(cands []*html.Node, paras []string, u *nurl.URL, limit int) (md string, imgs []record.Image, cut bool) {
 	kept := map[string]bool{}
 	for _, p := range paras {
 		kept[squash(p)] = true
@@ -58,7 +60,7 @@ func structureMarkdown(cands []*html.Node, paras []string, u *nurl.URL, limit in
 		most = max(most, covers[i])
 	}
 	if most == 0 {
-		return "", false
+		return "", nil, false
 	}
 	// The first candidate within a tenth of the best is taken: the
 	// readability node comes first and keeps the page's own elements
@@ -82,9 +84,61 @@ func structureMarkdown(cands []*html.Node, paras []string, u *nurl.URL, limit in
 	// addresses are already absolute (prepareStructure resolves them)
 	b, err := conv.ConvertNode(n, converter.WithContext(ctx))
 	if err != nil {
-		return "", false
+		return "", nil, false
 	}
-	return capMarkdown(strings.TrimSpace(string(b)), limit)
+	md, cut = capMarkdown(strings.TrimSpace(string(b)), limit)
+	return md, listImages(n), cut
+}
+
+// listImages lists the images left in n after prepareStructure (their
+// addresses are absolute http(s) URLs, as the Markdown has them), in
+// document order, each once, with its alt text and the caption of the
+// <figure> it is in.
+func listImages(n *html.Node) []record.Image {
+	var out []record.Image
+	seen := map[string]bool{}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && tagAtom(n) == atom.Img {
+			if src := attr(n, "src"); src != "" && !seen[src] {
+				seen[src] = true
+				out = append(out, record.Image{URL: src, Alt: Normalize(attr(n, "alt")), Caption: figureCaption(n)})
+			}
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
+
+// figureCaption is the text of the <figcaption> of the <figure> n is in,
+// "" when there is none.
+func figureCaption(n *html.Node) string {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type != html.ElementNode || tagAtom(p) != atom.Figure {
+			continue
+		}
+		var cap *html.Node
+		var find func(*html.Node)
+		find = func(x *html.Node) {
+			for c := x.FirstChild; c != nil && cap == nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && tagAtom(c) == atom.Figcaption {
+					cap = c
+					return
+				}
+				find(c)
+			}
+		}
+		find(p)
+		if cap == nil {
+			return ""
+		}
+		return strings.Join(strings.Fields(nodeRawText(cap)), " ")
+	}
+	return ""
 }
 
 // capMarkdown cuts md to at most limit bytes at the last blank line
@@ -173,7 +227,12 @@ func prepareStructure(n *html.Node, kept map[string]bool, base *nurl.URL) {
 				}
 			case a == atom.Img:
 				removeAttr(c, "srcset")
-				if !setWebURL(c, "src", base) {
+				lazySrc(c)
+				if setWebURL(c, "src", base) {
+					// in the form the converter writes into the
+					// Markdown, so the image list names it the same
+					setAttr(c, "src", mdSafeURL(attr(c, "src")))
+				} else {
 					// no address to keep: the alt text stays, in italics
 					if alt := strings.TrimSpace(attr(c, "alt")); alt != "" {
 						em := &html.Node{Type: html.ElementNode, Data: "em", DataAtom: atom.Em}
@@ -308,6 +367,41 @@ func setWebURL(n *html.Node, key string, base *nurl.URL) bool {
 		}
 	}
 	return true
+}
+
+// lazyAttrs are where lazy-loading scripts keep an image's real address
+// while src holds a placeholder.
+var lazyAttrs = []string{"data-src", "data-lazy-src", "data-original"}
+
+// lazySrc gives an image whose src is missing or a data: placeholder the
+// address a lazy-loading attribute holds, so its real image is listed.
+func lazySrc(n *html.Node) {
+	src := strings.TrimSpace(attr(n, "src"))
+	if src != "" && !strings.HasPrefix(strings.ToLower(src), "data:") {
+		return
+	}
+	for _, k := range lazyAttrs {
+		if v := strings.TrimSpace(attr(n, k)); v != "" && !strings.HasPrefix(strings.ToLower(v), "data:") {
+			removeAttr(n, "src")
+			n.Attr = append(n.Attr, html.Attribute{Key: "src", Val: v})
+			return
+		}
+	}
+}
+
+// mdSafeURL escapes the characters of an address that Markdown's link
+// syntax would otherwise escape or end at: parentheses, spaces, angle
+// brackets.
+func mdSafeURL(u string) string {
+	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E").Replace(u)
+}
+
+func setAttr(n *html.Node, key, val string) {
+	for i := range n.Attr {
+		if n.Attr[i].Key == key {
+			n.Attr[i].Val = val
+		}
+	}
 }
 
 func removeAttr(n *html.Node, key string) {

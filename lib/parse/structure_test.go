@@ -69,7 +69,7 @@ func TestStructurePrunesAndCleans(t *testing.T) {
 	}
 	paras := []string{"Kept heading", "A paragraph the text kept, with a bad link and a good one."}
 	base, _ := nurl.Parse("https://example.com/post")
-	md, cut := structureMarkdown([]*html.Node{doc}, paras, base, 0)
+	md, _, cut := structureMarkdown([]*html.Node{doc}, paras, base, 0)
 	if cut {
 		t.Error("cut without a cap")
 	}
@@ -87,7 +87,7 @@ func TestStructurePrunesAndCleans(t *testing.T) {
 	// text stays
 	doc, _ = html.Parse(strings.NewReader(page))
 	local, _ := nurl.Parse("file:///tmp/post.html")
-	md, _ = structureMarkdown([]*html.Node{doc}, paras, local, 0)
+	md, _, _ = structureMarkdown([]*html.Node{doc}, paras, local, 0)
 	if !strings.Contains(md, "*picture*") || strings.Contains(md, "file:") {
 		t.Errorf("local page's image:\n%s", md)
 	}
@@ -157,6 +157,73 @@ func TestStructureChunks(t *testing.T) {
 	}
 	if !whole {
 		t.Errorf("the first code block is not whole in one chunk: %+v", rec.Chunks)
+	}
+}
+
+// TestStructureListsImages checks the record lists the main content's
+// images as the Markdown names them (resolved against the page, an
+// address with parentheses and a space included), with alt text and
+// caption, once each; takes a lazy-loading attribute's address over a
+// data: placeholder; and leaves out what is not an http(s) image.
+func TestStructureListsImages(t *testing.T) {
+	para := strings.Repeat("A paragraph of the article with enough words to be kept. ", 6)
+	page := `<html><head><title>Images</title></head><body><article><h1>Images</h1>
+<p>` + para + `</p>
+<figure><img src="/img/chart.png" alt="Bar chart"><figcaption>Figure 1: the
+ times (lower is better).</figcaption></figure>
+<p>` + strings.Replace(para, "A paragraph", "Another paragraph", 1) + `</p>
+<p><img src="pics/b c(1).jpg" alt="second"> <img src="/img/chart.png" alt="again"> <img src="data:image/png;base64,AAAA" alt="inline data">
+ <img src="data:image/gif;base64,R0lGOD" data-src="/img/lazy.webp" alt="lazy"></p>
+<p>` + strings.Replace(para, "A paragraph", "A last paragraph", 1) + `</p>
+</article></body></html>`
+	rec := &record.Record{URL: "https://example.com/post/x", Body: &page, Fetch: &record.FetchInfo{ContentType: "text/html"}}
+	Run(rec, generic(), Options{})
+	if rec.Error != nil {
+		t.Fatal(rec.Error)
+	}
+	want := []record.Image{
+		{URL: "https://example.com/img/chart.png", Alt: "Bar chart", Caption: "Figure 1: the times (lower is better)."},
+		{URL: "https://example.com/post/pics/b%20c%281%29.jpg", Alt: "second"},
+		{URL: "https://example.com/img/lazy.webp", Alt: "lazy"},
+	}
+	if len(rec.Images) != len(want) {
+		t.Fatalf("images = %+v, want %+v\nmarkdown:\n%s", rec.Images, want, rec.Markdown)
+	}
+	for i := range want {
+		if rec.Images[i].URL != want[i].URL || rec.Images[i].Alt != want[i].Alt || rec.Images[i].Caption != want[i].Caption {
+			t.Errorf("image %d = %+v, want %+v", i, rec.Images[i], want[i])
+		}
+		if !strings.Contains(rec.Markdown, "]("+want[i].URL+")") {
+			t.Errorf("markdown does not name %s:\n%s", want[i].URL, rec.Markdown)
+		}
+	}
+	if !strings.Contains(rec.Markdown, "*inline data*") {
+		t.Errorf("a data: image lost its alt text:\n%s", rec.Markdown)
+	}
+}
+
+// TestStructureLazyImages: a content node whose image keeps its address
+// in a lazy-loading attribute, with a data: placeholder or no src, is
+// listed with that address (an extractor may hand the node over as the
+// page has it).
+func TestStructureLazyImages(t *testing.T) {
+	page := `<html><body><div>
+<p>A paragraph the text kept, long enough to matter here.</p>
+<p><img src="data:image/gif;base64,R0lGOD" data-src="/img/a.webp" alt="placeholder"> <img data-lazy-src="/img/b.jpg" alt="no src"> <img src="/img/c.png" data-src="/img/other.png" alt="real src"></p>
+</div></body></html>`
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := nurl.Parse("https://example.com/post")
+	md, imgs, _ := structureMarkdown([]*html.Node{doc}, []string{"A paragraph the text kept, long enough to matter here."}, base, 0)
+	var got []string
+	for _, im := range imgs {
+		got = append(got, im.URL)
+	}
+	want := []string{"https://example.com/img/a.webp", "https://example.com/img/b.jpg", "https://example.com/img/c.png"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("images %v, want %v\n%s", got, want, md)
 	}
 }
 

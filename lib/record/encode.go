@@ -86,6 +86,16 @@ func appendRecord(b []byte, r *Record) ([]byte, bool) {
 		e.chunks("chunks", r.Chunks)
 	}
 	e.str("markdown", r.Markdown, true)
+	if len(r.Images) > 0 {
+		objects(&e, "images", r.Images, func(o *objWriter, im *Image) {
+			o.str("url", im.URL, false)
+			o.str("alt", im.Alt, true)
+			o.str("caption", im.Caption, true)
+			o.str("content_type", im.ContentType, true)
+			o.int("bytes", im.Bytes, true)
+			o.str("error", im.Error, true)
+		})
+	}
 	if h := r.Hit; h != nil {
 		e.hit(h)
 	}

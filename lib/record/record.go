@@ -79,6 +79,10 @@ type Record struct {
 	// (docs/records.md). ll-parse writes it for HTML articles and
 	// Markdown files; linkledger show --markdown reads it back.
 	Markdown string `json:"markdown,omitempty"`
+	// Images are the images of the main content, in document order
+	// (ll-parse lists them, at most MaxListedImages; ll-index fetches and
+	// stores them; docs/records.md "images").
+	Images []Image `json:"images,omitempty"`
 
 	// Embed is set by ll-embed: the model and dimension of the vectors it
 	// added to the chunks ("embedding"), or why it added none (error).
@@ -115,6 +119,26 @@ type Record struct {
 
 	// Extra holds keys this package does not own; they are written back out.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MaxListedImages is the most images ll-parse lists in a record.
+const MaxListedImages = 64
+
+// Image is one image of the main content: its address (http or https,
+// resolved against the page, as the record's markdown has it), its alt
+// text and the caption of the figure it is in. ll-index fetches it
+// (docs/fetch.md "Images"); Stored and the bytes are set there.
+type Image struct {
+	URL     string `json:"url"`
+	Alt     string `json:"alt,omitempty"`
+	Caption string `json:"caption,omitempty"`
+	// ContentType and Bytes describe the stored copy; Error says why
+	// there is none (ll-index output only).
+	ContentType string `json:"content_type,omitempty"`
+	Bytes       int64  `json:"bytes,omitempty"`
+	Error       string `json:"error,omitempty"`
+	// Data is the fetched image, in memory only (never in a record line).
+	Data []byte `json:"-"`
 }
 
 // Annotation is a highlight, lowlight or note by a human or an agent.

@@ -122,6 +122,9 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, err
 		}
+		if rec.Images, err = s.itemImages(ctx, id); err != nil {
+			return nil, err
+		}
 	}
 	return rec, nil
 }

@@ -312,6 +312,9 @@ func (s *Store) indexContent(ctx context.Context, tx dbtx, it *itemRow, rec *rec
 	if err := storeMarkdown(ctx, tx, it.ID, rec.Markdown); err != nil {
 		return nil, err
 	}
+	if err := storeImages(ctx, tx, it.ID, rec.Markdown, rec.Images); err != nil {
+		return nil, err
+	}
 	state, err := successState(ctx, tx, it.ID)
 	if err != nil {
 		return nil, err

@@ -53,6 +53,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /search", s.search)
 	mux.HandleFunc("GET /items/{id}", s.reader)
 	mux.HandleFunc("GET /items/{id}/history", s.history)
+	mux.HandleFunc("GET /items/{id}/images/{n}", s.image)
 	mux.HandleFunc("GET /items/{id}/delete", s.confirmDelete)
 	mux.HandleFunc("POST /items/{id}/delete", s.delete)
 	mux.HandleFunc("POST /items/{id}/retry", s.retry)
@@ -456,6 +457,18 @@ type readerData struct {
 	Extra readerExtra
 }
 
+// storedImages maps the addresses of the item's images that have a
+// stored copy to the app's path of that copy.
+func storedImages(rec *record.Record) map[string]string {
+	out := map[string]string{}
+	for i, im := range rec.Images {
+		if im.ContentType != "" {
+			out[im.URL] = itemPath(rec.ID) + "/images/" + strconv.Itoa(i+1)
+		}
+	}
+	return out
+}
+
 // readerPart is how many paragraphs one page of the reader shows.
 const readerPart = 300
 
@@ -488,7 +501,7 @@ func (s *Server) readerView(ctx context.Context, id, partArg string) (*readerDat
 			texts[i] = p.Text
 		}
 		var ok bool
-		d.Blocks, placed, ok = structureBlocks(rec.Markdown, strings.Join(texts, "\n\n"), rec.Annotations)
+		d.Blocks, placed, ok = structureBlocks(rec.Markdown, strings.Join(texts, "\n\n"), rec.Annotations, storedImages(rec))
 		n = len(d.Blocks)
 		if !ok {
 			d.Blocks = nil
@@ -539,6 +552,37 @@ func (s *Server) readerView(ctx context.Context, id, partArg string) (*readerDat
 		title = rec.URL
 	}
 	return d, title, nil
+}
+
+// image serves the stored copy of an item's image, from the ledger: the
+// reader never points a browser at the image's own address. The type is
+// the one its bytes were recognised as (a raster image; never SVG, never
+// HTML), nosniff keeps the browser to it, and the copy never changes
+// under its path while the item keeps its content, so the browser may
+// keep it a day.
+func (s *Server) image(w http.ResponseWriter, r *http.Request) {
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil || n < 1 || n > record.MaxListedImages {
+		s.plainError(w, http.StatusNotFound, "no such image")
+		return
+	}
+	mt, data, err := s.opt.Ledger.Image(r.Context(), r.PathValue("id"), n)
+	if errors.Is(err, ledger.ErrNoImage) {
+		s.plainError(w, http.StatusNotFound, "no stored copy of this image")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", mt)
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	h.Set("Content-Disposition", "inline")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(data)
+	}
 }
 
 func (s *Server) history(w http.ResponseWriter, r *http.Request) {

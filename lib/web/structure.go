@@ -31,10 +31,14 @@ import (
 // figcaption, hr (blocks) or inline (a tight list item's text), em,
 // strong, code, a, span (a link without a web address), img, br, text.
 type sblock struct {
-	Kind  string
-	Href  string // a: an http(s) address; img: the image's address
-	Alt   string // img
-	Start int    // ol: the first number, when not 1
+	Kind string
+	Href string // a: an http(s) address; img: the image's address
+	Alt  string // img
+	// Src is an img's stored copy in the ledger (/items/ID/images/N);
+	// "" when there is none, and the reader shows the alt text instead:
+	// it never points the browser at the image's own address.
+	Src   string
+	Start int // ol: the first number, when not 1
 	Segs  []annSeg
 	Kids  []*sblock
 }
@@ -49,13 +53,14 @@ var markdownParser = goldmark.New(goldmark.WithExtensions(extension.Table)).Pars
 
 // structureBlocks parses md into the reader's blocks, with the
 // annotations' quotes marked where they are found in txt (the item's
-// text). placed holds the annotations marked somewhere. ok is false when
+// text), and images shown from imgs (an address -> the path of its
+// stored copy). placed holds the annotations marked somewhere. ok is false when
 // md has no blocks (or too many).
-func structureBlocks(md, txt string, anns []record.Annotation) (blocks []*sblock, placed map[int64]bool, ok bool) {
+func structureBlocks(md, txt string, anns []record.Annotation, imgs map[string]string) (blocks []*sblock, placed map[int64]bool, ok bool) {
 	src := []byte(md)
 	doc := markdownParser.Parse(text.NewReader(src))
 	m := newMarker(txt, anns)
-	c := &converter{src: src, m: m}
+	c := &converter{src: src, m: m, imgs: imgs}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if b := c.block(n); b != nil {
 			blocks = append(blocks, b)
@@ -69,6 +74,7 @@ func structureBlocks(md, txt string, anns []record.Annotation) (blocks []*sblock
 }
 
 type converter struct {
+	imgs  map[string]string // an image's address -> its stored copy's path
 	src   []byte
 	m     *marker
 	count int
@@ -205,7 +211,8 @@ func (c *converter) inline(b *sblock, n ast.Node) {
 				alt.Write(util.UnescapePunctuations(tn.Segment.Value(c.src)))
 			}
 		}
-		b.Kids = append(b.Kids, &sblock{Kind: "img", Href: webHref(string(n.Destination)), Alt: alt.String()})
+		dest := string(n.Destination)
+		b.Kids = append(b.Kids, &sblock{Kind: "img", Href: webHref(dest), Alt: alt.String(), Src: c.imgs[dest]})
 	default:
 		// raw HTML and anything else inline: not shown
 	}

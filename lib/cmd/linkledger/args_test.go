@@ -73,7 +73,7 @@ func TestVerbArgs(t *testing.T) {
 			"ll-find":  "linkledger worker: find | --pending --claim --limit 5 --max-attempts 2 --quiet",
 			"ll-fetch": "linkledger worker: fetch | --max-attempts 2 --timeout 3s --public-only --quiet",
 			"ll-parse": "linkledger worker: parse | --max-text-bytes 1000 --chunk-tokens 200 --quiet",
-			"ll-index": "linkledger worker: index | --max-text-bytes 1000 --json --quiet",
+			"ll-index": "linkledger worker: index | --public-only --max-text-bytes 1000 --json --quiet",
 		}},
 		{[]string{"stale", "--older-than", "90d", "--db", db}, map[string]string{
 			"ll-find":  "linkledger stale: find | --stale --older-than 90d --db " + db,

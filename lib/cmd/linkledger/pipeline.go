@@ -140,7 +140,7 @@ func ingestFlags() []stageFlag {
 		{&ucli.StringFlag{Name: "x-oembed-base", HideDefault: true, Usage: "X oEmbed `URL` (ll-fetch)"}, toFetch},
 		{&ucli.StringSliceFlag{Name: "allow-files", Usage: "let records read local files under `PATH` (repeatable) (ll-fetch)"}, toFetch},
 		{&ucli.StringSliceFlag{Name: "allow-files-from", Usage: "read more --allow-files paths from `FILE` (ll-fetch)"}, toFetch},
-		{&ucli.BoolFlag{Name: "public-only", Usage: "refuse non-public addresses, redirects included (ll-fetch)"}, toFetch},
+		{&ucli.BoolFlag{Name: "public-only", Usage: "refuse non-public addresses, redirects included (ll-fetch; ll-index for images)"}, toFetch | toIndex},
 		{&ucli.IntFlag{Name: "max-text-bytes", HideDefault: true, Usage: "keep at most `BYTES` of text per item (ll-parse, ll-index)"}, toParse | toIndex},
 		{&ucli.IntFlag{Name: "memory-budget", HideDefault: true, Usage: "`BYTES` of records parsed at once (ll-parse)"}, toParse},
 		{&ucli.StringFlag{Name: "pdf-password", HideDefault: true, Usage: "user `PASSWORD` of encrypted PDFs (ll-parse)"}, toParse},

@@ -266,6 +266,17 @@ func exportReadable(ctx context.Context, st *ledger.Ledger, ids []string, dir st
 			}
 			continue
 		}
+		for i, im := range rec.Images {
+			// the stored copies go beside the note
+			if im.ContentType == "" {
+				continue
+			}
+			_, data, err := st.Image(ctx, id, i+1)
+			if err != nil && !errors.Is(err, ledger.ErrNoImage) {
+				return fmt.Errorf("export %s: image %d: %w", id, i+1, err)
+			}
+			rec.Images[i].Data = data
+		}
 		path, written, err := vault.Item(rec)
 		if err != nil {
 			return fmt.Errorf("--vault: %w", err)

@@ -296,22 +296,8 @@ func allowFiles(c *ucli.Command, env cli.Env, cwd, home string) ([]string, error
 	return out, nil
 }
 
-// publicOnly reads --public-only, or LINKLEDGER_PUBLIC_ONLY when the flag
-// is not given (1, true, yes, on turn the guard on; 0, false, no, off or
-// empty leave it off).
-func publicOnly(c *ucli.Command, env cli.Env) (bool, error) {
-	if c.IsSet("public-only") {
-		return c.Bool("public-only"), nil
-	}
-	switch v := strings.ToLower(strings.TrimSpace(env.Getenv("LINKLEDGER_PUBLIC_ONLY"))); v {
-	case "", "0", "false", "no", "off":
-		return false, nil
-	case "1", "true", "yes", "on":
-		return true, nil
-	default:
-		return false, cli.Usage("LINKLEDGER_PUBLIC_ONLY=%q: want 1 or 0", v)
-	}
-}
+// publicOnly reads --public-only or LINKLEDGER_PUBLIC_ONLY (cli.PublicOnly).
+func publicOnly(c *ucli.Command, env cli.Env) (bool, error) { return cli.PublicOnly(c, env) }
 
 func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	opts, err := options(c, env)

@@ -10,7 +10,9 @@
 // stored).
 // Writes: each record with index: {status, chunks, duplicate_of, unchanged};
 // bodies, text and chunks are dropped from the output unless --keep-content.
-// Touches: the store, each item written whole in one transaction (items
+// Touches: the network for the images the records list (after the
+// item's content committed, under caps; images.go, docs/fetch.md
+// "Images"), and the store, each item written whole in one transaction (items
 // that arrive together share one, see pipeline.go; a killed ll-index
 // leaves every item either complete or untouched, and writes a record out
 // only after its transaction committed); it opens (and creates) the
@@ -29,6 +31,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/fetch"
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/parse/mainext"
 	"github.com/linkledger/linkledger/lib/record"
@@ -64,6 +67,14 @@ A record with enrich.error (the model failed) is indexed as parsed and the
 failure is kept on the item (ingest.last_enrich_error, an enrich_failed
 event) until an enrichment is stored.
 
+Images a record lists (ll-parse's "images") are fetched once the item's
+content committed and stored in the ledger, for the reader and export
+--vault: only PNG, JPEG, GIF, WebP or AVIF by their bytes, from public
+addresses or the page's own server (none but public ones with
+--public-only), at most --max-images per item, --max-image-bytes each,
+--max-item-image-bytes in all, --image-timeout each (docs/fetch.md
+"Images"). --images=false fetches none.
+
 Records of 'll-find --with-chunks' (marked "stored", no text) bring the
 item's own chunks back: only their enrichment is stored, never content;
 chunks that are no longer the item's are refused (bad_input).
@@ -92,6 +103,12 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.IntFlag{Name: "max-text-bytes", Value: parse.DefaultMaxTextBytes, Usage: "keep at most `BYTES` of text per item; a record over it (or with more chunks than such a text makes) is cut and chunked again, with parse.truncated set"},
 			&ucli.BoolFlag{Name: "optimize", Usage: "after the input, merge the whole full-text index into one segment (can take minutes on a large store)"},
 			&ucli.BoolFlag{Name: "no-merge", Usage: "skip the bounded index merge done after the input"},
+			&ucli.BoolFlag{Name: "images", Value: true, Usage: "fetch and store the images the records list (--images=false: none; docs/fetch.md \"Images\")"},
+			&ucli.IntFlag{Name: "max-images", Value: fetch.DefaultMaxImages, Usage: "images stored per item"},
+			&ucli.StringFlag{Name: "max-image-bytes", Value: "4MiB", Usage: "bytes of one image (`SIZE`: bytes, or with k, KiB, MB, MiB)"},
+			&ucli.StringFlag{Name: "max-item-image-bytes", Value: "16MiB", Usage: "bytes of all images of one item (`SIZE`)"},
+			&ucli.DurationFlag{Name: "image-timeout", Value: fetch.DefaultImageTimeout, Usage: "time for one image: connect, redirects, body"},
+			&ucli.BoolFlag{Name: "public-only", Usage: "fetch images from public addresses only, not even the page's own server (also LINKLEDGER_PUBLIC_ONLY=1)"},
 			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item when storing ll-enrich suggestions (3..7)"},
 		},
 	}
@@ -154,7 +171,13 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		progress: progress,
 	}
 	defer ix.close()
+	if c.Bool("images") {
+		if ix.imgs, err = imagesOf(ctx, c, env, ix); err != nil {
+			return err
+		}
+	}
 	indexed, err := ix.pipeline(ctx, cli.Stdin(ctx, env, ix.diag), out)
+	ix.imgs.wait()
 	if err != nil {
 		return err
 	}
@@ -191,6 +214,30 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	return nil
 }
 
+// imagesOf reads the image flags into the image pass of ix.
+func imagesOf(ctx context.Context, c *ucli.Command, env cli.Env, ix *indexer) (*images, error) {
+	o := fetch.ImageOptions{MaxImages: int(c.Int("max-images")), Timeout: c.Duration("image-timeout")}
+	if o.MaxImages < 1 || o.MaxImages > record.MaxListedImages {
+		return nil, cli.Usage("--max-images %d: want 1..%d", o.MaxImages, record.MaxListedImages)
+	}
+	if o.Timeout <= 0 {
+		return nil, cli.Usage("--image-timeout %v: must be positive", o.Timeout)
+	}
+	var err error
+	if o.MaxImageBytes, err = cli.ParseSize(c.String("max-image-bytes")); err != nil || o.MaxImageBytes <= 0 {
+		return nil, cli.Usage("--max-image-bytes %q: want a positive size", c.String("max-image-bytes"))
+	}
+	if o.MaxItemBytes, err = cli.ParseSize(c.String("max-item-image-bytes")); err != nil || o.MaxItemBytes <= 0 {
+		return nil, cli.Usage("--max-item-image-bytes %q: want a positive size", c.String("max-item-image-bytes"))
+	}
+	pub, err := cli.PublicOnly(c, env)
+	if err != nil {
+		return nil, err
+	}
+	f := fetch.New(fetch.Options{PublicOnly: pub, UserAgent: "linkledger/" + cli.Version + " (+https://github.com/linkledger/linkledger)"})
+	return newImages(ctx, ix, f, o.WithDefaults()), nil
+}
+
 // merge merges full-text index segments after the input (see
 // store.MergeIndex). It is maintenance: a failure (another writer holding
 // the lock, an interrupt) is a -v diagnostic, never a failed run, and the
@@ -217,6 +264,7 @@ type indexer struct {
 	keep     bool
 	diag     cli.Diag
 	progress *cli.Progress
+	imgs     *images // nil with --images=false
 }
 
 // store opens the database on first use: an input with nothing to write

@@ -243,6 +243,7 @@ func (ix *indexer) flush(ctx context.Context, batch []*job, out *cli.Output) (in
 			if err := ix.stored(ctx, j.rec, res.Res, res.Err); err != nil {
 				return indexed, err
 			}
+			ix.imgs.add(j.rec)
 		}
 		rec := j.rec
 		if rec.Index != nil && rec.Index.Chunks > 0 && !rec.Index.Unchanged {
