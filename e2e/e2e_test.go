@@ -34,6 +34,8 @@ func TestScripts(t *testing.T) {
 		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"llcheck": llcheck, "llevents": llevents, "pty": ptyCmd, "mkfifo": mkfifo, "mkzip": mkzip, "mkzipfill": mkzipfill, "mksparse": mksparse, "llsql": llsql, "sqlexec": sqlexec},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("LINKLEDGER_DB", env.WorkDir+"/ll.db")
+			// Nothing a script fetches may leave loopback (docs/fetch.md).
+			env.Setenv("LINKLEDGER_LOOPBACK_ONLY", "1")
 			env.Setenv("HOME", env.WorkDir)
 			env.Setenv("XDG_DATA_HOME", env.WorkDir+"/.local/share")
 			srv := newTestServer()

@@ -171,6 +171,7 @@ def main():
     env = {k: v for k, v in os.environ.items()
            if not k.upper().endswith("_PROXY") and not k.startswith("LINKLEDGER_")}
     env["LINKLEDGER_DB"] = os.path.join(work, "ledger.db")
+    env["LINKLEDGER_LOOPBACK_ONLY"] = "1"  # nothing leaves loopback
 
     urls = os.path.join(work, "urls.txt")
     with open(urls, "w") as f:

@@ -14,9 +14,16 @@ import (
 // private address cannot slip past it.
 
 // blockedError is returned by the dial hook for a refused address.
-type blockedError struct{ what string }
+// msg, when set, replaces the --public-only wording (the loopback-only
+// mode of loopback.go).
+type blockedError struct{ what, msg string }
 
-func (e *blockedError) Error() string { return e.what + " is not a public address (--public-only)" }
+func (e *blockedError) Error() string {
+	if e.msg != "" {
+		return e.msg
+	}
+	return e.what + " is not a public address (--public-only)"
+}
 
 // nonPublic are the prefixes PublicAddr refuses besides the classes that
 // netip.Addr reports itself (loopback, private, link-local, multicast,

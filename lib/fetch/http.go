@@ -37,7 +37,7 @@ func newTransport(o Options, control func(network, address string, c syscall.Raw
 	}
 	return &http.Transport{
 		Proxy:                 proxy,
-		DialContext:           d.DialContext,
+		DialContext:           loopbackDial(d.DialContext),
 		TLSHandshakeTimeout:   o.ConnectTimeout,
 		MaxIdleConns:          100,
 		MaxIdleConnsPerHost:   o.PerHost,

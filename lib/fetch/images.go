@@ -186,10 +186,11 @@ func (f *Fetcher) image(ctx context.Context, client *http.Client, target string,
 
 func imageReason(ctx context.Context, err error) string {
 	var blocked *imageBlocked
+	var refused *blockedError
 	switch {
 	case errors.Is(err, ErrTooLarge):
 		return ImageTooLarge
-	case errors.As(err, &blocked):
+	case errors.As(err, &blocked), errors.As(err, &refused):
 		return ImageBlocked
 	case errors.Is(err, errTooManyRedirects), errors.Is(err, errBadRedirect):
 		return ImageRedirects
