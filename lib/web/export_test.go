@@ -149,3 +149,18 @@ func TestExportHighlights(t *testing.T) {
 		t.Error("download without a session")
 	}
 }
+
+// TestInboxSearchBox: the inbox has its own search box, a GET form to
+// the search page (issue 30: it was only behind the Search link).
+func TestInboxSearchBox(t *testing.T) {
+	ts, _ := newTestServer(t)
+	res, page := do(t, withCookie(mustReq(t, "GET", ts.URL+"/", "")))
+	if res.StatusCode != 200 {
+		t.Fatalf("inbox: %d", res.StatusCode)
+	}
+	form := `<form method="get" action="/search" class="search" role="search" id="inbox-search">`
+	i := strings.Index(page, form)
+	if i < 0 || !strings.Contains(page[i:], `<input id="inbox-q" name="q" type="search"`) || !strings.Contains(page, `<label for="inbox-q" class="sr">`) {
+		t.Errorf("the inbox has no labelled search box posting q to /search")
+	}
+}
