@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"io"
 	"net/http"
@@ -180,6 +181,34 @@ func TestBrowserInboxSearchAndExport(t *testing.T) {
 		}
 		if !strings.HasPrefix(md, "# Highlights: The quokka's island\n") || !strings.Contains(md, "- Ten thousand quokkas live on Rottnest Island  \n  — human, ") || strings.Contains(md, "hostile") {
 			t.Errorf("the item's file:\n%s", md)
+		}
+	})
+
+	// the History page at a desktop's and a phone's width: no word of
+	// the when, what and who columns or of a detail's label is broken
+	// over two lines (they were, with overflow-wrap: anywhere)
+	t.Run("history keeps words whole", func(t *testing.T) {
+		if _, err := l.Tag(bg, quokka.ID, []string{"marsupials"}, nil, ledger.SaveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		broken := `(() => { const out = []; for (const el of document.querySelectorAll('.history td:nth-child(-n+3), .history dt')) {
+			const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT); let n;
+			while ((n = w.nextNode())) { const re = /\S+/g; let m;
+				while ((m = re.exec(n.data))) { const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+					const tops = new Set(Array.from(r.getClientRects()).map(x => Math.round(x.top))); if (tops.size > 1) out.push(m[0]); } } }
+			return out; })()`
+		for _, width := range []int64{1100, 360} {
+			run(t, ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(a.base+"/items/"+quokka.ID+"/history"), chromedp.WaitVisible(chromedp.CSS(".history")))
+			if got := eval[[]string](t, ctx, broken); len(got) > 0 {
+				t.Errorf("at %d px these words are broken over two lines: %q", width, got)
+			}
+			if got := eval[string](t, ctx, `document.querySelector('.history').innerText`); !strings.Contains(got, "tag “marsupials” added") || strings.Contains(got, "{}") {
+				t.Errorf("at %d px the history says:\n%s", width, got)
+			}
+			if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > int(width) {
+				t.Errorf("the history page is %d px wide at %d", w, width)
+			}
+			shot(t, ctx, fmt.Sprintf("history-%d", width))
 		}
 	})
 }

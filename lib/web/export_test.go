@@ -164,3 +164,34 @@ func TestInboxSearchBox(t *testing.T) {
 		t.Errorf("the inbox has no labelled search box posting q to /search")
 	}
 }
+
+// TestHistoryInWords: the History page says which tag was added and
+// shows an event's detail as labelled values, not raw JSON or "{}"
+// (issue 30).
+func TestHistoryInWords(t *testing.T) {
+	ts, l := newTestServer(t)
+	ctx := context.Background()
+	rec, err := l.Save(ctx, &record.Record{URL: "https://example.com/h", Title: "H", Tags: []string{"ai"},
+		Annotations: []record.Annotation{{Type: record.AnnHighlight, Text: "a <quoted> passage", Actor: "human"}}}, ledger.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Tag(ctx, rec.ID, nil, []string{"ai"}, ledger.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, page := do(t, withCookie(mustReq(t, "GET", ts.URL+"/items/"+rec.ID+"/history", "")))
+	if res.StatusCode != 200 {
+		t.Fatalf("history: %d", res.StatusCode)
+	}
+	for _, want := range []string{"<td>item created</td>", "<td>tag “ai” added</td>", "<td>tag “ai” removed</td>", "annotation 1 created</td>",
+		"<dt>type</dt><dd>highlight</dd>", "<dt>text</dt><dd>a &lt;quoted&gt; passage</dd>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("history lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"{}", "{&#34;", "tag added", "<code>"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("history has %q", bad)
+		}
+	}
+}

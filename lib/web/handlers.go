@@ -533,9 +533,9 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.render(w, r, http.StatusOK, "history", view{Title: "History", Nav: "home", Data: struct {
-		ID     string
-		Events []*record.Record
-	}{id, evs}})
+		ID   string
+		Rows []historyRow
+	}{id, historyRows(evs[0].ID, evs)}})
 }
 
 func (s *Server) confirmDelete(w http.ResponseWriter, r *http.Request) {
