@@ -9,7 +9,9 @@ import (
 
 	"github.com/linkledger/linkledger/lib/exporter"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/record"
+	"github.com/linkledger/linkledger/lib/store"
 )
 
 // hostileTitle is a page title written to break out of Markdown (a
@@ -193,5 +195,37 @@ func TestHistoryInWords(t *testing.T) {
 		if strings.Contains(page, bad) {
 			t.Errorf("history has %q", bad)
 		}
+	}
+}
+
+// TestInboxTotalsCountCopiesOnce: one page saved under two links (one
+// with a tracking parameter the canonical URL keeps) is one result in
+// find and one item in the inbox's totals (issue 30: it was two).
+func TestInboxTotalsCountCopiesOnce(t *testing.T) {
+	ts, l := newTestServer(t)
+	ctx := context.Background()
+	st, err := store.Open(ctx, l.Path(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"https://example.com/post", "https://example.com/post?ref=newsletter", "https://example.com/other"} {
+		text := "The same text of one page, saved under two links."
+		if strings.HasSuffix(u, "other") {
+			text = "A different page altogether."
+		}
+		rec := &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "T",
+			Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 12}}, Checksum: parse.Checksum(text)}
+		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	res, err := l.Find(ctx, ledger.FindOptions{Limit: 10, Snippets: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, page := do(t, withCookie(mustReq(t, "GET", ts.URL+"/", "")))
+	if want := fmt.Sprintf("<li><b>%d</b> items <span class=\"muted\">(and 1 copy of a text saved under another link, shown as one)</span></li>", len(res.Hits)); len(res.Hits) != 2 || !strings.Contains(page, want) {
+		t.Errorf("find shows %d results; the inbox lacks %q", len(res.Hits), want)
 	}
 }

@@ -204,11 +204,7 @@ func (s *Server) homeData(r *http.Request) (*homeData, error) {
 		return nil, err
 	}
 	d := &homeData{Counts: counts, Worker: s.opt.Poke != nil, MaxImportMiB: MaxImportBytes >> 20}
-	for k, n := range counts {
-		if k != "archived" {
-			d.Total += n
-		}
-	}
+	d.Total = ledger.ItemsTotal(counts)
 	res, err := l.Find(ctx, ledger.FindOptions{Limit: perPage, Snippets: -1})
 	if err != nil {
 		return nil, err
