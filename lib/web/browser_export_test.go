@@ -211,4 +211,25 @@ func TestBrowserInboxSearchAndExport(t *testing.T) {
 			shot(t, ctx, fmt.Sprintf("history-%d", width))
 		}
 	})
+
+	// a pack made in the browser cites nothing: the Reuse page says so
+	// and shows no share
+	t.Run("reuse after a pack", func(t *testing.T) {
+		run(t, ctx,
+			chromedp.EmulateViewport(1100, 900),
+			chromedp.Navigate(a.base+"/packs"),
+			chromedp.SendKeys(chromedp.CSS("#pn"), "quokka-pack"),
+			chromedp.SendKeys(chromedp.CSS("#pq"), "quokkas"),
+			navigates(chromedp.Click(chromedp.CSS(`form[action="/packs"] button`))),
+			chromedp.Navigate(a.base+"/reuse"),
+			chromedp.WaitVisible(chromedp.CSS("#reuse-figure")),
+		)
+		if got := eval[string](t, ctx, `document.querySelector('#reuse-figure').textContent`); got != "No citations yet, so no reuse share to show: 1 pack names a task but cites nothing. Of 2 items saved, none was cited yet." {
+			t.Errorf("reuse: %q", got)
+		}
+		if eval[bool](t, ctx, `document.querySelector('#share-bar') !== null`) {
+			t.Error("reuse shows a share bar with no citation")
+		}
+		shot(t, ctx, "reuse-uncited")
+	})
 }
