@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -58,6 +61,62 @@ func TestMarkdown(t *testing.T) {
 	}
 	if _, written, _ = v.Item(rec); written {
 		t.Error("unchanged item written again")
+	}
+}
+
+func TestHighlightsFileHostile(t *testing.T) {
+	recs := GroupByItem([]*record.Record{
+		{ID: "ll_0000000000000001", URL: "https://example.com/a?x=<b>", Title: "# Owned\n- [click](javascript:alert(1)) <script>x</script>",
+			Annotations: []record.Annotation{{ID: 2, Type: "highlight", Text: "first\n# not a heading\n    1. not a list\n---\n<img src=x onerror=alert(1)>", Actor: "human", CreatedAt: "2024-01-02T03:04:05Z"}}},
+		{ID: "ll_0000000000000002", URL: "javascript:alert(1)", Title: "Plain",
+			Annotations: []record.Annotation{{ID: 3, Type: "highlight", Text: "*bold* [[wiki]] #tag", Actor: "agent:x\ny", CreatedAt: "2024-01-01T00:00:00Z"}}},
+		{ID: "ll_0000000000000001", URL: "https://example.com/a?x=<b>", Title: "ignored",
+			Annotations: []record.Annotation{{ID: 1, Type: "note", Text: "a note", Actor: "human", CreatedAt: "2023-12-31T00:00:00Z"}}},
+	})
+	if len(recs) != 2 || len(recs[0].Annotations) != 2 {
+		t.Fatalf("grouped into %d items (first has %d annotations), want 2 and 2", len(recs), len(recs[0].Annotations))
+	}
+	var b bytes.Buffer
+	if err := (&HighlightsFile{Title: "Highlights", Note: "tag: ai", Items: recs}).Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "# Highlights\n\ntag: ai\n\n" +
+		"## \\# Owned - \\[click\\](javascript:alert(1)) \\<script\\>x\\</script\\>\n\n" +
+		"Source: [https://example.com/a?x=\\<b\\>](<https://example.com/a?x=%3Cb%3E>)\n\n" +
+		"### Highlights\n\n- first\n  \\# not a heading\n  1\\. not a list\n  \\---\n  \\<img src=x onerror=alert(1)\\>  \n  — human, 2024-01-02T03:04:05Z\n\n" +
+		"### Notes\n\n- a note  \n  — human, 2023-12-31T00:00:00Z\n\n" +
+		"## Plain\n\nSource: javascript:alert(1)\n\n" +
+		"### Highlights\n\n- \\*bold\\* \\[\\[wiki\\]\\] \\#tag  \n  — agent:x y, 2024-01-01T00:00:00Z\n\n"
+	if d := cmp.Diff(want, b.String()); d != "" {
+		t.Errorf("highlights file (-want +got):\n%s", d)
+	}
+	// rendered as CommonMark (GFM): headings only where we wrote them,
+	// no raw HTML, no link but the source's
+	var html bytes.Buffer
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert(b.Bytes(), &html); err != nil {
+		t.Fatal(err)
+	}
+	h := html.String()
+	for _, c := range []struct {
+		sub  string
+		want int
+	}{{"<h1", 1}, {"<h2", 2}, {"<h3", 3}, {"<script", 0}, {"<img", 0}, {"<a ", 1}, {`<a href="https://example.com/a?x=%3Cb%3E">`, 1}, {"<ol", 0}, {"<hr", 0}, {"<em", 0}, {"<strong", 0}} {
+		if n := strings.Count(h, c.sub); n != c.want {
+			t.Errorf("rendered: %d of %q, want %d:\n%s", n, c.sub, c.want, h)
+		}
+	}
+}
+
+func TestBlock(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"a\n\n\n b", "a\n\n  b"},
+		{"+ x\n= y\n12) z\n2024 was", "\\+ x\n  \\= y\n  12\\) z\n  2024 was"},
+		{"`code` & <b>", "\\`code\\` \\& \\<b\\>"},
+	} {
+		if got := Block(tc.in, "  "); got != tc.want {
+			t.Errorf("Block(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
 

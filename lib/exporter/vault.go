@@ -217,47 +217,11 @@ func Markdown(rec *record.Record) []byte {
 	field("archived", rec.ArchivedAt)
 	field("linkledger_id", rec.ID)
 	b.WriteString("---\n\n")
-	fmt.Fprintf(&b, "# %s\n\n", titleOf(rec))
+	fmt.Fprintf(&b, "# %s\n\n", Inline(titleOf(rec)))
 	if rec.Description != "" {
-		fmt.Fprintf(&b, "%s\n\n", rec.Description)
+		fmt.Fprintf(&b, "%s\n\n", Inline(rec.Description))
 	}
-	for _, sec := range []struct{ typ, head string }{
-		{record.AnnHighlight, "Highlights"}, {record.AnnLowlight, "Lowlights"}, {record.AnnNote, "Notes"},
-	} {
-		var items []record.Annotation
-		for _, a := range rec.Annotations {
-			if a.Type == sec.typ {
-				items = append(items, a)
-			}
-		}
-		if len(items) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "## %s\n\n", sec.head)
-		for _, a := range items {
-			text := strings.ReplaceAll(strings.TrimSpace(a.Text), "\n", "\n  ")
-			who := a.Actor
-			if a.Confidence != nil {
-				who += fmt.Sprintf(", confidence %.2g", *a.Confidence)
-			}
-			if a.Pinned {
-				who += ", pinned"
-			}
-			// a quote that is not in the source, or one a person
-			// rejected, says so: it is not evidence
-			switch a.Anchor {
-			case record.AnchorUnanchored:
-				who += ", unanchored: not in the text, not a quote of the source"
-			case record.AnchorPending:
-				who += ", pending: not yet checked against the text"
-			}
-			if a.Review != "" {
-				who += ", " + a.Review
-			}
-			fmt.Fprintf(&b, "- %s  \n  — %s, %s\n", text, who, a.CreatedAt)
-		}
-		b.WriteString("\n")
-	}
+	writeAnnotations(&b, rec, "##")
 	if md := strings.TrimSpace(rec.Markdown); md != "" {
 		b.WriteString("---\n\n" + localImages(md, rec) + "\n")
 	}

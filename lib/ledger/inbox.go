@@ -25,10 +25,22 @@ func Retry(ctx context.Context, st *store.Store, arg string, opt WriteOptions) (
 }
 
 // StateCounts returns how many items are in each ingest state (saved,
-// fetched, parsed, enriched, failed) and how many are archived
-// ("archived").
+// fetched, parsed, enriched, failed), how many are archived ("archived")
+// and how many are copies of another item's text ("copies").
 func StateCounts(ctx context.Context, st *store.Store) (map[string]int, error) {
 	return st.StateCounts(ctx)
+}
+
+// ItemsTotal is the number of items of counts (StateCounts) as find
+// counts them: every item in every state, copies of one text once (find
+// shows a page saved under two links, one with a tracking parameter the
+// canonical URL keeps, as one result; the totals did count it twice).
+func ItemsTotal(counts map[string]int) int {
+	n := 0
+	for _, state := range []string{record.StateSaved, record.StateFetched, record.StateParsed, record.StateEnriched, record.StateFailed} {
+		n += counts[state]
+	}
+	return n - counts["copies"]
 }
 
 // IngestInfo is an item's ingest status as a listing or Show carries it

@@ -86,6 +86,11 @@ type UsageStats struct {
 	// ReuseGoal is the design's bar for ReuseShare (0.3).
 	ReuseGoal float64 `json:"reuse_goal"`
 	Citations int     `json:"citations"`
+	// TasksUncited are the tasks of the period named only by a pack
+	// built in it, with no citation in it: a pack records no citation,
+	// so such a task counts in Tasks as one that reused nothing (only
+	// when there are some).
+	TasksUncited int `json:"tasks_uncited,omitempty"`
 	// ItemsSaved are the items saved in the period; ItemsNeverUsed those of
 	// them never cited (at any time).
 	ItemsSaved     int `json:"items_saved"`

@@ -9,8 +9,10 @@ import (
 )
 
 // StateCounts returns how many items are in each ingest state (saved,
-// fetched, parsed, enriched, failed) and, under "archived", how many are
-// archived: the counts of the web app's home page.
+// fetched, parsed, enriched, failed), under "archived" how many are
+// archived, and under "copies" how many items are copies of the text of
+// another (same checksum: each group beyond its first): the counts of the
+// web app's home page.
 func (s *Store) StateCounts(ctx context.Context) (map[string]int, error) {
 	var rows []struct {
 		State string `db:"ingest_status"`
@@ -28,6 +30,15 @@ func (s *Store) StateCounts(ctx context.Context) (map[string]int, error) {
 		return nil, err
 	}
 	out["archived"] = archived
+	// copies of one text (the same page under two links, one with a
+	// tracking parameter the canonical URL keeps): find shows each group
+	// once, so the totals count it once (ledger.ItemsTotal); one pass
+	// over the checksum index
+	var copies int
+	if err := s.db.GetContext(ctx, &copies, `SELECT count(checksum) - count(DISTINCT checksum) FROM items`); err != nil {
+		return nil, err
+	}
+	out["copies"] = copies
 	return out, nil
 }
 

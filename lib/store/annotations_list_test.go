@@ -88,7 +88,7 @@ func TestListAnnotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(map[string]int{"saved": 4, "fetched": 0, "parsed": 0, "enriched": 0, "failed": 0, "archived": 0}, counts); d != "" {
+	if d := cmp.Diff(map[string]int{"saved": 4, "fetched": 0, "parsed": 0, "enriched": 0, "failed": 0, "archived": 0, "copies": 0}, counts); d != "" {
 		t.Errorf("counts (-want +got)\n%s", d)
 	}
 }

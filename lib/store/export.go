@@ -236,9 +236,15 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 			}
 		}
 		for _, a := range rec.Annotations {
-			var aid any
-			if a.ID > 0 && free(ctx, tx, "annotations", a.ID) {
-				aid = a.ID
+			// its own id when free, else one never given (annotation_ids.go)
+			aid := a.ID
+			if aid <= 0 || !free(ctx, tx, "annotations", aid) {
+				var err error
+				if aid, err = s.nextAnnotationID(ctx, tx); err != nil {
+					return err
+				}
+			} else if err := s.noteAnnotationID(ctx, tx, aid); err != nil {
+				return err
 			}
 			var chunk any
 			if a.ChunkID != nil {

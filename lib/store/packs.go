@@ -299,9 +299,16 @@ func (s *Store) Usage(ctx context.Context, since, until time.Time, limit int) (*
 		sr.tasks[c.Task] = true
 	}
 	u.Tasks = len(tasks)
-	for _, r := range tasks {
+	cited := map[string]bool{}
+	for _, c := range cites {
+		cited[c.Task] = true
+	}
+	for t, r := range tasks {
 		if r {
 			u.TasksReusing++
+		}
+		if !cited[t] {
+			u.TasksUncited++
 		}
 	}
 	if u.Tasks > 0 {

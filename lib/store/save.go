@@ -794,13 +794,13 @@ func (s *Store) insertAnnotation(ctx context.Context, tx dbtx, itemID string, a 
 		}
 		chunkID, chunkIndex, orphaned = nil, sql.NullInt64{}, now
 	}
-	r, err := tx.ExecContext(ctx, `INSERT INTO annotations(item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, quote_prefix, quote_suffix, orphaned_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, itemID, chunkID, chunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, now, prefix, suffix, orphaned)
+	// an id never given before (annotation_ids.go)
+	id, err := s.nextAnnotationID(ctx, tx)
 	if err != nil {
 		return 0, err
 	}
-	id, err := r.LastInsertId()
-	if err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO annotations(id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, quote_prefix, quote_suffix, orphaned_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`, id, itemID, chunkID, chunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, now, prefix, suffix, orphaned); err != nil {
 		return 0, err
 	}
 	detail := map[string]any{"type": a.Type, "text": a.Text}

@@ -588,7 +588,11 @@ func TestBrowser(t *testing.T) {
 		)
 		shot(t, ctx, "pack")
 		run(t, ctx, navigates(chromedp.Click(chromedp.CSS(`form[action$="/refresh"] button`))), chromedp.WaitVisible(chromedp.CSS(".flash")))
-		run(t, ctx, chromedp.Navigate(a.base+"/reuse"), chromedp.WaitVisible(chromedp.CSS("svg.chart")))
+		// a pack cites nothing: no share is shown, and the page says why
+		run(t, ctx, chromedp.Navigate(a.base+"/reuse"), chromedp.WaitVisible(chromedp.CSS("#reuse-figure")))
+		if got := eval[string](t, ctx, `document.querySelector('#reuse-figure').textContent`); !strings.HasPrefix(got, "No citations yet, so no reuse share to show: 1 pack names a task but cites nothing.") {
+			t.Errorf("reuse after a pack: %q", got)
+		}
 		shot(t, ctx, "reuse")
 		run(t, ctx, chromedp.Navigate(a.base+"/bookmarklet"), chromedp.WaitVisible(chromedp.CSS("#bookmarklet")))
 		href := eval[string](t, ctx, `document.getElementById('bookmarklet').getAttribute('href')`)

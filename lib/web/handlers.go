@@ -68,6 +68,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /review", s.reviewPage)
 	mux.HandleFunc("POST /review/batch", s.reviewBatch)
 	mux.HandleFunc("GET /highlights", s.highlights)
+	mux.HandleFunc("GET /highlights.md", s.exportHighlights)
+	mux.HandleFunc("GET /items/{id}/highlights.md", s.exportItemHighlights)
 	mux.HandleFunc("GET /packs", s.packs)
 	mux.HandleFunc("POST /packs", s.createPack)
 	mux.HandleFunc("GET /packs/{name}", s.pack)
@@ -206,11 +208,7 @@ func (s *Server) homeData(r *http.Request) (*homeData, error) {
 		return nil, err
 	}
 	d := &homeData{Counts: counts, Worker: s.opt.Poke != nil, MaxImportMiB: MaxImportBytes >> 20}
-	for k, n := range counts {
-		if k != "archived" {
-			d.Total += n
-		}
-	}
+	d.Total = ledger.ItemsTotal(counts)
 	res, err := l.Find(ctx, ledger.FindOptions{Limit: perPage, Snippets: -1})
 	if err != nil {
 		return nil, err
@@ -593,9 +591,9 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.render(w, r, http.StatusOK, "history", view{Title: "History", Nav: "home", Data: struct {
-		ID     string
-		Events []*record.Record
-	}{id, evs}})
+		ID   string
+		Rows []historyRow
+	}{id, historyRows(evs[0].ID, evs)}})
 }
 
 func (s *Server) confirmDelete(w http.ResponseWriter, r *http.Request) {
@@ -789,20 +787,13 @@ type highlightsData struct {
 
 func (s *Server) highlights(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	d := &highlightsData{Actor: q.Get("actor"), Tag: q.Get("tag"), Conf: q.Get("conf"), Review: q.Get("review"), Q: q.Get("q"), Type: q.Get("type")}
+	d, f, err := readHighlightsQuery(q)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	page := pageNumber(q.Get("page"))
-	f := ledger.HighlightFilter{Actor: d.Actor, Tag: d.Tag, Review: d.Review, Text: d.Q, Limit: perPage + 1, Offset: (page - 1) * perPage}
-	if d.Type != "" {
-		f.Types = []string{d.Type}
-	}
-	if d.Conf != "" {
-		c, err := strconv.ParseFloat(d.Conf, 64)
-		if err != nil || c < 0 || c > 1 {
-			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "confidence: want a number from 0 to 1"})
-			return
-		}
-		f.MinConfidence = c
-	}
+	f.Limit, f.Offset = perPage+1, (page-1)*perPage
 	recs, err := s.opt.Ledger.Highlights(r.Context(), f)
 	if err != nil {
 		s.fail(w, r, err)

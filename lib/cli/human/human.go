@@ -225,14 +225,16 @@ func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 			}
 			return "*" + w + "*"
 		})
-		fmt.Fprintf(b, "    %s", text) // the store marks a cut snippet with …
+		// the store marks a cut snippet with …; the line is wrapped to
+		// the terminal between words (it used to be one line the
+		// terminal folded mid-word)
 		if s.Page > 0 {
-			b.WriteString(r.paint(dim, " (p. "+strconv.Itoa(s.Page)+")"))
+			text += " " + r.paint(dim, "(p. "+strconv.Itoa(s.Page)+")")
 		}
 		if s.URL != "" {
-			b.WriteString(" " + r.paint(dim, s.URL))
+			text += " " + r.paint(dim, s.URL)
 		}
-		b.WriteString("\n")
+		wrapIndented(b, text, r.textWidth())
 	}
 	if rel := h.Related; rel != nil && (len(rel.SharedTags) > 0 || len(rel.Terms) > 0) {
 		var why []string

@@ -72,12 +72,7 @@ func (r *Renderer) text(b *strings.Builder, rec *record.Record) {
 	if len(rec.Chunks) == 0 {
 		return
 	}
-	width := r.width
-	if width <= 0 {
-		width = DefaultWidth
-	}
-	width = min(width, MaxWidth) - 4 // indented like the rest of the block
-	width = max(width, 20)
+	width := r.textWidth() // indented like the rest of the block
 	var quotes []string
 	for _, a := range rec.Annotations {
 		if a.Type == record.AnnHighlight && a.OrphanedAt == "" {
