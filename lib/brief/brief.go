@@ -125,8 +125,11 @@ type Item struct {
 	// Text is the item's stored text, chunk by chunk (a prefix of it at
 	// most MaxTextBytes long), for its passages; none: snippets.
 	Text []Chunk `json:"-"`
-	// Chosen are the sentences chosen for the passages, best first.
+	// Chosen are the sentences chosen for the passages, best first; the
+	// context sentences added with unused budget follow (context.go).
 	Chosen []sent `json:"-"`
+	// Pool is every sentence of Text, in order (its seq), scored.
+	Pool []sent `json:"-"`
 }
 
 // NotFetched says the item is not fetched yet (found by its URL, note or
@@ -352,6 +355,14 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 			return nil, "", budgetForOne(items[0], opts)
 		}
 		if n <= opts.MaxTokens {
+			if k == 0 {
+				// nothing had to go: budget is left for the context of
+				// the chosen sentences (context.go)
+				if more, ok := withContext(items, opts, n); ok {
+					items = more
+					p, text, _ = render(items, nil, nil, opts, true)
+				}
+			}
 			return withTail(items, units[:k], tail, opts, p, text)
 		}
 	}

@@ -272,6 +272,10 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 				// sentences answer as well as the weakest kept ones
 				sc = max(sc, opts.WeakSentence)
 			}
+			if notProse(text) {
+				// a heading alone, a row of numbers: not evidence
+				sc = 0
+			}
 			sc += highlightBonus(it, text)
 			s.score = sc
 			s.tokens = opts.Count(text) + 1
@@ -279,6 +283,7 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 			top = max(top, sc)
 		}
 		all[i].sents = ss
+		it.Pool = ss
 		if i > 0 && top < opts.WeakSentence && len(it.Highlights) == 0 && len(it.Notes) == 0 {
 			weak[i] = true
 			continue
