@@ -355,15 +355,15 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 			return nil, "", budgetForOne(items[0], opts)
 		}
 		if n <= opts.MaxTokens {
-			if k == 0 {
-				// nothing had to go: budget is left for the context of
-				// the chosen sentences (context.go)
-				if more, ok := withContext(items, opts, n); ok {
-					items = more
-					p, text, _ = render(items, nil, nil, opts, true)
+			p, text, err := withTail(items, units[:k], tail, opts, p, text)
+			if err == nil && k == 0 {
+				// nothing had to go: budget the pack leaves unused goes
+				// to the context of the chosen sentences (context.go)
+				if more, ok := withContext(items, p.Pointers, opts, p.Tokens); ok {
+					p, text, _ = render(more, nil, p.Pointers, opts, true)
 				}
 			}
-			return withTail(items, units[:k], tail, opts, p, text)
+			return p, text, err
 		}
 	}
 	if len(items) > 0 {

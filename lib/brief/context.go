@@ -10,16 +10,24 @@ import (
 // Context: budget a pack leaves unused goes to the sentences around the
 // chosen ones. An answer often sits in the sentence next to the one that
 // holds the query's words (the lead-in names the subject, the next
-// sentence gives the figure), so once every entry has its passages and
-// nothing had to be dropped, the sentences right after and right before
-// each chosen sentence are added, the strongest entry's first, then the
-// next ring (two sentences away) and so on, while the pack stays within
-// its budget. The pointers' tail only takes what is left after that.
-// A sentence that is not prose (a heading alone, a row of numbers:
-// notProse) is never added as context.
+// sentence gives the figure), so once every entry has its passages,
+// nothing had to be dropped and the pointers have their tail, the
+// budget still unused, less a slack of ContextSlack of the budget, goes
+// to the sentences right after and right before each chosen sentence:
+// the strongest entry's first, then the other strong entries' (best
+// sentence at least half as good as the first entry's); then the
+// strongest entry's next rings (two, three sentences away). Context
+// never displaces a pointer or evidence, and a pack that already uses
+// most of its budget gets none. A sentence that is not prose (a heading
+// alone, a row of numbers: notProse) is never added as context.
 
-// maxContextRing is how far from a chosen sentence context is taken.
+// maxContextRing is how far from a chosen sentence context is taken
+// for the strongest entry (the others: one sentence).
 const maxContextRing = 3
+
+// ContextSlack is the share of the budget left unused before context is
+// added: a pack within it of its budget gets no context.
+const ContextSlack = 0.15
 
 // newPassageTokens is a guess of what a passage's own fields cost in
 // the JSON pack (its locator), beyond its text.
@@ -28,10 +36,14 @@ const newPassageTokens = 20
 // withContext returns the items with context sentences added to their
 // Chosen, as many as fit in the budget (the pack is n tokens now), and
 // whether any were added.
-func withContext(items []Item, opts Options, n int) ([]Item, bool) {
-	left := opts.MaxTokens - n
+func withContext(items []Item, ptrs []Pointer, opts Options, n int) ([]Item, bool) {
+	left := opts.MaxTokens - int(ContextSlack*float64(opts.MaxTokens)) - n
 	if left <= 0 {
 		return items, false
+	}
+	top := 0.0
+	if len(items) > 0 && len(items[0].Chosen) > 0 {
+		top = items[0].Chosen[0].score
 	}
 	type add struct {
 		item int
@@ -50,7 +62,10 @@ func withContext(items []Item, opts Options, n int) ([]Item, bool) {
 	for d := 1; d <= maxContextRing && !full; d++ {
 		for i := range items {
 			it := &items[i]
-			if it.Whole || len(it.Pool) == 0 {
+			if it.Whole || len(it.Pool) == 0 || len(it.Chosen) == 0 {
+				continue
+			}
+			if i > 0 && (d > 1 || it.Chosen[0].score < top/2) {
 				continue
 			}
 			for _, c := range it.Chosen {
@@ -91,7 +106,7 @@ func withContext(items []Item, opts Options, n int) ([]Item, bool) {
 		return out
 	}
 	fits := func(m int) bool {
-		_, _, c := render(with(m), nil, nil, opts, true)
+		_, _, c := render(with(m), nil, ptrs, opts, true)
 		return c <= opts.MaxTokens
 	}
 	m := len(adds)

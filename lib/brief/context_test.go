@@ -35,6 +35,10 @@ func TestContextSentenceWithUnusedBudget(t *testing.T) {
 	if n := chunk.CountTokens(text); n != p.Tokens || n > 2000 {
 		t.Errorf("tokens %d, counted %d, budget 2000", p.Tokens, n)
 	}
+	// context leaves the slack unused: it never fills the budget
+	if limit := 2000 - int(ContextSlack*2000); p.Tokens > limit {
+		t.Errorf("tokens %d: context went past %d", p.Tokens, limit)
+	}
 }
 
 func TestContextStaysInBudget(t *testing.T) {
