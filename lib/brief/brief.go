@@ -125,8 +125,11 @@ type Item struct {
 	// Text is the item's stored text, chunk by chunk (a prefix of it at
 	// most MaxTextBytes long), for its passages; none: snippets.
 	Text []Chunk `json:"-"`
-	// Chosen are the sentences chosen for the passages, best first.
+	// Chosen are the sentences chosen for the passages, best first; the
+	// context sentences added with unused budget follow (context.go).
 	Chosen []sent `json:"-"`
+	// Pool is every sentence of Text, in order (its seq), scored.
+	Pool []sent `json:"-"`
 }
 
 // NotFetched says the item is not fetched yet (found by its URL, note or
@@ -352,7 +355,15 @@ func Build(items []Item, opts Options) (*Pack, string, error) {
 			return nil, "", budgetForOne(items[0], opts)
 		}
 		if n <= opts.MaxTokens {
-			return withTail(items, units[:k], tail, opts, p, text)
+			p, text, err := withTail(items, units[:k], tail, opts, p, text)
+			if err == nil && k == 0 {
+				// nothing had to go: budget the pack leaves unused goes
+				// to the context of the chosen sentences (context.go)
+				if more, ok := withContext(items, p.Pointers, opts, p.Tokens); ok {
+					p, text, _ = render(more, nil, p.Pointers, opts, true)
+				}
+			}
+			return p, text, err
 		}
 	}
 	if len(items) > 0 {

@@ -282,6 +282,10 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 				// sentences answer as well as the weakest kept ones
 				sc = max(sc, opts.WeakSentence)
 			}
+			if notProse(text) {
+				// a heading alone, a row of numbers: not evidence
+				sc = 0
+			}
 			if it.Text[s.at.chunk].Kind == record.ChunkReferences {
 				s.ref = true
 				sc *= referenceWeight
@@ -296,6 +300,7 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 			top = max(top, sc)
 		}
 		all[i].sents = ss
+		it.Pool = ss
 		if i > 0 && top < opts.WeakSentence && len(it.Highlights) == 0 && len(it.Notes) == 0 {
 			weak[i] = true
 			continue

@@ -24,6 +24,16 @@ func TestSentences(t *testing.T) {
 		{"a sentence wrapped\nover lines. Next\nOne. 2nd", []string{"a sentence wrapped\nover lines.", "Next\nOne.", "2nd"}},
 		{"", nil},
 		{"End of line.\nNew line starts. 東京。次", []string{"End of line.", "New line starts.", "東京。", "次"}},
+		// initials and times written as letters with periods
+		{"Astronomers used the W.M. Keck Observatory in Hawaii. It worked.", []string{"Astronomers used the W.M. Keck Observatory in Hawaii.", "It worked."}},
+		{"Tickets go on sale at 10 a.m. Friday at the box office. Be early.", []string{"Tickets go on sale at 10 a.m. Friday at the box office.", "Be early."}},
+		// an ellipsis is a pause, not an end
+		{"He said it was a fight… You get what's coming. Then he left.", []string{"He said it was a fight… You get what's coming.", "Then he left."}},
+		{"They claim bullying. ... You get what's coming. Done.", []string{"They claim bullying. ... You get what's coming.", "Done."}},
+		// a quotation inside a longer sentence: its periods do not end it
+		{"South Dakota’s viral “Meth. We’re on it.” awareness campaign drew mockery. Hege was concerned.", []string{"South Dakota’s viral “Meth. We’re on it.” awareness campaign drew mockery.", "Hege was concerned."}},
+		{"“Meth is IN SD. We are here to Get. It. OUT,” Noem tweeted Monday night. She added more.", []string{"“Meth is IN SD. We are here to Get. It. OUT,” Noem tweeted Monday night.", "She added more."}},
+		{"He said: “I went home. Then I slept.” Then we left.", []string{"He said: “I went home.", "Then I slept.”", "Then we left."}},
 	}
 	for _, tt := range tests {
 		var got []string

@@ -94,6 +94,16 @@ func Sentences(text string) []Sentence {
 			i = end
 			continue
 		}
+		if isEllipsis(text[i-size:end]) && !strings.Contains(text[end:len(text)-len(after)], "\n") {
+			// an ellipsis is a pause (a quote's omission), not an end,
+			// unless the line ends there
+			i = end
+			continue
+		}
+		if inQuotedPhrase(text, start, end) {
+			i = end
+			continue
+		}
 		next := len(text) - len(after)
 		emit(end, next)
 		i = next
@@ -105,18 +115,69 @@ func Sentences(text string) []Sentence {
 }
 
 // isAbbreviation reports whether the word before a period is a known
-// abbreviation or a single letter (an initial).
+// abbreviation, a single letter (an initial) or single letters joined by
+// periods (initials "W.M", times "a.m", "U.S").
 func isAbbreviation(before string) bool {
 	k := strings.LastIndexAny(before, " \n(\"'“")
 	word := before[k+1:]
 	if word == "" {
 		return false
 	}
-	if utf8.RuneCountInString(word) == 1 {
-		r, _ := utf8.DecodeRuneInString(word)
-		return unicode.IsLetter(r)
+	if abbreviations[strings.ToLower(word)] {
+		return true
 	}
-	return abbreviations[strings.ToLower(word)]
+	for _, part := range strings.Split(word, ".") {
+		if utf8.RuneCountInString(part) != 1 {
+			return false
+		}
+		if r, _ := utf8.DecodeRuneInString(part); !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// isEllipsis reports whether a run of terminators is an ellipsis ("…",
+// "...").
+func isEllipsis(run string) bool {
+	return strings.Contains(run, "…") || strings.Contains(run, "...")
+}
+
+// maxQuoteLookahead bounds how far past a terminator the end of an open
+// quotation is looked for.
+const maxQuoteLookahead = 600
+
+// inQuotedPhrase reports whether the terminator that ends at end stands
+// inside a quotation (opened since start, not yet closed) that is part of
+// a longer sentence: its closing mark follows a comma (“… OUT,” Noem
+// tweeted) or is followed by a lower-case word or , ; : (a viral “Meth.
+// We’re on it.” campaign). A quotation that closes a sentence of its
+// own may still be split at its periods.
+func inQuotedPhrase(text string, start, end int) bool {
+	seg := text[start:end]
+	var closeMark string
+	switch {
+	case strings.Count(seg, "“") > strings.Count(seg, "”"):
+		closeMark = "”"
+	case strings.Count(seg, "\"")%2 == 1:
+		closeMark = "\""
+	default:
+		return false
+	}
+	rest := text[end:min(len(text), end+maxQuoteLookahead)]
+	k := strings.Index(rest, closeMark)
+	if k < 0 {
+		return false
+	}
+	if strings.HasSuffix(strings.TrimRight(rest[:k], " "), ",") {
+		return true
+	}
+	after := strings.TrimLeft(rest[k+len(closeMark):], " ")
+	if after == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(after)
+	return unicode.IsLower(r) || strings.ContainsRune(",;:", r)
 }
 
 // Span is a sentence's place in a text: the byte range [Start, End) of

@@ -3,6 +3,7 @@ package mcp
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/record"
@@ -101,11 +102,37 @@ func by(actor string, conf *float64, pinned bool) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// plainLine is s on one line without control characters.
+func plainLine(s string) string {
+	return oneLine(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s))
+}
+
 func briefText(p *brief.Pack) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "evidence for %q: %d items, %d of %d tokens\n", p.Query, len(p.Items), p.Tokens, p.MaxTokens)
+	// the query as written (one line, no control characters), not
+	// Go-quoted: a query with quotes in it reads as the agent wrote it
+	fmt.Fprintf(&b, "evidence for \"%s\": %d items, %d of %d tokens\n", plainLine(p.Query), len(p.Items), p.Tokens, p.MaxTokens)
 	for _, it := range p.Items {
 		itemLine(&b, it, it.NotFetched())
+	}
+	// the pointers, so the ranks the items skip are accounted for
+	if len(p.Pointers) > 0 {
+		fmt.Fprintf(&b, "more candidates (%d, weaker; title and url only):\n", len(p.Pointers))
+		for _, pt := range p.Pointers {
+			title := pt.Title
+			if title == "" {
+				title = "(untitled)"
+			}
+			fmt.Fprintf(&b, "%d. %s <%s>\n", pt.Rank, plainLine(title), pt.URL)
+			if pt.Sentence != "" {
+				fmt.Fprintf(&b, "   %s\n", plainLine(pt.Sentence))
+			}
+		}
 	}
 	for _, d := range p.Dropped {
 		fmt.Fprintf(&b, "(dropped %d %s to fit the budget)\n", d.Count, d.What)
