@@ -193,15 +193,15 @@ func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic
 	for _, w := range vectorCode(qv) {
 		qcode = binary.LittleEndian.AppendUint64(qcode, w)
 	}
-	mode, set := 0, []byte{}
+	mode, set := nearestEvery, []byte{}
 	if !opts.Filter.empty() || opts.Filter.Archived == NotArchived && opts.archived != archivedNone {
 		seqs, allow, err := vectorFilter(ctx, conn, opts.Filter)
 		if err != nil {
 			return nil, nil, err
 		}
-		mode = 2
+		mode = nearestButSet
 		if allow {
-			mode = 1
+			mode = nearestOnlySet
 		}
 		for _, seq := range seqs {
 			set = binary.LittleEndian.AppendUint64(set, uint64(seq))
