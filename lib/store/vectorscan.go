@@ -43,6 +43,15 @@ type nearest struct {
 	dist, chunk, seq int64
 }
 
+// appendSeqs appends item seqs as ll_nearest's filter set reads them:
+// little-endian int64s.
+func appendSeqs(b []byte, seqs []int64) []byte {
+	for _, seq := range seqs {
+		b = binary.LittleEndian.AppendUint64(b, uint64(seq))
+	}
+	return b
+}
+
 // decodeNearest reads ll_nearest's value.
 func decodeNearest(b []byte) ([]nearest, error) {
 	if len(b)%24 != 0 {
