@@ -15,7 +15,7 @@ COMMIT  ?= $(shell git rev-parse --short=7 HEAD 2>/dev/null)
 LDFLAGS := -X github.com/linkledger/linkledger/lib/cli.Version=$(VERSION) -X github.com/linkledger/linkledger/lib/cli.Commit=$(COMMIT)
 MANDIR  := $(BIN)/man
 
-.PHONY: all setup build test vet bench reliability man completions install demo eval-extraction eval-structure eval-retrieval eval-brief eval-brief-evidence clean
+.PHONY: all setup build test vet bench reliability man completions install demo eval-extraction eval-structure eval-retrieval eval-brief eval-brief-evidence eval-judged-review clean
 
 all: build
 
@@ -109,6 +109,13 @@ eval-brief:
 # carried, share of text on evidence, brief tokens (docs/retrieval.md).
 eval-brief-evidence:
 	@scripts/eval-brief-evidence.sh
+
+# eval-judged-review: the default brief over MCP for each of the 40
+# judged-review tasks, on 60 real pages served from loopback and ingested
+# through the pipeline; writes docs/judged-review/briefs (a blind judge
+# then follows docs/judged-review/judge-packet.md).
+eval-judged-review:
+	@python3 scripts/judged-review.py
 
 clean:
 	rm -rf $(BIN)

@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/mcp"
@@ -838,5 +839,41 @@ func TestMCPActorHuman(t *testing.T) {
 	out = run(t, dir, "linkledger", "show", "--db", db, id, "--jq", "[.annotations[] | .actor]")
 	if out != "[\"agent:reader\",\"human\"]\n" {
 		t.Errorf("with --allow-human-actor, show: %q", out)
+	}
+}
+
+// TestMCPRelatedCut: the MCP related tool leaves out weak neighbours by
+// the rule ll-find --related uses (lib/ledger RelatedHits; the corpus of
+// testdata/script/h28r_related_cut.txtar): the two sourdough pages are
+// listed, the garden and kayak pages that share a word or two are not.
+func TestMCPRelatedCut(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ll.db")
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "script", "h28r_related_cut.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ar.Files {
+		if f.Name == "docs.ndjson" {
+			if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run(t, dir, "sh", "-c", "ll-index --db "+db+" -q < docs.ndjson")
+	cs := startMCP(t, dir, "--db", db, "--no-worker")
+	schemas := outputSchemas(t, cs)
+	var got struct {
+		Items []struct {
+			URL string `json:"url"`
+		} `json:"items"`
+	}
+	call(t, cs, schemas, "related", map[string]any{"item": "https://r.test/sourdough"}, &got)
+	var urls []string
+	for _, it := range got.Items {
+		urls = append(urls, it.URL)
+	}
+	if want := "https://r.test/rye https://r.test/levain"; strings.Join(urls, " ") != want {
+		t.Errorf("related: %v, want %s", urls, want)
 	}
 }

@@ -228,7 +228,7 @@ func FromRecord(r *record.Record) Item {
 			chunks = h.Chunks // --expand-chunks: the matching chunks
 		}
 		for _, c := range chunks {
-			it.Text = append(it.Text, Chunk{Index: c.Index, Text: c.Text})
+			it.Text = append(it.Text, Chunk{Index: c.Index, Text: c.Text, Kind: c.Kind})
 		}
 		if a := h.Artifact; a != nil {
 			it.Summary, it.KeyClaims = a.Summary, a.SupportedClaims()

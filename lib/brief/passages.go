@@ -27,6 +27,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/chunk"
 	"github.com/linkledger/linkledger/lib/query"
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // Defaults of the sentence choice, chosen on half A of SciFact's training
@@ -42,6 +43,10 @@ const (
 	// DefaultWeakSentence: an entry whose best sentence covers less of
 	// the query's weight than this becomes a pointer.
 	DefaultWeakSentence = 0.3
+	// referenceWeight scales the score of a sentence of a reference list
+	// (a chunk of kind record.ChunkReferences): a bibliography line that
+	// names the query's words is not evidence when the body answers.
+	referenceWeight = 0.25
 	// maxSentenceBytes bounds one sentence: a longer run without a
 	// terminator (a list, a table) is given in pieces cut at white space.
 	maxSentenceBytes = 1200
@@ -55,6 +60,9 @@ const (
 type Chunk struct {
 	Index int
 	Text  string
+	// Kind is the stored chunk's kind: record.ChunkReferences for a
+	// page's reference list, whose sentences rank below the body's.
+	Kind string
 }
 
 // Passage is a run of adjacent whole sentences of an item's text, as
@@ -79,6 +87,7 @@ type sent struct {
 	at     place
 	also   []place
 	score  float64
+	ref    bool // in a reference list
 	tokens int
 	value  float64 // score weighed by the entry's rank: the order of removal
 }
@@ -235,6 +244,7 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 	type entry struct {
 		i        int
 		best     float64
+		bodyTop  float64 // the best sentence outside reference lists
 		strength float64
 		tokens   int
 	}
@@ -251,7 +261,7 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 		for _, sn := range it.Snippets {
 			best[sn.ChunkIndex] = true
 		}
-		top, size := 0.0, 0
+		top, bodyTop, size := 0.0, 0.0, 0
 		for j := range ss {
 			s := &ss[j]
 			text := it.sentenceText(*s)
@@ -272,7 +282,14 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 				// sentences answer as well as the weakest kept ones
 				sc = max(sc, opts.WeakSentence)
 			}
+			if it.Text[s.at.chunk].Kind == record.ChunkReferences {
+				s.ref = true
+				sc *= referenceWeight
+			}
 			sc += highlightBonus(it, text)
+			if !s.ref {
+				bodyTop = max(bodyTop, sc)
+			}
 			s.score = sc
 			s.tokens = opts.Count(text) + 1
 			size += s.tokens
@@ -283,7 +300,7 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 			weak[i] = true
 			continue
 		}
-		entries = append(entries, entry{i: i, best: top, tokens: size})
+		entries = append(entries, entry{i: i, best: top, bodyTop: bodyTop, tokens: size})
 	}
 	// shares of the text budget: by best sentence and rank
 	budget := float64(opts.MaxTokens) * opts.TextShare
@@ -311,7 +328,8 @@ func choosePassages(items []Item, opts Options) (weak map[int]bool) {
 			sort.SliceStable(order, func(a, b int) bool { return ss[order[a]].score > ss[order[b]].score })
 			left := share
 			for k, j := range order {
-				if k > 0 && (ss[j].tokens > left || ss[j].score <= 0) {
+				if k > 0 && (ss[j].tokens > left || ss[j].score <= 0 || ss[j].ref && e.bodyTop > 0) {
+					// a reference line only when the body holds none of the query
 					continue
 				}
 				chosen = append(chosen, ss[j])

@@ -308,3 +308,43 @@ func TestPassagesFoundByMeaningStayFull(t *testing.T) {
 		t.Errorf("an entry with no similarity and none of the words stayed full")
 	}
 }
+
+// TestPassagesRankReferencesLow: a reference line holding every word of
+// the query is not quoted when a body sentence answers; it is when the
+// body holds none of the query.
+func TestPassagesRankReferencesLow(t *testing.T) {
+	var body []string
+	for k := 0; k < 12; k++ {
+		body = append(body, fmt.Sprintf("Filler sentence %d about the hive says little of note.", k))
+	}
+	body[6] = "The length of each waggle run tells the other bees the distance to fly."
+	ref := "References\n\nSeeley, T. (2010). The waggle dance of honey bees and the distance to food. Journal of Insects 23: 4–19."
+	items := []Item{{Rank: 1, ID: "ll_0000000000000001", URL: "https://example.com/bees", Title: "Bees", Score: 1,
+		Text: []Chunk{{Index: 0, Text: strings.Join(body, " ")}, {Index: 1, Text: ref, Kind: record.ChunkReferences}}}}
+	quoted := func(q string) string {
+		p, _, err := Build(items, Options{Query: q, MaxTokens: 600})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPassages(t, items, p)
+		var b strings.Builder
+		for _, ps := range p.Items[0].Passages {
+			b.WriteString(ps.Text + "\n")
+		}
+		return b.String()
+	}
+	got := quoted("waggle dance distance honey bees")
+	if !strings.Contains(got, "each waggle run") || strings.Contains(got, "Seeley") || strings.Contains(got, "waggle dance of honey bees") {
+		t.Errorf("passages:\n%s\nwant the body's sentence and no reference line", got)
+	}
+	// the same chunk as body text: the reference line is quoted (the
+	// test's page does show the problem without the kind)
+	items[0].Text[1].Kind = ""
+	if got := quoted("waggle dance distance honey bees"); !strings.Contains(got, "waggle dance of honey bees") {
+		t.Errorf("without the kind the reference line is not quoted:\n%s", got)
+	}
+	items[0].Text[1].Kind = record.ChunkReferences
+	if got := quoted("Journal of Insects"); !strings.Contains(got, "Journal of Insects") {
+		t.Errorf("a query only the references answer: passages\n%s", got)
+	}
+}

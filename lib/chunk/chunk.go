@@ -79,6 +79,10 @@ type Piece struct {
 	// Code is a code block: kept whole in one chunk when it fits in the
 	// hard limit (Options.Max), else split like any paragraph.
 	Code bool
+	// Kind is the chunk kind of the section the piece is in (empty: the
+	// body; record.ChunkReferences: a reference list). A chunk holds
+	// pieces of one kind: a change of kind is a boundary like a heading.
+	Kind string
 }
 
 // unit is a sentence (or part of an over-long sentence) with its token count
@@ -148,6 +152,7 @@ func splitRun(pieces []Piece, opts Options) []record.Chunk {
 			Tokens: tokens,
 			StartS: first.StartS,
 			Page:   first.Page,
+			Kind:   first.Kind,
 		})
 		// Carry the last sentences that fit in the overlap budget.
 		var keep []unit
@@ -172,7 +177,7 @@ func splitRun(pieces []Piece, opts Options) []record.Chunk {
 			j++
 		}
 		startOfPiece := i == 0 || units[i-1].piece != units[i].piece
-		if startOfPiece && pieces[units[i].piece].Heading && len(cur) > 0 {
+		if startOfPiece && len(cur) > 0 && (pieces[units[i].piece].Heading || pieces[units[i].piece].Kind != pieces[cur[len(cur)-1].piece].Kind) {
 			// a section starts: the chunk before ends here, and none
 			// carries text across the heading
 			flush()

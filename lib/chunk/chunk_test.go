@@ -426,3 +426,24 @@ func TestSentenceSpans(t *testing.T) {
 		t.Error("blank text has sentences")
 	}
 }
+
+// TestSplitKinds: a chunk holds pieces of one kind; a change of kind
+// ends the chunk before, without overlap, like a heading.
+func TestSplitKinds(t *testing.T) {
+	pieces := []Piece{
+		{Text: "The body of the page has one short paragraph."},
+		{Text: "And a second one that ends the body."},
+		{Text: "Smith, J. (2001). A book. Press.", Kind: record.ChunkReferences},
+		{Text: "Jones, K. (2003). Another book. Press.", Kind: record.ChunkReferences},
+	}
+	got := Split(pieces, Options{})
+	if len(got) != 2 {
+		t.Fatalf("%d chunks, want 2: %+v", len(got), got)
+	}
+	if got[0].Kind != "" || strings.Contains(got[0].Text, "Smith") {
+		t.Errorf("chunk 0 = %+v, want the body only", got[0])
+	}
+	if got[1].Kind != record.ChunkReferences || !strings.HasPrefix(got[1].Text, "Smith") || strings.Contains(got[1].Text, "body") {
+		t.Errorf("chunk 1 = %+v, want the references only, marked", got[1])
+	}
+}

@@ -135,7 +135,7 @@ func PackFrom(ctx context.Context, st *store.Store, recs []*record.Record, fo Fi
 				break
 			}
 			for _, c := range cs {
-				it.Text = append(it.Text, brief.Chunk{Index: c.Index, Text: c.Text})
+				it.Text = append(it.Text, brief.Chunk{Index: c.Index, Text: c.Text, Kind: c.Kind})
 			}
 		}
 		if terms := brief.QueryTerms(fo.Query); len(terms) > 0 {

@@ -150,7 +150,8 @@ func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, e
 
 // Related returns the items related to the item arg names (an id or its
 // URL) by content and shared tags, fused with the items nearest its own
-// vectors when the ranking is semantic or hybrid (RelatedSide); opt.Query
+// vectors when the ranking is semantic or hybrid (RelatedSide), weak
+// neighbours left out (RelatedHits; opt.Cut as for a query); opt.Query
 // is ignored.
 func Related(ctx context.Context, st *store.Store, arg string, opt FindOptions, ro ResolveOptions) (*FindResult, error) {
 	id, err := ResolveItem(ctx, st, arg, ro)
@@ -167,7 +168,7 @@ func Related(ctx context.Context, st *store.Store, arg string, opt FindOptions, 
 	opt.semantic, mode, warnings = RelatedSide(ctx, st, opt)
 	so := opt.SearchOptions()
 	so.Text = ""
-	res, err := st.Related(ctx, id, store.RelatedOptions{SearchOptions: so})
+	res, err := RelatedHits(ctx, st, id, so)
 	if err != nil {
 		return nil, notFound(err, arg, st)
 	}

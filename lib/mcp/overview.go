@@ -12,7 +12,7 @@ import (
 
 // OverviewInput is the overview tool's input.
 type OverviewInput struct {
-	MaxTokens int `json:"max_tokens,omitempty" jsonschema:"token budget of the overview's text (cl100k_base), 100 to 4000 (default 500)"`
+	MaxTokens int `json:"max_tokens,omitempty" jsonschema:"text budget, 100 to 4000 (default 500)"`
 }
 
 // OverviewOutput is the overview tool's result.
@@ -23,7 +23,7 @@ type OverviewOutput struct {
 
 func (s *Server) addOverviewTool() {
 	addTool(s, &sdk.Tool{Name: "overview", Title: "What the ledger holds", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
-		Description: `What the user's ledger holds, to read before searching: items by source type and ingest state, how many wait to be fetched and how many failed, the most used tags and the sites with most items each with the words that distinguish its items (use them as find words or tags), the items with pinned highlights, the most reused items and the latest failures. Deterministic. Cap: max_tokens (default 500, at most 4000) of its text; past it groups keep 3 words, then lists lose their last entries (truncated: true).`},
+		Description: `What the user's ledger holds, to read before searching: items by type and state, pending and failed counts, the top tags and sites with the words that distinguish them (good find words), pinned and most reused items, the latest failures. Cap: max_tokens (default 500, at most 4000) of its text (truncated: true).`},
 		safe(s, s.overview))
 }
 

@@ -35,9 +35,9 @@ const (
 
 // CiteInput is the cite tool's input.
 type CiteInput struct {
-	Item  string `json:"item" jsonschema:"the item used: its id (ll_ and 16 hex digits) or its URL"`
-	Task  string `json:"task" jsonschema:"the piece of work it was used in (a draft, an answer, a report; a pack's name is its task): 1 to 200 characters on one line"`
-	Actor string `json:"actor,omitempty" jsonschema:"who used it: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
+	Item  string `json:"item" jsonschema:"item id or URL"`
+	Task  string `json:"task" jsonschema:"the work it was used in (a draft, an answer; a pack's name), one line"`
+	Actor string `json:"actor,omitempty" jsonschema:"agent:NAME (default agent:CLIENT)"`
 }
 
 // CiteOutput is the cite tool's result.
@@ -47,9 +47,9 @@ type CiteOutput struct {
 
 // StatsInput is the stats tool's input.
 type StatsInput struct {
-	Since string `json:"since,omitempty" jsonschema:"start of the period: RFC 3339, YYYY-MM-DD, today, yesterday, a span ago such as 12h, 30d, 2w, 3mo or 1y, or all (default 30d)"`
-	Until string `json:"until,omitempty" jsonschema:"end of the period, in the same forms (default now)"`
-	Limit int    `json:"limit,omitempty" jsonschema:"at most this many most reused sources, 1 to 20 (default 10)"`
+	Since string `json:"since,omitempty" jsonschema:"period start: RFC 3339, YYYY-MM-DD, today, yesterday, a span ago (12h, 30d, 2w, 3mo, 1y) or all (default 30d)"`
+	Until string `json:"until,omitempty" jsonschema:"period end, same forms (default now)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"most reused sources, 1 to 20 (default 10)"`
 }
 
 // StatsOutput is the stats tool's result.
@@ -59,31 +59,31 @@ type StatsOutput struct {
 
 // PackSaveInput is the pack_save tool's input.
 type PackSaveInput struct {
-	Name         string   `json:"name" jsonschema:"the pack's name, for the recurring task it serves: 1 to 200 characters on one line"`
-	Query        string   `json:"query" jsonschema:"the topic or task the pack's brief gathers evidence for, in plain words"`
-	MaxTokens    int      `json:"max_tokens,omitempty" jsonschema:"token budget of the brief (cl100k_base), 1 to 8000 (default 2000)"`
-	MaxItems     int      `json:"max_items,omitempty" jsonschema:"at most this many full items, 1 to 20 (default 5)"`
-	MaxPointers  *int     `json:"max_pointers,omitempty" jsonschema:"at most this many one-line pointers after the items, 0 to 100 (default 24)"`
-	PointerWords int      `json:"pointer_words,omitempty" jsonschema:"give each pointer its best sentence, at most this many words, 0 to 60 (default 0: none)"`
-	Tags         []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
-	Type         string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
-	Mode         string   `json:"mode,omitempty" jsonschema:"ranking, kept for every pack_refresh: lexical, semantic or hybrid (default: decided at each build, as find's; a semantic side that cannot be had is lexical ranking with warnings)"`
+	Name         string   `json:"name" jsonschema:"the pack's name (its task), one line"`
+	Query        string   `json:"query" jsonschema:"the topic or task, in plain words"`
+	MaxTokens    int      `json:"max_tokens,omitempty" jsonschema:"token budget, 1 to 8000 (default 2000)"`
+	MaxItems     int      `json:"max_items,omitempty" jsonschema:"full items, 1 to 20 (default 5)"`
+	MaxPointers  *int     `json:"max_pointers,omitempty" jsonschema:"one-line pointers, 0 to 100 (default 24)"`
+	PointerWords int      `json:"pointer_words,omitempty" jsonschema:"words of each pointer's best sentence, 0 to 60 (default 0)"`
+	Tags         []string `json:"tags,omitempty" jsonschema:"items with all these tags"`
+	Type         string   `json:"type,omitempty" jsonschema:"source type: article, x, youtube, pdf or text"`
+	Mode         string   `json:"mode,omitempty" jsonschema:"lexical, semantic or hybrid, kept for pack_refresh (default: as find, at each build)"`
 	// SemanticWeight is the CLI's --semantic-weight.
-	SemanticWeight *float64 `json:"semantic_weight,omitempty" jsonschema:"hybrid ranking: the semantic side's share in the fused score, 0 to 1 (default 0.5), kept for every pack_refresh"`
-	Replace        bool     `json:"replace,omitempty" jsonschema:"save over a pack of the same name, as its next version with this query and settings (a taken name is an error without it)"`
-	Actor          string   `json:"actor,omitempty" jsonschema:"who builds it, for the pack's history: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
+	SemanticWeight *float64 `json:"semantic_weight,omitempty" jsonschema:"hybrid: the semantic share, 0 to 1 (default 0.5)"`
+	Replace        bool     `json:"replace,omitempty" jsonschema:"save as the next version of a taken name"`
+	Actor          string   `json:"actor,omitempty" jsonschema:"agent:NAME (default agent:CLIENT)"`
 }
 
 // PackShowInput is the pack_show tool's input.
 type PackShowInput struct {
 	Name    string `json:"name" jsonschema:"the pack's name"`
-	Version int    `json:"version,omitempty" jsonschema:"the version to show, 1 or more (default the latest)"`
+	Version int    `json:"version,omitempty" jsonschema:"version (default the latest)"`
 }
 
 // PackRefreshInput is the pack_refresh tool's input.
 type PackRefreshInput struct {
 	Name  string `json:"name" jsonschema:"the pack's name"`
-	Actor string `json:"actor,omitempty" jsonschema:"who builds it, for the pack's history: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
+	Actor string `json:"actor,omitempty" jsonschema:"agent:NAME (default agent:CLIENT)"`
 }
 
 // PackListInput is the pack_list tool's input (none).
@@ -117,17 +117,17 @@ func (s *Server) addPackTools() {
 		}
 		return t
 	}
-	addTool(s, add("cite", "Record a citation", `Record that a saved item (its id or URL) was used in a piece of work: the task you are doing (a draft, an answer, a report; a pack's name is its task). Cite each item you actually relied on; the stats tool counts these citations to measure how often stored sources are reused. Result: the citation {id, item_id, url, title, task, actor, at} (small).`, nil, CiteOutput{}),
+	addTool(s, add("cite", "Record a citation", `Record that a saved item (id or URL) was used in a piece of work (task: a draft, an answer; a pack's name). Cite each item you relied on; stats counts citations to measure reuse.`, nil, CiteOutput{}),
 		safe(s, s.cite))
-	addTool(s, add("stats", "Evidence reuse statistics", `Evidence reuse over a period (default the last 30 days): the tasks active in it (named by a citation or a pack built in it) and the share that cited an item saved before the task began (reuse_share; the design's goal reuse_goal is 0.3), the citations, the items saved and how many were never cited, and the most reused sources with their counts. Result: one stats record, at most 20 most reused sources (small).`, ro, StatsOutput{}),
+	addTool(s, add("stats", "Evidence reuse statistics", `Evidence reuse over a period (default 30 days): tasks, the share that cited an item saved before the task began (reuse_share, goal reuse_goal), citations, items saved and never cited, and the most reused sources.`, ro, StatsOutput{}),
 		safe(s, s.stats))
-	addTool(s, add("pack_save", "Save a memory pack", `Build the brief of a query (as the brief tool, with max_tokens, max_items, max_pointers, pointer_words, tags, type, mode, semantic_weight) and save it under a name for a recurring task, with who built it and when; pack_refresh builds it again later with the same query and settings, its ranking mode included. A taken name is an error unless replace: true. Result: the pack with its brief and every source as entered. Cap: max_tokens at most 8000; the result about 12000 tokens (pointers, then items, left out past it: truncated: true).`, nil, PackOutput{}),
+	addTool(s, add("pack_save", "Save a memory pack", `Build the brief of a query (as brief, with its settings) and save it under a name for a recurring task; pack_refresh rebuilds it later with the same query and settings. A taken name is an error unless replace: true. Cap: about 12000 tokens (pointers, then items, left out: truncated: true).`, nil, PackOutput{}),
 		safe(s, s.packSave))
-	addTool(s, add("pack_show", "Show a memory pack", `Show a saved memory pack as it was last built (or a given version): its query, settings, version, who built it and when, the sources that entered and left in that version, and the brief itself (items with url, highlights, lowlights, notes, snippets; then one-line pointers). Nothing is searched: pack_refresh builds a new version. Cap: about 12000 tokens; the brief's pointers, then its items, are left out past it (truncated: true).`, ro, PackOutput{}),
+	addTool(s, add("pack_show", "Show a memory pack", `Show a saved memory pack as last built (or a given version): query, settings, version, who built it when, sources that entered and left, and its brief. Nothing is searched. Cap as pack_save.`, ro, PackOutput{}),
 		safe(s, s.packShow))
-	addTool(s, add("pack_refresh", "Refresh a memory pack", `Build a saved memory pack again with its saved query and settings against the ledger as it is now, store it as the next version, and say which sources entered and which left since the version before (entered, left: rank, url, title, as item or pointer). A pack saved with mode semantic or hybrid is built lexically when that cannot be had now, and says so (pack.warnings). Result and cap as pack_show.`, nil, PackOutput{}),
+	addTool(s, add("pack_refresh", "Refresh a memory pack", `Build a saved memory pack again with its query and settings against the ledger as it is now, as its next version, saying which sources entered and left (entered, left). Result and cap as pack_show.`, nil, PackOutput{}),
 		safe(s, s.packRefresh))
-	addTool(s, add("pack_list", "List memory packs", `List the saved memory packs by name, each at its latest version without its brief: name, query, options, version, built_at, built_by, entered and left. Show one with pack_show. Cap: about 4000 tokens; packs past it are left out (truncated: true).`, ro, PackListOutput{}),
+	addTool(s, add("pack_list", "List memory packs", `List the saved memory packs, each at its latest version without its brief. Cap: about 4000 tokens (truncated: true).`, ro, PackListOutput{}),
 		safe(s, s.packList))
 }
 

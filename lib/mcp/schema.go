@@ -2,10 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
-	"fmt"
-	"maps"
 	"reflect"
-	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -93,12 +90,16 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out])
 }
 
 // compactOutput makes an output schema cheaper for a client to read while
-// validating the same results: the descriptions of its properties are
-// dropped (the tool's description and docs/agents.md say what a result
-// holds; an output schema is for code, which reads keys and types), and
-// an object subschema that occurs more than once (highlights, lowlights
-// and notes; a pack's entered and left) is given once under $defs, named
-// by the first key it is found under, and referred to by $ref.
+// it still checks what a client walks: the result's keys and the keys of
+// its entries (an item, a pack, a citation), with their types, which are
+// always there, and no others (additionalProperties: false, as inferred).
+// An object below that (why_ranked, a highlight, a passage, a pack's
+// options) is given as {"type": "object"}: its keys are in docs/agents.md
+// and docs/records.md, and spelling them out in every tool cost more than
+// half the tool list (docs/agents.md "The tool list"). The descriptions of
+// its properties are dropped too (the tool's description and the docs say
+// what a result holds; an output schema is for code, which reads keys and
+// types).
 func compactOutput(s *jsonschema.Schema) *jsonschema.Schema {
 	if s == recordSchema {
 		return s
@@ -106,52 +107,31 @@ func compactOutput(s *jsonschema.Schema) *jsonschema.Schema {
 	c := cloneSchema(s)
 	walkSchema(c, func(sub *jsonschema.Schema) { sub.Description = "" })
 	c.Description = s.Description
-	// count the object subschemas by their JSON, innermost first so an
-	// outer repeated schema refers to its inner ones
-	count := map[string]int{}
-	walkSchema(c, func(sub *jsonschema.Schema) {
-		if sub != c && sub.Type == "object" && len(sub.Properties) > 0 {
-			count[schemaKey(sub)]++
-		}
-	})
-	names := map[string]string{}
-	var rewrite func(key string, sub *jsonschema.Schema) *jsonschema.Schema
-	rewrite = func(key string, sub *jsonschema.Schema) *jsonschema.Schema {
-		if sub == nil {
-			return nil
-		}
-		for _, k := range slices.Sorted(maps.Keys(sub.Properties)) {
-			sub.Properties[k] = rewrite(k, sub.Properties[k])
-		}
-		sub.Items = rewrite(key, sub.Items)
-		sub.AdditionalProperties = rewrite(key, sub.AdditionalProperties)
-		if sub == c || sub.Type != "object" || len(sub.Properties) == 0 {
-			return sub
-		}
-		k := schemaKey(sub)
-		if count[k] < 2 {
-			return sub
-		}
-		name, ok := names[k]
-		if !ok {
-			name = key
-			for _, taken := range names {
-				if taken == name {
-					name = fmt.Sprintf("%s%d", key, len(names))
-				}
-			}
-			names[k] = name
-			if c.Defs == nil {
-				c.Defs = map[string]*jsonschema.Schema{}
-			}
-			c.Defs[name] = sub
-		}
-		return &jsonschema.Schema{Ref: "#/$defs/" + name}
-	}
-	for _, k := range slices.Sorted(maps.Keys(c.Properties)) {
-		c.Properties[k] = rewrite(k, c.Properties[k])
-	}
+	shallow(c, 0)
 	return c
+}
+
+// outputDepth is how many levels of objects an output schema spells out:
+// the result and its entries (compactOutput).
+const outputDepth = 2
+
+// shallow cuts every object of s nested deeper than outputDepth objects
+// (depth: the objects s sits in) to {"type": "object"}.
+func shallow(s *jsonschema.Schema, depth int) {
+	if s == nil || s == recordSchema {
+		return
+	}
+	if s.Type == "object" && depth >= outputDepth {
+		*s = jsonschema.Schema{Type: "object"}
+		return
+	}
+	if s.Type == "object" {
+		depth++
+	}
+	for _, sub := range s.Properties {
+		shallow(sub, depth)
+	}
+	shallow(s.Items, depth)
 }
 
 // walkSchema calls f on s and every subschema of s.
@@ -170,19 +150,15 @@ func walkSchema(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
 	f(s)
 }
 
-func schemaKey(s *jsonschema.Schema) string {
+// cloneSchema copies s deeply (through JSON), so that compactOutput does
+// not change a schema another tool shares.
+func cloneSchema(s *jsonschema.Schema) *jsonschema.Schema {
 	b, err := json.Marshal(s)
 	if err != nil {
 		panic(err)
 	}
-	return string(b)
-}
-
-// cloneSchema copies s deeply (through JSON), so that compactOutput does
-// not change a schema another tool shares.
-func cloneSchema(s *jsonschema.Schema) *jsonschema.Schema {
 	var c jsonschema.Schema
-	if err := json.Unmarshal([]byte(schemaKey(s)), &c); err != nil {
+	if err := json.Unmarshal(b, &c); err != nil {
 		panic(err)
 	}
 	return &c

@@ -41,16 +41,16 @@ const (
 
 // FindInput is the find tool's input.
 type FindInput struct {
-	Query    string   `json:"query,omitempty" jsonschema:"what to search for: plain words, and optionally \"exact phrase\", -word to exclude, tag:T, site:HOST, type:TYPE, after:2w, before:2026-01-01, is:pinned|archived|failed, has:highlights|notes, by:agent:NAME (any text is valid; unknown qualifiers are words). Only qualifiers lists the newest matching items; empty lists the newest items."`
-	Tags     []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
-	Type     string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
-	Since    string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago such as 12h, 30d, 2w, 3mo or 1y"`
-	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many items, 1 to 20 (default 10)"`
-	Offset   int      `json:"offset,omitempty" jsonschema:"skip this many items first, for the next page"`
-	Archived bool     `json:"archived,omitempty" jsonschema:"include archived items (left out by default)"`
-	Mode     string   `json:"mode,omitempty" jsonschema:"ranking: lexical, semantic (by meaning, needs an embeddings endpoint) or hybrid; default hybrid when the ledger holds vectors of the configured model, else lexical"`
+	Query    string   `json:"query,omitempty" jsonschema:"plain words; optionally \"phrase\", -word, tag:T, site:HOST, type:TYPE, after:2w, before:2026-01-01, is:pinned|archived|failed, has:highlights|notes, by:agent:NAME. Empty or only qualifiers: the newest items"`
+	Tags     []string `json:"tags,omitempty" jsonschema:"items with all these tags"`
+	Type     string   `json:"type,omitempty" jsonschema:"source type: article, x, youtube, pdf or text"`
+	Since    string   `json:"since,omitempty" jsonschema:"saved at or after: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago (12h, 30d, 2w, 3mo, 1y)"`
+	Limit    int      `json:"limit,omitempty" jsonschema:"1 to 20 (default 10)"`
+	Offset   int      `json:"offset,omitempty" jsonschema:"items to skip (next page)"`
+	Archived bool     `json:"archived,omitempty" jsonschema:"include archived items"`
+	Mode     string   `json:"mode,omitempty" jsonschema:"lexical, semantic or hybrid (default: hybrid when the ledger holds vectors, else lexical)"`
 	// AllMatches is the CLI's --all-matches.
-	AllMatches bool `json:"all_matches,omitempty" jsonschema:"every match, however weak: by default items scoring below 0.3 of the best item's score are left out"`
+	AllMatches bool `json:"all_matches,omitempty" jsonschema:"keep weak matches (below 0.3 of the best score)"`
 }
 
 // FindItem is one item of a find or related result: what a pack item
@@ -79,15 +79,15 @@ type FindOutput struct {
 
 // BriefInput is the brief tool's input.
 type BriefInput struct {
-	Query     string   `json:"query" jsonschema:"the topic or task to gather evidence for, in plain words; the find tool's qualifiers and \"phrases\" work here too"`
-	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget of the pack (cl100k_base), 1 to 8000 (default 2000); a budget too small for the pack's frame is an error"`
-	MaxItems  int      `json:"max_items,omitempty" jsonschema:"at most this many full items, 1 to 20 (default 5, as ll-brief and packs)"`
-	Tags      []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
-	Type      string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
-	Since     string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago such as 12h, 30d, 2w, 3mo or 1y"`
-	Mode      string   `json:"mode,omitempty" jsonschema:"ranking: lexical, semantic or hybrid (default as find)"`
+	Query     string   `json:"query" jsonschema:"the topic or task, in plain words (find's qualifiers work)"`
+	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"token budget (cl100k_base), 1 to 8000 (default 2000)"`
+	MaxItems  int      `json:"max_items,omitempty" jsonschema:"full items, 1 to 20 (default 5)"`
+	Tags      []string `json:"tags,omitempty" jsonschema:"items with all these tags"`
+	Type      string   `json:"type,omitempty" jsonschema:"source type: article, x, youtube, pdf or text"`
+	Since     string   `json:"since,omitempty" jsonschema:"saved at or after: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago (12h, 30d, 2w, 3mo, 1y)"`
+	Mode      string   `json:"mode,omitempty" jsonschema:"lexical, semantic or hybrid (default as find)"`
 	// AllMatches is the CLI's --all-matches.
-	AllMatches bool `json:"all_matches,omitempty" jsonschema:"consider every match, however weak: by default items scoring below 0.3 of the best item's score are left out"`
+	AllMatches bool `json:"all_matches,omitempty" jsonschema:"keep weak matches (below 0.3 of the best score)"`
 }
 
 // BriefOutput is the brief tool's result: the evidence pack as ll-brief
@@ -102,44 +102,44 @@ type BriefOutput struct {
 
 // SaveInput is the save tool's input.
 type SaveInput struct {
-	URL   string   `json:"url" jsonschema:"the URL to save (http or https; a host with a path is read as https; local paths and file: URLs are refused)"`
-	Note  string   `json:"note,omitempty" jsonschema:"why it is worth keeping, in a sentence"`
-	Tags  []string `json:"tags,omitempty" jsonschema:"tags to add (lower-case words)"`
-	Actor string   `json:"actor,omitempty" jsonschema:"who saves it: agent:NAME (default agent:CLIENT, the MCP client's name; human only if the server allows it)"`
-	Wait  int      `json:"wait,omitempty" jsonschema:"seconds to wait, 0 to 30, for the page to be fetched and indexed before answering (default 0: answer at once)"`
+	URL   string   `json:"url" jsonschema:"http or https URL (local files are refused)"`
+	Note  string   `json:"note,omitempty" jsonschema:"why it is worth keeping"`
+	Tags  []string `json:"tags,omitempty" jsonschema:"tags to add"`
+	Actor string   `json:"actor,omitempty" jsonschema:"agent:NAME (default agent:CLIENT)"`
+	Wait  int      `json:"wait,omitempty" jsonschema:"seconds to wait for the fetch and index, 0 to 30 (default 0)"`
 }
 
 // AnnotateInput is the annotate tool's input.
 type AnnotateInput struct {
-	Item       string   `json:"item" jsonschema:"the item: its id (ll_ and 16 hex digits) or its URL"`
-	Type       string   `json:"type,omitempty" jsonschema:"highlight (a key claim worth remembering; the default), lowlight (a weak, outdated or wrong part) or note (your comment)"`
-	Text       string   `json:"text" jsonschema:"the annotation text, one idea: for a highlight or lowlight a short exact quote of the item's text (copy it from show; a paraphrase is refused with quote_not_found and the closest passage), for a note your own words"`
-	Confidence *float64 `json:"confidence,omitempty" jsonschema:"how sure you are, 0 to 1 (default 0.5 for agents); low-confidence agent highlights rank and pack last"`
-	Pinned     bool     `json:"pinned,omitempty" jsonschema:"pin a highlight: never displaced by the agent highlight cap and boosts the item in search"`
-	Actor      string   `json:"actor,omitempty" jsonschema:"who says it: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
+	Item       string   `json:"item" jsonschema:"item id or URL"`
+	Type       string   `json:"type,omitempty" jsonschema:"highlight (default), lowlight or note"`
+	Text       string   `json:"text" jsonschema:"highlight or lowlight: an exact quote of the item's text; note: your words"`
+	Confidence *float64 `json:"confidence,omitempty" jsonschema:"0 to 1 (default 0.5)"`
+	Pinned     bool     `json:"pinned,omitempty" jsonschema:"pin the highlight"`
+	Actor      string   `json:"actor,omitempty" jsonschema:"agent:NAME (default agent:CLIENT)"`
 }
 
 // TagInput is the tag tool's input.
 type TagInput struct {
-	Item   string   `json:"item" jsonschema:"the item: its id or its URL"`
+	Item   string   `json:"item" jsonschema:"item id or URL"`
 	Add    []string `json:"add,omitempty" jsonschema:"tags to add"`
 	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove"`
-	Actor  string   `json:"actor,omitempty" jsonschema:"who does it: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
+	Actor  string   `json:"actor,omitempty" jsonschema:"agent:NAME (default agent:CLIENT)"`
 }
 
 // PinInput is the pin tool's input.
 type PinInput struct {
-	Item         string `json:"item" jsonschema:"the item: its id or its URL"`
-	AnnotationID int64  `json:"annotation_id" jsonschema:"the highlight's annotation id (from show, or annotate's save.annotation_ids)"`
-	Unpin        bool   `json:"unpin,omitempty" jsonschema:"unpin instead of pin"`
-	Actor        string `json:"actor,omitempty" jsonschema:"who does it: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
+	Item         string `json:"item" jsonschema:"item id or URL"`
+	AnnotationID int64  `json:"annotation_id" jsonschema:"the highlight's annotation id"`
+	Unpin        bool   `json:"unpin,omitempty" jsonschema:"unpin instead"`
+	Actor        string `json:"actor,omitempty" jsonschema:"agent:NAME (default agent:CLIENT)"`
 }
 
 // ShowInput is the show tool's input.
 type ShowInput struct {
-	Item          string `json:"item" jsonschema:"the item: its id or its URL"`
-	Text          bool   `json:"text,omitempty" jsonschema:"add the item's text (its chunks, in order), cut to max_text_tokens"`
-	MaxTextTokens int    `json:"max_text_tokens,omitempty" jsonschema:"token budget of the text, 1 to 8000 (default 2000)"`
+	Item          string `json:"item" jsonschema:"item id or URL"`
+	Text          bool   `json:"text,omitempty" jsonschema:"add its text (chunks in order)"`
+	MaxTextTokens int    `json:"max_text_tokens,omitempty" jsonschema:"text budget, 1 to 8000 (default 2000)"`
 }
 
 // ShowOutput is the show tool's result.
@@ -151,7 +151,7 @@ type ShowOutput struct {
 
 // StatusInput is the status tool's input.
 type StatusInput struct {
-	Item string `json:"item,omitempty" jsonschema:"the item (id or URL) whose ingest status to show; empty for the ledger's"`
+	Item string `json:"item,omitempty" jsonschema:"item id or URL; empty: the ledger"`
 }
 
 // StatusOutput is the status tool's result.
@@ -165,8 +165,8 @@ type StatusOutput struct {
 
 // RelatedInput is the related tool's input.
 type RelatedInput struct {
-	Item  string `json:"item" jsonschema:"the item: its id or its URL"`
-	Limit int    `json:"limit,omitempty" jsonschema:"at most this many items, 1 to 20 (default 10)"`
+	Item  string `json:"item" jsonschema:"item id or URL"`
+	Limit int    `json:"limit,omitempty" jsonschema:"1 to 20 (default 10)"`
 }
 
 // SaveOutput is the result of save, annotate, tag and pin.
@@ -189,23 +189,23 @@ func (s *Server) addTools() {
 		}
 		return t
 	}
-	addTool(s, add("find", "Search saved links", `Search the user's saved links (articles, posts, videos, PDFs) and return the best items first, each with id, url, title, tags, score, why_ranked (bm25 plus pinned_boost minus low_confidence_penalty, the matched fields and terms), highlights, lowlights and notes (with actor and confidence), and up to 2 short snippets. Any text is a query: words are OR-ed and stemmed; no syntax. Weak matches (items scoring below 0.3 of the best item's score) are left out; all_matches: true lists every match. With no query, lists the newest items. Cite an item by its id and url. Cap: at most 20 items and about 4000 tokens; items past the cap are left out (truncated: true).`, ro),
+	addTool(s, add("find", "Search saved links", `Search the user's saved links (articles, posts, videos, PDFs), best first: each item with id, url, title, tags, score, why_ranked, highlights, lowlights and notes (actor, confidence), and snippets. Words are OR-ed and stemmed. Weak matches (below 0.3 of the best score) are left out unless all_matches. No query: the newest items. Cite an item by id and url. Cap: 20 items, about 4000 tokens (truncated: true).`, ro),
 		safe(s, s.find))
-	addTool(s, add("brief", "Evidence pack for a topic", `Build an evidence pack for a topic or task under a token budget: the best saved items with url, highlights and lowlights (actor, confidence), notes, why_ranked, summary and key claims when known, and the best snippets. Weak matches are left out as in find (all_matches: true considers every match). Over the budget, evidence is dropped lowest value first (snippets of the lowest-ranked items, lowlights, low-confidence agent highlights, whole items) and "dropped" says what went. Cap: max_tokens (default 2000, at most 8000), counted exactly with cl100k_base.`, ro),
+	addTool(s, add("brief", "Evidence pack for a topic", `Evidence pack for a topic or task under a token budget: the best items with url, highlights, notes, summary and passages (whole sentences with chunk_index, start, end: quote them verbatim), then one-line pointers to weaker matches. Weak matches are left out as in find. Over budget, the least valuable evidence goes first ("dropped" says what). max_tokens (default 2000, at most 8000) is counted with cl100k_base.`, ro),
 		safe(s, s.brief))
-	addTool(s, add("save", "Save a link", `Save a URL to the user's ledger with an optional note (why it matters) and tags. Saving is instant and does no network work: the page is fetched and indexed later by the ledger's worker, so a new item is found by title and text only after that (status shows its ingest state). Saving the same URL again (in any form that canonicalizes to it) returns the same id with new: false and adds the note and tags. Result: one item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
+	addTool(s, add("save", "Save a link", `Save a URL with an optional note and tags. Instant, no network: the ledger's worker fetches and indexes it later (status shows when). Saving a URL again (any form of it) returns the same id with new: false and adds the note and tags.`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.save))
-	addTool(s, add("annotate", "Annotate an item", `Add a highlight (a key claim worth remembering), a lowlight (a weak, outdated or wrong part) or a note to a saved item, with your confidence (0 to 1). A highlight or lowlight must quote the item's text exactly (case, spacing, quote marks and dashes aside): otherwise it is refused (quote_not_found, nothing saved) with the closest passage as hint; your own words go in a note. On an item not fetched yet the quote is checked when it is indexed. Agent highlights are capped per item (5 by default): beyond the cap the lowest-confidence unpinned agent highlight is displaced (save.displaced lists it), so keep only your best few. Human and pinned highlights are never displaced. Result: the item record with save.annotation_ids (small).`, nil),
+	addTool(s, add("annotate", "Annotate an item", `Add a highlight (a key claim), lowlight (a weak or wrong part) or note to an item, with your confidence. A highlight or lowlight must quote the item's text exactly, or it is refused (quote_not_found) with the closest passage as hint; your own words go in a note. Agent highlights are capped per item (5): past it the lowest-confidence unpinned one is displaced (save.displaced). Result: the item with save.annotation_ids.`, nil),
 		safe(s, s.annotate))
-	addTool(s, add("tag", "Tag an item", `Add and remove tags on a saved item. Result: the item record with save.tags_added and save.tags_removed (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
+	addTool(s, add("tag", "Tag an item", `Add and remove tags on a saved item. Result: the item with save.tags_added and save.tags_removed.`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.tag))
-	addTool(s, add("pin", "Pin a highlight", `Pin (or with unpin: true, unpin) one highlight of an item by its annotation id (from show or annotate). A pinned highlight is never displaced and boosts its item in search. Result: the item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
+	addTool(s, add("pin", "Pin a highlight", `Pin (or unpin) one highlight by its annotation id (from show or annotate): a pinned highlight is never displaced and boosts its item in search.`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.pin))
-	addTool(s, add("show", "Show one item", `Everything stored about one item: metadata, ingest status and last error, tags with who added them, every annotation with its id, type, text, actor, confidence and pinned, artifacts, and with text: true its text (chunks in order, cut to max_text_tokens). Cap: about 8000 tokens; text chunks, then the oldest annotations, are left out past it (truncated: true).`, ro),
+	addTool(s, add("show", "Show one item", `Everything stored about one item: metadata, ingest status, tags, annotations with their ids, and with text: true its text (chunks in order, up to max_text_tokens). Cap: about 8000 tokens (truncated: true).`, ro),
 		safe(s, s.show))
-	addTool(s, add("status", "Ledger or item status", `With an item: its ingest status (saved, fetched, parsed, enriched or failed; attempts, last error, counts of chunks, annotations and tags). Without: the database path and the number of saved items. Result: small.`, ro),
+	addTool(s, add("status", "Ledger or item status", `With an item: its ingest status (saved, fetched, parsed, enriched or failed; attempts, last error, counts). Without: the database path, the number of items and how many wait to be fetched.`, ro),
 		safe(s, s.status))
-	addTool(s, add("related", "Items related to an item", `Items related to a saved item by content (its most distinctive terms) and shared tags, best first, each with related.shared_tags and related.terms. Same item form and cap as find: at most 20 items and about 4000 tokens.`, ro),
+	addTool(s, add("related", "Items related to an item", `Items related to a saved item by content (its most distinctive terms) and shared tags, best first, with related.shared_tags and related.terms; weak neighbours are left out. Items and cap as find.`, ro),
 		safe(s, s.related))
 	s.addPackTools()
 	s.addOverviewTool()

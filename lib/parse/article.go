@@ -139,6 +139,9 @@ type extractor struct {
 	cards, linkDense, lead bool
 	// boiler drops copyright, subscribe, share and follow lines (F).
 	boiler bool
+	// boxHeads drops box headings ("Most Popular", "Related") left
+	// without their items (F).
+	boxHeads bool
 }
 
 // maxTrafilaturaBytes is the largest body trafilatura is run on.
@@ -152,7 +155,7 @@ const minArticle = 200
 
 // defaultExtractor is the combination chosen on the extraction benchmark.
 var defaultExtractor = extractor{fallback: true, agree: true, share: 0.5, keep: 0.5, rescue: true,
-	cards: true, linkDense: true, boiler: true}
+	cards: true, linkDense: true, boiler: true, boxHeads: true}
 
 // fillMeta fills fields the page's own metadata lacks from what trafilatura
 // found (it also reads bylines and dates in the page body).
@@ -182,7 +185,7 @@ func plausibleByline(s string) bool {
 // the metadata trafilatura found.
 func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pageMeta) {
 	paras, warn, tm := x.extract(doc, u)
-	if len(paras) == 0 || !(x.cards || x.linkDense || x.lead || x.boiler) {
+	if len(paras) == 0 || !(x.cards || x.linkDense || x.lead || x.boiler || x.boxHeads) {
 		return paras, warn, tm
 	}
 	src := newPageSource(doc)
@@ -194,6 +197,9 @@ func (x extractor) mainText(doc *html.Node, u *nurl.URL) ([]string, []string, pa
 	}
 	if x.boiler {
 		paras = dropBoilerLines(paras)
+	}
+	if x.boxHeads {
+		paras = dropBoxHeadings(paras, src)
 	}
 	if x.lead {
 		paras = restoreLead(paras, src, pageDescriptions(doc))
@@ -294,7 +300,7 @@ func agreeFilter(primary, check []string, share, keep float64) []string {
 			// A short paragraph (a label, a line of verse) is kept when
 			// its words occur in a row anywhere in the check text: the
 			// check extractor may have joined it to its neighbours.
-			if len(w) == 0 || strings.Contains(checkWords, " "+strings.Join(w, " ")+" ") {
+			if len(w) == 0 || strings.Contains(checkWords, " "+strings.Join(w, " ")+" ") || cjkAgrees(w, checkWords, share) {
 				kept = append(kept, p)
 			}
 			continue
@@ -305,7 +311,7 @@ func agreeFilter(primary, check []string, share, keep float64) []string {
 				hit++
 			}
 		}
-		if float64(hit) >= share*float64(len(w)-2) {
+		if float64(hit) >= share*float64(len(w)-2) || cjkAgrees(w, checkWords, share) {
 			kept = append(kept, p)
 		}
 	}
@@ -313,6 +319,39 @@ func agreeFilter(primary, check []string, share, keep float64) []string {
 		return primary
 	}
 	return kept
+}
+
+// cjkAgrees reports whether a paragraph written mostly in Chinese or
+// Japanese (at least half of its letters in words holding Han or kana)
+// agrees with the check text word by word: such a "word" is a whole
+// clause, so its 3-grams join clauses that the check extractor may have
+// set apart (a poem's lines each followed by its romanisation, ruby
+// annotations); the paragraph is kept when share of its CJK characters
+// are in words the check text holds whole.
+func cjkAgrees(w []string, checkWords string, share float64) bool {
+	total, cjk, found := 0, 0, 0
+	for _, x := range w {
+		n := utf8.RuneCountInString(x)
+		total += n
+		if !hasCJK(x) {
+			continue
+		}
+		cjk += n
+		if strings.Contains(checkWords, " "+x+" ") {
+			found += n
+		}
+	}
+	return cjk > 0 && 2*cjk >= total && float64(found) >= share*float64(cjk)
+}
+
+// hasCJK reports whether s holds a Han, Hiragana or Katakana letter.
+func hasCJK(s string) bool {
+	for _, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+			return true
+		}
+	}
+	return false
 }
 
 // mediaType is the record's content type without parameters, lower case:

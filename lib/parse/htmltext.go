@@ -69,7 +69,16 @@ type blockWriter struct {
 	// whether each block was inside one.
 	table  int
 	tabled []bool
+	// cell is the depth of short table cells being walked: inside one,
+	// block elements (a <p> or <div> wrapping the cell's text) do not end
+	// the paragraph, so a row stays one line, its label with its values.
+	cell int
 }
+
+// maxInlineCell is the most characters a table cell may hold for its
+// blocks to be read as one line: a longer cell is a layout cell holding
+// paragraphs of its own.
+const maxInlineCell = 200
 
 // text appends a text node's content.
 func (w *blockWriter) text(s string) {
@@ -138,8 +147,18 @@ func (w *blockWriter) walk(n *html.Node, skip func(*html.Node) bool, pre bool) {
 		return
 	}
 	block := n.Type == html.ElementNode && blockAtoms[tagAtom(n)]
+	if block && w.cell > 0 {
+		// a block inside a short cell: a word boundary, not a paragraph
+		block = false
+		w.cur.WriteString(" ")
+	}
 	if block {
 		w.flush()
+	}
+	isCell := n.Type == html.ElementNode && (tagAtom(n) == atom.Td || tagAtom(n) == atom.Th) &&
+		(w.cell > 0 || shortCell(n))
+	if isCell {
+		w.cell++
 	}
 	inPre := pre || tagAtom(n) == atom.Pre
 	isLink := n.Type == html.ElementNode && tagAtom(n) == atom.A
@@ -161,9 +180,32 @@ func (w *blockWriter) walk(n *html.Node, skip func(*html.Node) bool, pre bool) {
 	if isTable {
 		w.table--
 	}
+	if isCell {
+		w.cell--
+	}
 	if block {
 		w.flush()
 	}
+}
+
+// shortCell reports whether a table cell holds at most maxInlineCell
+// characters of text (it stops counting past that).
+func shortCell(n *html.Node) bool {
+	count := 0
+	var f func(*html.Node) bool
+	f = func(n *html.Node) bool {
+		if n.Type == html.TextNode {
+			count += utf8.RuneCountInString(strings.TrimSpace(n.Data))
+			return count <= maxInlineCell
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if !f(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return f(n)
 }
 
 // tagAtom is the element's atom, looked up from its name for nodes built

@@ -227,6 +227,46 @@ func dropBoilerLines(paras []string) []string {
 	return out
 }
 
+// boxHeading matches the heading of a box of other stories or links: the
+// most popular or most read, trending, related, "more from …",
+// recommended, "you may also like", "read next".
+var boxHeading = regexp.MustCompile(`(?i)^\W*(most (popular|read|viewed|shared|emailed|commented)|trending|popular (now|stories|posts|articles)|related|more (from|on|in|stories|news|articles|posts|to read)\b|recommended|you (may|might) (also )?(like|enjoy)|read (next|more|also)\b|also read|top stories|editors?'?s? picks|what to read next|don'?t miss)`)
+
+// boxHeadingMaxWords is the most words a box heading may have ("More
+// from the Science desk").
+const boxHeadingMaxWords = 5
+
+// dropBoxHeadings (F) drops, after the first paragraph, a short
+// paragraph that is a box heading when it ends the kept text or when the
+// block after it on the page is link-dense and was not kept: the heading
+// of a "Most Popular" or "Related" box whose items the extractors or the
+// link-dense rule left out.
+func dropBoxHeadings(paras []string, src *pageSource) []string {
+	kept := map[string]bool{}
+	for _, p := range paras {
+		kept[blockKey(p)] = true
+	}
+	out := paras[:0:0]
+	for i, p := range paras {
+		if i > 0 && len(words(p)) <= boxHeadingMaxWords && boxHeading.MatchString(p) && (i == len(paras)-1 || src.linksAfter(blockKey(p), kept)) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// linksAfter reports whether the page block after the first one with key
+// k is link-dense and not kept.
+func (s *pageSource) linksAfter(k string, kept map[string]bool) bool {
+	at, ok := s.pos[k]
+	if !ok || at+1 >= len(s.texts) {
+		return false
+	}
+	next := blockKey(s.texts[at+1])
+	return !kept[next] && s.dens[next] >= linkDenseShare
+}
+
 // pageDescriptions returns the page's own descriptions: meta description,
 // og:description, twitter:description and the JSON-LD description of the
 // article or page.

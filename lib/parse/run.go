@@ -181,11 +181,25 @@ func apply(rec *record.Record, adapter string, res *Result, failed, reasons []st
 	var paras []string
 	n := 0
 	heads, code := markdownSections(res.Markdown)
+	refLevel := 0 // the level of the reference list's heading while in it
 	for _, s := range segs {
 		ps, cut := capParagraphs(Paragraphs(Normalize(s.Text)), limit-n)
 		for _, p := range ps {
 			sq := squash(p)
-			pieces = append(pieces, chunk.Piece{Text: p, StartS: s.StartS, Page: s.Page, Heading: heads[sq], Code: code[sq]})
+			level, head := heads[sq]
+			if head {
+				switch {
+				case referenceHeading(p):
+					refLevel = level
+				case level <= refLevel:
+					refLevel = 0
+				}
+			}
+			kind := ""
+			if refLevel > 0 {
+				kind = record.ChunkReferences
+			}
+			pieces = append(pieces, chunk.Piece{Text: p, StartS: s.StartS, Page: s.Page, Heading: head, Code: code[sq], Kind: kind})
 			paras = append(paras, p)
 			n += len(p) + 2
 		}

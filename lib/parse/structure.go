@@ -122,8 +122,10 @@ var leafBlocks = map[atom.Atom]bool{
 // their source, a <code> holding lines outside <pre> becomes a code block,
 // and links and images that are not http(s) lose their address.
 func prepareStructure(n *html.Node, kept map[string]bool, base *nurl.URL) {
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
+	var walk func(*html.Node, bool)
+	// inRow: inside a table row the text kept whole (a row of short
+	// cells is one paragraph of the text), whose cells' blocks stay
+	walk = func(n *html.Node, inRow bool) {
 		for c := n.FirstChild; c != nil; {
 			next := c.NextSibling
 			if c.Type != html.ElementNode {
@@ -140,7 +142,13 @@ func prepareStructure(n *html.Node, kept map[string]bool, base *nurl.URL) {
 				n.RemoveChild(c)
 				c = next
 				continue
-			case leafBlocks[a] && !hasBlockChild(c):
+			case a == atom.Tr && !inRow:
+				if t := squash(Normalize(blockText(c))); t != "" && kept[t] {
+					walk(c, true)
+					c = next
+					continue
+				}
+			case leafBlocks[a] && !hasBlockChild(c) && !inRow:
 				if t := squash(Normalize(blockText(c))); t != "" && !kept[t] && !keptPrefix(t, kept) {
 					n.RemoveChild(c)
 					c = next
@@ -177,11 +185,11 @@ func prepareStructure(n *html.Node, kept map[string]bool, base *nurl.URL) {
 					continue
 				}
 			}
-			walk(c)
+			walk(c, inRow)
 			c = next
 		}
 	}
-	walk(n)
+	walk(n, false)
 }
 
 // keptPrefix reports whether a kept paragraph of some length starts t:
@@ -343,13 +351,42 @@ func cloneNode(n *html.Node) *html.Node {
 }
 
 // mdEscape is a backslash escape of Markdown punctuation.
+// referenceHeadings are the titles of a page's reference list, lower
+// case: a section under one is marked record.ChunkReferences.
+var referenceHeadings = map[string]bool{
+	"references": true, "reference list": true, "bibliography": true, "notes": true,
+	"notes and references": true, "references and notes": true, "footnotes": true, "endnotes": true,
+	"works cited": true, "citations": true, "sources": true, "further reading": true,
+	"literature": true, "external links": true, "sources and further reading": true,
+	// a few languages the ledger's users read
+	"einzelnachweise": true, "literatur": true, "weblinks": true, "quellen": true, "anmerkungen": true,
+	"références": true, "notes et références": true, "bibliographie": true,
+	"referencias": true, "bibliografía": true, "参考文献": true, "参考资料": true, "注释": true,
+}
+
+// referenceHeading reports whether a heading's text titles a reference
+// list: one of referenceHeadings, after a section number ("7.", "VII.")
+// and a trailing colon or "[edit]" are set aside.
+func referenceHeading(h string) bool {
+	h = strings.ToLower(strings.TrimSpace(h))
+	h = strings.TrimSuffix(h, "[edit]")
+	h = strings.TrimSuffix(h, "[bearbeiten | quelltext bearbeiten]")
+	h = strings.TrimRight(strings.TrimSpace(h), ":：")
+	if f := strings.Fields(h); len(f) > 1 && strings.TrimRight(f[0], ".") != "" &&
+		strings.Trim(strings.TrimRight(f[0], "."), "0123456789ivx") == "" {
+		h = strings.Join(f[1:], " ")
+	}
+	return referenceHeadings[strings.Join(strings.Fields(h), " ")]
+}
+
 var mdEscape = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
 
-// markdownSections reads md's ATX headings and fenced code blocks, as
-// squashed text, so the chunker can tell them among the text's
-// paragraphs (a chunk does not cross a heading; a code block stays whole).
-func markdownSections(md string) (headings, code map[string]bool) {
-	headings, code = map[string]bool{}, map[string]bool{}
+// markdownSections reads md's ATX headings (with their levels) and fenced
+// code blocks, as squashed text, so the chunker can tell them among the
+// text's paragraphs (a chunk does not cross a heading; a code block stays
+// whole).
+func markdownSections(md string) (headings map[string]int, code map[string]bool) {
+	headings, code = map[string]int{}, map[string]bool{}
 	var block []string
 	fence := ""
 	for _, line := range strings.Split(md, "\n") {
@@ -369,7 +406,10 @@ func markdownSections(md string) (headings, code map[string]bool) {
 		}
 		if h := strings.TrimLeft(t, "#"); len(h) < len(t) && len(t)-len(h) <= 6 && strings.HasPrefix(h, " ") {
 			h = strings.TrimRight(strings.TrimSpace(h), "#")
-			headings[squash(mdEscape.ReplaceAllString(h, "$1"))] = true
+			k := squash(mdEscape.ReplaceAllString(h, "$1"))
+			if _, seen := headings[k]; !seen {
+				headings[k] = len(t) - len(h)
+			}
 		}
 	}
 	return headings, code

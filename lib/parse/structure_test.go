@@ -159,3 +159,45 @@ func TestStructureChunks(t *testing.T) {
 		t.Errorf("the first code block is not whole in one chunk: %+v", rec.Chunks)
 	}
 }
+
+// TestReferenceSectionKind: the chunks of a page's reference list (under
+// a "References" heading, its subheadings included, up to the next
+// heading of its level) are marked; the text and the Markdown keep it.
+func TestReferenceSectionKind(t *testing.T) {
+	para := func(s string) string {
+		return "<p>" + s + " The survey of the shore ran for three summers and counted every animal in the pools at low tide, from crabs to anemones and small fish.</p>"
+	}
+	page := `<html><head><title>Tide pools</title></head><body><article><h1>Tide pools</h1>` +
+		para("Tide pools hold water when the sea goes out.") + `<h2>Animals</h2>` + para("Anemones close when the water drops.") +
+		`<h2>7. References</h2><h3>Books</h3><ul><li>Smith, J. (2001). Tide pool anemones of the north. Shore Press.</li><li>Jones, K. (2003). Rocky shores. Sea Books.</li></ul>` +
+		`<h2>About the survey</h2>` + para("The survey was paid for by the town.") + `</article></body></html>`
+	rec := &record.Record{URL: "https://example.com/tide", Body: &page, Fetch: &record.FetchInfo{ContentType: "text/html"}}
+	Run(rec, generic(), Options{})
+	if rec.Error != nil {
+		t.Fatal(rec.Error)
+	}
+	var refs, body []string
+	for _, c := range rec.Chunks {
+		if c.Kind == record.ChunkReferences {
+			refs = append(refs, c.Text)
+		} else {
+			body = append(body, c.Text)
+		}
+	}
+	r, b := strings.Join(refs, "\n"), strings.Join(body, "\n")
+	if !strings.Contains(r, "7. References") || !strings.Contains(r, "Books") || !strings.Contains(r, "Smith, J. (2001)") || !strings.Contains(r, "Jones, K.") {
+		t.Errorf("reference chunks:\n%s", r)
+	}
+	if strings.Contains(r, "About the survey") || strings.Contains(r, "Anemones close") || !strings.Contains(b, "paid for by the town") {
+		t.Errorf("body text marked as references:\n%s\nbody:\n%s", r, b)
+	}
+	if !strings.Contains(rec.TextValue(), "Smith, J. (2001)") || !strings.Contains(rec.Markdown, "## 7. References") {
+		t.Errorf("the reference list left the text or the document")
+	}
+	for h, want := range map[string]bool{"References": true, "Notes:": true, "Further reading": true, "VII. Bibliography": true,
+		"Works cited [edit]": true, "Einzelnachweise": true, "参考文献": true, "Notes on the method": false, "Sources of water": false, "2024": false} {
+		if got := referenceHeading(h); got != want {
+			t.Errorf("referenceHeading(%q) = %v, want %v", h, got, want)
+		}
+	}
+}

@@ -288,6 +288,7 @@ func (e *objWriter) chunks(k string, cs []Chunk) {
 			o.float("start_s", *c.StartS, false)
 		}
 		o.int("page", int64(c.Page), true)
+		o.str("kind", c.Kind, true)
 		o.str("embedding", c.Embedding, true)
 	})
 }

@@ -356,6 +356,9 @@ type FetchInfo struct {
 	SniffedType string `json:"sniffed_type,omitempty"`
 }
 
+// ChunkReferences is the Kind of a chunk of a page's reference list.
+const ChunkReferences = "references"
+
 // Chunk is one piece of an item's normalised text.
 type Chunk struct {
 	ID     int64    `json:"id,omitempty"`
@@ -364,6 +367,11 @@ type Chunk struct {
 	Tokens int      `json:"tokens"`
 	StartS *float64 `json:"start_s,omitempty"` // media time offset (YouTube)
 	Page   int      `json:"page,omitempty"`    // 1-based page (PDF)
+	// Kind marks a chunk that is not the body of the text: "references"
+	// for a page's reference list (References, Bibliography, Notes,
+	// Works cited, Further reading, …), which briefs rank below the body.
+	// Empty for the body.
+	Kind string `json:"kind,omitempty"`
 	// Embedding is the chunk's vector (ll-embed): little-endian float32
 	// values, base64 (standard alphabet, padded); record.embed names the
 	// model and dimension.

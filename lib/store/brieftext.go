@@ -12,13 +12,14 @@ import (
 type ChunkText struct {
 	Index int    `db:"chunk_index"`
 	Text  string `db:"text"`
+	Kind  string `db:"kind"` // record.Chunk's Kind
 }
 
 // ItemChunks returns the stored chunks of the item id, in order, whole
 // chunks while their text adds up to at most maxBytes (0: no bound): a
 // prefix of the item's text. An unknown item has none.
 func (s *Store) ItemChunks(ctx context.Context, id string, maxBytes int) ([]ChunkText, error) {
-	rows, err := s.db.QueryxContext(ctx, `SELECT chunk_index, text FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, id)
+	rows, err := s.db.QueryxContext(ctx, `SELECT chunk_index, text, `+chunkKindCol+` FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, id)
 	if err != nil {
 		return nil, err
 	}

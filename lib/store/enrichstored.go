@@ -50,7 +50,7 @@ func (s *Store) AttachStoredChunks(ctx context.Context, rec *record.Record, maxB
 		return err
 	}
 	var rows []chunkRow
-	if err := s.db.SelectContext(ctx, &rows, `SELECT id, chunk_index, text, tokens, start_s, page FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, rec.ID); err != nil {
+	if err := s.db.SelectContext(ctx, &rows, `SELECT id, chunk_index, text, tokens, start_s, page, `+chunkKindCol+` FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, rec.ID); err != nil {
 		return err
 	}
 	var kept []record.Chunk
@@ -60,7 +60,7 @@ func (s *Store) AttachStoredChunks(ctx context.Context, rec *record.Record, maxB
 			break // whole chunks only, and in order: a prefix of the item
 		}
 		n += len(c.Text)
-		ch := record.Chunk{Index: c.Index, Text: c.Text, Tokens: c.Tokens, Page: int(c.Page.Int64)}
+		ch := record.Chunk{Index: c.Index, Text: c.Text, Tokens: c.Tokens, Page: int(c.Page.Int64), Kind: c.Kind}
 		if c.StartS.Valid {
 			v := c.StartS.Float64
 			ch.StartS = &v

@@ -105,11 +105,11 @@ func (s *Store) Show(ctx context.Context, id string, opts ShowOptions) (*record.
 	}
 	if opts.Text {
 		var chunks []chunkRow
-		if err := s.db.SelectContext(ctx, &chunks, `SELECT id, chunk_index, text, tokens, start_s, page FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, id); err != nil {
+		if err := s.db.SelectContext(ctx, &chunks, `SELECT id, chunk_index, text, tokens, start_s, page, `+chunkKindCol+` FROM content_chunks WHERE item_id = ? ORDER BY chunk_index`, id); err != nil {
 			return nil, err
 		}
 		for _, c := range chunks {
-			ch := record.Chunk{ID: c.ID, Index: c.Index, Text: c.Text, Tokens: c.Tokens, Page: int(c.Page.Int64)}
+			ch := record.Chunk{ID: c.ID, Index: c.Index, Text: c.Text, Tokens: c.Tokens, Page: int(c.Page.Int64), Kind: c.Kind}
 			if c.StartS.Valid {
 				v := c.StartS.Float64
 				ch.StartS = &v

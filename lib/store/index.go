@@ -289,6 +289,13 @@ func (s *Store) indexContent(ctx context.Context, tx dbtx, it *itemRow, rec *rec
 		rec.Fetch == nil, it.ID); err != nil {
 		return nil, err
 	}
+	if unchanged {
+		// the chunks stay; their kinds follow this parse (an item stored
+		// before the kinds gains them when re-ingested)
+		if err := syncChunkKinds(ctx, tx, it.ID, rec.Chunks); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case unchanged && title == it.Title:
 		// same text, same title: the FTS rows are current

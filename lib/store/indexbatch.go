@@ -186,7 +186,7 @@ func insertChunks(ctx context.Context, tx dbtx, itemID string, chunks []record.C
 				return fmt.Errorf("chunk %d: %w", i, err)
 			}
 		}
-		return nil
+		return insertChunkKinds(ctx, tx, itemID, chunks)
 	}
 	stmt, err := tx.(*sqlx.Tx).PreparexContext(ctx, insertChunkRow.sql(1))
 	if err != nil {
@@ -196,6 +196,41 @@ func insertChunks(ctx context.Context, tx dbtx, itemID string, chunks []record.C
 	for i, c := range chunks {
 		if _, err := stmt.ExecContext(ctx, itemID, i, c.Text, c.Tokens, c.StartS, page(c)); err != nil {
 			return fmt.Errorf("chunk %d: %w", i, err)
+		}
+	}
+	return insertChunkKinds(ctx, tx, itemID, chunks)
+}
+
+// syncChunkKinds sets the kinds of an item's stored chunks to those of
+// chunks where a stored chunk has the same index and text (the text is
+// unchanged, the chunks kept).
+func syncChunkKinds(ctx context.Context, tx dbtx, itemID string, chunks []record.Chunk) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM chunk_kinds WHERE chunk_id IN (SELECT id FROM content_chunks WHERE item_id = ?)`, itemID); err != nil {
+		return err
+	}
+	for i, c := range chunks {
+		if c.Kind == "" {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO chunk_kinds(chunk_id, kind) SELECT id, ? FROM content_chunks WHERE item_id = ? AND chunk_index = ? AND text = ?`,
+			c.Kind, itemID, i, c.Text); err != nil {
+			return fmt.Errorf("chunk %d kind: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// insertChunkKinds writes the kinds of an item's chunks that are not
+// body (chunk_kinds), once their rows are written: a batch's held rows
+// are written before the statement runs.
+func insertChunkKinds(ctx context.Context, tx dbtx, itemID string, chunks []record.Chunk) error {
+	for i, c := range chunks {
+		if c.Kind == "" {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO chunk_kinds(chunk_id, kind) SELECT id, ? FROM content_chunks WHERE item_id = ? AND chunk_index = ?`,
+			c.Kind, itemID, i); err != nil {
+			return fmt.Errorf("chunk %d kind: %w", i, err)
 		}
 	}
 	return nil

@@ -88,7 +88,12 @@ type chunkRow struct {
 	Tokens int             `db:"tokens"`
 	StartS sql.NullFloat64 `db:"start_s"`
 	Page   sql.NullInt64   `db:"page"`
+	Kind   string          `db:"kind"`
 }
+
+// chunkKindCol selects a content_chunks row's kind (chunk_kinds,
+// migration 0021) as kind: "" for the body.
+const chunkKindCol = `coalesce((SELECT k.kind FROM chunk_kinds k WHERE k.chunk_id = content_chunks.id), '') AS kind`
 
 // itemRecord turns an item row into a record with identity and metadata.
 func (h hitRow) record() *record.Record {
@@ -387,13 +392,13 @@ func loadChunks(ctx context.Context, conn *sqlx.Conn, ids []int64) (map[int64]ch
 	if len(ids) == 0 {
 		return out, nil
 	}
-	qs, args, err := sqlx.In(`SELECT id, chunk_index, text, tokens, start_s, page FROM content_chunks WHERE id IN (?)`, ids)
+	qs, args, err := sqlx.In(`SELECT id, chunk_index, text, tokens, start_s, page, `+chunkKindCol+` FROM content_chunks WHERE id IN (?)`, ids)
 	if err != nil {
 		return nil, err
 	}
 	err = queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
 		var r chunkRow
-		if err := scan(&r.ID, &r.Index, &r.Text, &r.Tokens, &r.StartS, &r.Page); err != nil {
+		if err := scan(&r.ID, &r.Index, &r.Text, &r.Tokens, &r.StartS, &r.Page, &r.Kind); err != nil {
 			return err
 		}
 		out[r.ID] = r

@@ -211,6 +211,9 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 	if err := load(`SELECT seq AS k, id AS v FROM items WHERE seq IN (?)`, seqs, -1); err != nil {
 		return nil, err
 	}
+	if err := weighReferences(ctx, conn, rows); err != nil {
+		return nil, err
+	}
 	byItem := map[string]*scoredItem{}
 	var items []*scoredItem
 	for id, c := range rows {
@@ -265,6 +268,38 @@ func (s *Store) group(ctx context.Context, conn *sqlx.Conn, rows map[int64]*cand
 	}
 	sortItems(items)
 	return items, nil
+}
+
+// ReferenceWeight scales the relevance of a chunk of a page's reference
+// list (chunk_kinds "references"): the body's chunks rank before it, as
+// the item's best passage and its snippets, and an item that matches only
+// in its bibliography ranks below one whose body matches as well.
+const ReferenceWeight = 0.25
+
+// weighReferences scales the word-index relevance of the candidate rows
+// that are reference-list chunks by ReferenceWeight.
+func weighReferences(ctx context.Context, conn *sqlx.Conn, rows map[int64]*candidate) error {
+	var ids []int64
+	for id := range rows {
+		if id > 0 {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	qs, args, err := sqlx.In(`SELECT chunk_id FROM chunk_kinds WHERE kind = 'references' AND chunk_id IN (?)`, ids)
+	if err != nil {
+		return err
+	}
+	return queryRows(ctx, conn, qs, args, func(scan func(...any) error) error {
+		var id int64
+		if err := scan(&id); err != nil {
+			return err
+		}
+		rows[id].rel *= ReferenceWeight
+		return nil
+	})
 }
 
 // sortItems orders items by score, then (equal scores: unranked results)

@@ -71,7 +71,7 @@ func explain(it *scoredItem, hit *record.Hit, h hitRow, chunks map[int64]chunkRo
 			nSnip++
 		}
 		if opts.ExpandChunks {
-			rc := record.Chunk{ID: ch.ID, Index: ch.Index, Text: ch.Text, Tokens: ch.Tokens}
+			rc := record.Chunk{ID: ch.ID, Index: ch.Index, Text: ch.Text, Tokens: ch.Tokens, Kind: ch.Kind}
 			if ch.StartS.Valid {
 				v := ch.StartS.Float64
 				rc.StartS = &v

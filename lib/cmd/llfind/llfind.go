@@ -130,7 +130,7 @@ func Command(env cli.Env) *ucli.Command {
 	flags = append(flags, findflags.SearchFlags(true)...)
 	flags = append(flags,
 		&ucli.BoolFlag{Name: "exit-status", Aliases: []string{"e"}, Usage: "exit 4 when nothing matched"},
-		&ucli.StringFlag{Name: "related", Usage: "items related to item `ID` (or canonical URL)"},
+		&ucli.StringFlag{Name: "related", Usage: "items related to item `ID` (or canonical URL); neighbours below --cut of the best one are left out (--all-matches keeps them)"},
 		&ucli.BoolFlag{Name: "pending", Usage: "queue view: items waiting for ingest"},
 		&ucli.BoolFlag{Name: "failed", Usage: "queue view: items whose ingest failed"},
 		&ucli.BoolFlag{Name: "stale", Usage: "queue view: items fetched longer ago than --older-than"},
@@ -358,7 +358,7 @@ func (r *findRun) related(ctx context.Context) error {
 	findflags.Warn(r.diag, warnings)
 	ro := r.opts
 	ro.Semantic = sem
-	res, err := r.st.Related(ctx, r.fv.String("related"), store.RelatedOptions{SearchOptions: ro})
+	res, err := ledger.RelatedHits(ctx, r.st, r.fv.String("related"), ro)
 	if errors.Is(err, store.ErrNotFound) {
 		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", r.fv.String("related"))}
 	}
