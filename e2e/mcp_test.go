@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -666,7 +669,24 @@ func TestMCPBackgroundWorker(t *testing.T) {
 // save's wait runs out, and the results say the item is pending and that
 // `linkledger worker` ingests it.
 func TestMCPNoWorker(t *testing.T) {
-	srv := newTestServer()
+	site := newTestServer()
+	defer site.Close()
+	// the page server counts the fetches of the item's page and says
+	// when a control server's page is fetched
+	var fetches atomic.Int32
+	controlFetched := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/quokka.html":
+			fetches.Add(1)
+		case "/lighthouse.html":
+			select {
+			case controlFetched <- struct{}{}:
+			default:
+			}
+		}
+		site.Config.Handler.ServeHTTP(w, r)
+	}))
 	defer srv.Close()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "ll.db")
@@ -703,11 +723,23 @@ func TestMCPNoWorker(t *testing.T) {
 	if st.Pending != 1 || !strings.Contains(st.Next, "linkledger worker") {
 		t.Errorf("status: %+v", st)
 	}
-	// nothing fetched it meanwhile
-	time.Sleep(3 * time.Second)
+	// nothing fetched it meanwhile. The event that says a worker would
+	// have by now: a control server with its worker, started after this
+	// one on a database of its own, is sent a save after ours and
+	// fetches its page (the timeout only bounds a failure).
+	ctl := startMCP(t, dir, "--db", filepath.Join(dir, "control.db"))
+	call(t, ctl, schemas, "save", map[string]any{"url": srv.URL + "/lighthouse.html"}, &saved)
+	select {
+	case <-controlFetched:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the control server's worker did not fetch its page within 2 minutes")
+	}
+	if n := fetches.Load(); n != 0 {
+		t.Errorf("the page was fetched %d times with --no-worker", n)
+	}
 	call(t, cs, schemas, "status", map[string]any{}, &st)
 	if st.Pending != 1 {
-		t.Errorf("status after 3s with --no-worker: %d pending, want 1", st.Pending)
+		t.Errorf("status with --no-worker: %d pending, want 1", st.Pending)
 	}
 }
 

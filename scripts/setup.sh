@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# setup.sh installs the system packages linkledger needs: poppler-utils
-# (pdftotext, pdfinfo) for PDF text, and chromium for the web app's browser
+# setup.sh installs the system packages linkledger needs: libsqlite3-dev
+# (sqlite3.h: the store's C files call the SQLite compiled into the binary
+# through SQLite's own header), poppler-utils (pdftotext, pdfinfo) for PDF
+# text, and chromium for the web app's browser
 # tests (lib/web, driven with chromedp; they skip without it). Without root
 # or apt-get it prints what to install and carries on: the PDF adapter then
 # reports a clear missing_tool error instead of failing silently.
 set -u
 need=()
+echo '#include <sqlite3.h>' | ${CC:-cc} -E - >/dev/null 2>&1 || need+=(libsqlite3-dev)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -eq 0 ]; then
@@ -22,5 +25,5 @@ if command -v apt-get >/dev/null 2>&1; then
     fi
   fi
 fi
-echo "setup: could not install ${need[*]}: install it with your package manager (PDF text extraction needs pdftotext; the browser tests need chromium)" >&2
+echo "setup: could not install ${need[*]}: install it with your package manager (the build needs sqlite3.h; PDF text extraction needs pdftotext; the browser tests need chromium)" >&2
 exit 0

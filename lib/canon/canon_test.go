@@ -586,7 +586,7 @@ func TestDefaultRulesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(f, defaultRulesFile); diff != "" {
-		t.Fatalf("rules_default.go differs from rules.json (-json +go); regenerate it with go test ./lib/canon -run TestRulesSource -update-rules:\n%s", diff)
+		t.Fatalf("rules_default.go differs from rules.json (-json +go); regenerate it with go test ./lib/canon -run TestRulesSource -update:\n%s", diff)
 	}
 	fromJSON := newRules()
 	if err := fromJSON.merge(defaultRulesJSON); err != nil {

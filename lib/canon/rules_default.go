@@ -1,4 +1,4 @@
-// Code generated from rules.json by TestRulesSource (go test ./lib/canon -run TestRulesSource -update-rules); DO NOT EDIT.
+// Code generated from rules.json by TestRulesSource (go test ./lib/canon -run TestRulesSource -update); DO NOT EDIT.
 
 package canon
 

@@ -3,7 +3,6 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"go/format"
 	"os"
@@ -11,15 +10,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/linkledger/linkledger/lib/internal/golden"
 )
 
-var updateRules = flag.Bool("update-rules", false, "rewrite rules_default.go from rules.json")
-
 // rulesSource is rules_default.go as rules.json makes it: the one way that
-// file is written (go test ./lib/canon -run TestRulesSource -update-rules).
+// file is written (go test ./lib/canon -run TestRulesSource -update).
 func rulesSource(f rulesFile) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString(`// Code generated from rules.json by TestRulesSource (go test ./lib/canon -run TestRulesSource -update-rules); DO NOT EDIT.
+	b.WriteString(`// Code generated from rules.json by TestRulesSource (go test ./lib/canon -run TestRulesSource -update); DO NOT EDIT.
 
 package canon
 
@@ -69,7 +68,7 @@ package canon
 }
 
 // TestRulesSource: rules_default.go is exactly what rules.json generates;
-// with -update-rules it is rewritten.
+// with -update it is rewritten.
 func TestRulesSource(t *testing.T) {
 	dec := json.NewDecoder(bytes.NewReader(defaultRulesJSON))
 	dec.DisallowUnknownFields()
@@ -81,7 +80,7 @@ func TestRulesSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *updateRules {
+	if golden.Update() {
 		if err := os.WriteFile("rules_default.go", src, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -91,6 +90,6 @@ func TestRulesSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(have, src) {
-		t.Fatalf("rules_default.go is not what rules.json generates; run: go test ./lib/canon -run TestRulesSource -update-rules")
+		t.Fatalf("rules_default.go is not what rules.json generates; run: go test ./lib/canon -run TestRulesSource -update")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.want from the output")
+	"github.com/linkledger/linkledger/lib/internal/golden"
+)
 
 // readAll runs a format on data and returns its records and bad rows as
 // JSON lines ("bad LINE: message" for a bad row).
@@ -73,7 +72,7 @@ func TestFormats(t *testing.T) {
 			}
 			want := strings.Split(strings.TrimSpace(string(wantB)), "\n")
 			got := readAll(t, f, data)
-			if *update {
+			if golden.Update() {
 				os.WriteFile(file+".want", []byte(strings.Join(got, "\n")+"\n"), 0o644)
 				return
 			}

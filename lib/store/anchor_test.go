@@ -8,6 +8,7 @@ import (
 )
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"Hello  World", "hello world"},
 		{"a\n\t b", "a b"},
@@ -28,6 +29,7 @@ func TestNormalize(t *testing.T) {
 }
 
 func TestAnchorFind(t *testing.T) {
+	t.Parallel()
 	para1 := "Sourdough needs a levain. The levain is fed with flour and water every day."
 	para2 := "Bake at a high heat. The crust should be dark and the crumb open."
 	para3 := "A levain is fed with flour and water every day, said the baker, twice in summer."
@@ -91,6 +93,7 @@ func TestAnchorFind(t *testing.T) {
 }
 
 func TestAnchorContext(t *testing.T) {
+	t.Parallel()
 	text := strings.Repeat("a", 60) + "QUOTE" + strings.Repeat("é", 60)
 	at := newAnchorText([]string{text})
 	m, ok := at.find(quoteAnchor{Quote: "QUOTE", Hint: -1})
@@ -106,6 +109,7 @@ func TestAnchorContext(t *testing.T) {
 // TestAnchorFuzzyBounded: a quote longer than the fuzzy bound, or a text
 // too large for the table budget, is not matched fuzzily.
 func TestAnchorFuzzyBounded(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", fuzzyMaxRunes/5+1)
 	at := newAnchorText([]string{strings.Replace(long, "word", "ward", 1)})
 	if _, ok := at.find(quoteAnchor{Quote: long, Hint: -1}); ok {
@@ -130,6 +134,7 @@ func TestAnchorFuzzyBounded(t *testing.T) {
 }
 
 func TestQuoteOverlap(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		a, b  string
 		union string
@@ -216,6 +221,7 @@ func BenchmarkAnchorFindEdited(b *testing.B) {
 }
 
 func TestHeldBy(t *testing.T) {
+	t.Parallel()
 	texts := []string{"The Crust should be dark and the crumb open", "a note"}
 	cases := []struct {
 		q      string
@@ -239,6 +245,7 @@ func TestHeldBy(t *testing.T) {
 // fuzzyMaxTextCells, an edited quote is no longer looked for fuzzily (it
 // is orphaned), so re-anchoring very many changed quotes stays bounded.
 func TestFuzzyTextBudget(t *testing.T) {
+	t.Parallel()
 	chunks := []string{"The lighthouse keeper logged every passing ship in a leather book for forty years."}
 	q := quoteAnchor{Quote: "logged every pasing ship in a lether book", Hint: -1}
 	fresh := newAnchorText(chunks)

@@ -15,6 +15,7 @@ import (
 // actor, tag, confidence, review state and text, newest first, paged
 // without repeats; and the counts by state.
 func TestListAnnotations(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "ll.db"), Options{})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestItemChunksAndTermRarity(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	add := func(url string, chunks ...string) {

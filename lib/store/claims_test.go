@@ -19,6 +19,7 @@ func ids(recs []*record.Record) []string {
 }
 
 func TestClaimPending(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	s := openTest(t)

@@ -109,6 +109,7 @@ func copiesStore(t *testing.T) *Store {
 }
 
 func TestCopiesAreOneHit(t *testing.T) {
+	t.Parallel()
 	s := copiesStore(t)
 	group := hitSummary{
 		URL:        "page?q=4",
@@ -167,6 +168,7 @@ func TestCopiesAreOneHit(t *testing.T) {
 }
 
 func TestCopiesRepresentative(t *testing.T) {
+	t.Parallel()
 	pinned := record.Annotation{Type: "highlight", Text: "the lens", Actor: "agent:a", Confidence: conf(0.7), Pinned: true}
 	note := func(text string) record.Annotation {
 		return record.Annotation{Type: "note", Text: text, Actor: "human"}
@@ -243,6 +245,7 @@ func lowestID(names ...string) string {
 // group the pinned boost even when the best-ranked member has none, which
 // can lift the group above an item that outranks that member alone.
 func TestCopiesPinnedCountsForTheGroup(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	tickingClock(s)
 	addFiller(t, s, 12)
@@ -283,6 +286,7 @@ func TestCopiesPinnedCountsForTheGroup(t *testing.T) {
 }
 
 func TestCopiesRecent(t *testing.T) {
+	t.Parallel()
 	s := copiesStore(t)
 	addCopy(t, s, doc{url: "https://c.test/newest", title: "Newest", chunks: []string{"Something else entirely."}})
 	tests := []struct {
@@ -332,6 +336,7 @@ func TestCopiesRecent(t *testing.T) {
 }
 
 func TestCopiesRelated(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	tickingClock(s)
 	addFiller(t, s, 12)
@@ -374,6 +379,7 @@ func TestCopiesRelated(t *testing.T) {
 
 // TestCopiesQueueViewsNotGrouped: queue views list every copy.
 func TestCopiesQueueViewsNotGrouped(t *testing.T) {
+	t.Parallel()
 	s := copiesStore(t)
 	recs, err := s.Queue(context.Background(), QueueOptions{Queue: QueueStale})
 	if err != nil {
@@ -396,6 +402,7 @@ func TestCopiesQueueViewsNotGrouped(t *testing.T) {
 // TestCopiesFillThePage: when copies take all the candidate rows, the
 // search looks further, so that the page still gets every other match.
 func TestCopiesFillThePage(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	tickingClock(s)
 	addFiller(t, s, 12)

@@ -37,6 +37,7 @@ func TestMain(m *testing.M) {
 // fails: a new file's switch to WAL and its first migrations must wait for
 // each other instead of failing with "database is locked".
 func TestConcurrentCreate(t *testing.T) {
+	t.Parallel()
 	rounds, openers := 60, 6
 	if testing.Short() {
 		rounds = 5

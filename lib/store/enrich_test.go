@@ -46,6 +46,7 @@ func annotationsOf(t *testing.T, s *Store, id string) []enrichAnn {
 func ip(i int) *int { return &i }
 
 func TestIndexEnrichment(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://example.com/enrich"
@@ -108,6 +109,7 @@ func TestIndexEnrichment(t *testing.T) {
 }
 
 func TestIndexEnrichmentRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	tests := []struct {
 		name string

@@ -73,6 +73,7 @@ func enrichStored(rec *record.Record) {
 }
 
 func TestAttachStoredChunks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://example.com/quokka"
@@ -120,6 +121,7 @@ func TestAttachStoredChunks(t *testing.T) {
 // enriched and leaves the content, its full-text rows and the item's
 // metadata as they were; again, it replaces instead of adding.
 func TestIndexStoredEnrichment(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://example.com/quokka"
@@ -175,6 +177,7 @@ func TestIndexStoredEnrichment(t *testing.T) {
 // are not the item's (changed since ll-find read it, or made up) writes
 // nothing; one without an enrichment changes nothing.
 func TestIndexStoredRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://example.com/quokka"
@@ -237,6 +240,7 @@ func TestIndexStoredRefused(t *testing.T) {
 // and keeps the failure (status's last_enrich_error, an enrich_failed
 // event), through both paths; a stored enrichment clears it.
 func TestEnrichFailureKept(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://example.com/quokka"

@@ -133,47 +133,119 @@ func IsExport(rec *record.Record) bool {
 // exported without its text is restored as saved, for the worker to fetch
 // again.
 func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Record, created bool, err error) {
-	row := map[string]any{}
+	e, err := decodeExport(rec)
+	if err != nil {
+		return nil, false, err
+	}
+	names, vals, err := s.itemColumns(ctx, e.row)
+	if err != nil {
+		return nil, false, err
+	}
+	err = s.tx(ctx, func(tx *sqlx.Tx) error {
+		created = false
+		var n int
+		if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM items WHERE id = ? OR canonical_url = ?`, e.id, e.canonical); err != nil {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+		if err := restoreItemRow(ctx, tx, e, names, vals); err != nil {
+			return err
+		}
+		chunkIDs, err := restoreChunks(ctx, tx, e.id, rec.Chunks)
+		if err != nil {
+			return err
+		}
+		for _, step := range []func() error{
+			func() error { return s.restoreAnnotations(ctx, tx, e.id, rec.Annotations, chunkIDs) },
+			func() error { return restoreTags(ctx, tx, e.id, rec.Tagged, e.rejected) },
+			func() error { return restoreArtifacts(ctx, tx, e.id, rec.Artifacts) },
+			func() error { return restoreHistory(ctx, tx, e.id, e.hist) },
+		} {
+			if err := step(); err != nil {
+				return err
+			}
+		}
+		var seq int64
+		if err := tx.GetContext(ctx, &seq, `SELECT seq FROM items WHERE id = ?`, e.id); err != nil {
+			return err
+		}
+		created = true
+		return insertFTS(ctx, tx, seq, e.id)
+	})
+	if err != nil {
+		if IsConstraint(err) {
+			return nil, false, badInput("cannot restore item %s: %v", record.Echo(e.id), err)
+		}
+		return nil, false, err
+	}
+	it, err := s.Status(ctx, e.id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, false, fmt.Errorf("item %s vanished after its restore", e.id)
+	}
+	return it, created, err
+}
+
+// exportParts are the parts of an export record Restore reads from its
+// extra fields.
+type exportParts struct {
+	row           map[string]any // the item's row: column → value
+	id, canonical string
+	hist          []HistoryEvent
+	rejected      []rejectedTag
+	withText      bool // exported with its text (else restored as saved)
+}
+
+// decodeExport reads and checks an export record's extra fields (no
+// database needed): the item's row, numbers as int64 where they are whole,
+// its id matching its canonical URL, the history and rejected tags.
+func decodeExport(rec *record.Record) (*exportParts, error) {
+	e := &exportParts{row: map[string]any{}}
 	dec := json.NewDecoder(bytes.NewReader(rec.Extra[ExportItemKey]))
 	dec.UseNumber()
-	if err := dec.Decode(&row); err != nil {
-		return nil, false, badInput("%s: not an object: %v", ExportItemKey, err)
+	if err := dec.Decode(&e.row); err != nil {
+		return nil, badInput("%s: not an object: %v", ExportItemKey, err)
 	}
-	for k, v := range row {
+	for k, v := range e.row {
 		if n, ok := v.(json.Number); ok {
 			if i, err := n.Int64(); err == nil {
-				row[k] = i
+				e.row[k] = i
 			} else if f, err := n.Float64(); err == nil {
-				row[k] = f
+				e.row[k] = f
 			}
 		}
 	}
-	id, _ := row["id"].(string)
-	canonical, _ := row["canonical_url"].(string)
-	if id == "" || canonical == "" || id != record.ItemID(canonical) {
-		return nil, false, badInput("%s: id and canonical_url missing or not matching", ExportItemKey)
+	e.id, _ = e.row["id"].(string)
+	e.canonical, _ = e.row["canonical_url"].(string)
+	if e.id == "" || e.canonical == "" || e.id != record.ItemID(e.canonical) {
+		return nil, badInput("%s: id and canonical_url missing or not matching", ExportItemKey)
 	}
-	var hist []HistoryEvent
 	if raw, ok := rec.Extra[ExportHistoryKey]; ok {
-		if err := json.Unmarshal(raw, &hist); err != nil {
-			return nil, false, badInput("%s: %v", ExportHistoryKey, err)
+		if err := json.Unmarshal(raw, &e.hist); err != nil {
+			return nil, badInput("%s: %v", ExportHistoryKey, err)
 		}
 	}
-	var rejected []rejectedTag
 	if raw, ok := rec.Extra[ExportTagsRejectedKey]; ok {
-		if err := json.Unmarshal(raw, &rejected); err != nil {
-			return nil, false, badInput("%s: %v", ExportTagsRejectedKey, err)
+		if err := json.Unmarshal(raw, &e.rejected); err != nil {
+			return nil, badInput("%s: %v", ExportTagsRejectedKey, err)
 		}
 	}
-	var withText bool
 	if raw, ok := rec.Extra[ExportTextKey]; ok {
-		json.Unmarshal(raw, &withText)
+		json.Unmarshal(raw, &e.withText)
 	}
+	return e, nil
+}
+
+// itemColumns are the columns and values of an exported item's row, each
+// checked to be a column of this database's items table (seq excepted:
+// it is this database's own).
+func (s *Store) itemColumns(ctx context.Context, row map[string]any) ([]string, []any, error) {
 	var cols []struct {
 		Name string `db:"name"`
 	}
 	if err := s.db.SelectContext(ctx, &cols, `SELECT name FROM pragma_table_info('items')`); err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	known := map[string]bool{}
 	for _, c := range cols {
@@ -183,152 +255,159 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 	vals := make([]any, 0, len(row))
 	for k, v := range row {
 		if !known[k] || k == "seq" {
-			return nil, false, badInput("%s: column %s is not one of this database's (an export of a newer linkledger?)", ExportItemKey, record.Quote(k))
+			return nil, nil, badInput("%s: column %s is not one of this database's (an export of a newer linkledger?)", ExportItemKey, record.Quote(k))
 		}
 		names = append(names, k)
 		vals = append(vals, v)
 	}
-	err = s.tx(ctx, func(tx *sqlx.Tx) error {
-		created = false
-		var n int
-		if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM items WHERE id = ? OR canonical_url = ?`, id, canonical); err != nil {
+	return names, vals, nil
+}
+
+// restoreItemRow inserts the item's row; one exported without its text
+// becomes saved, for the worker to fetch again.
+func restoreItemRow(ctx context.Context, tx *sqlx.Tx, e *exportParts, names []string, vals []any) error {
+	q := `INSERT INTO items(`
+	ph := ``
+	for i, c := range names {
+		if i > 0 {
+			q += ", "
+			ph += ", "
+		}
+		q += `"` + c + `"`
+		ph += "?"
+	}
+	if _, err := tx.ExecContext(ctx, q+`) VALUES (`+ph+`)`, vals...); err != nil {
+		return err
+	}
+	if e.withText {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE items SET ingest_status = 'saved', checksum = NULL, parsed_at = NULL, fetched_at = NULL,
+				etag = NULL, last_modified = NULL, attempts = 0, next_retry_at = NULL WHERE id = ?`, e.id)
+	return err
+}
+
+// restoreChunks inserts the item's chunks, their ids kept when free, and
+// returns each exported chunk id's id here.
+func restoreChunks(ctx context.Context, tx *sqlx.Tx, id string, chunks []record.Chunk) (map[int64]int64, error) {
+	chunkIDs := map[int64]int64{}
+	for _, c := range chunks {
+		var cid any
+		if c.ID > 0 && free(ctx, tx, "content_chunks", c.ID) {
+			cid = c.ID
+		}
+		r, err := tx.ExecContext(ctx, `INSERT INTO content_chunks(id, item_id, chunk_index, text, tokens, start_s, page) VALUES (?,?,?,?,?,?,?)`,
+			cid, id, c.Index, c.Text, c.Tokens, c.StartS, nullInt(c.Page))
+		if err != nil {
+			return nil, err
+		}
+		nid, _ := r.LastInsertId()
+		chunkIDs[c.ID] = nid
+		if c.Kind != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO chunk_kinds(chunk_id, kind) VALUES (?, ?)`, nid, c.Kind); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return chunkIDs, nil
+}
+
+// restoreAnnotations inserts the item's annotations, their ids kept when
+// free, pointing at the restored chunks.
+func (s *Store) restoreAnnotations(ctx context.Context, tx *sqlx.Tx, id string, anns []record.Annotation, chunkIDs map[int64]int64) error {
+	for _, a := range anns {
+		// its own id when free, else one never given (annotation_ids.go)
+		aid := a.ID
+		if aid <= 0 || !free(ctx, tx, "annotations", aid) {
+			var err error
+			if aid, err = s.nextAnnotationID(ctx, tx); err != nil {
+				return err
+			}
+		} else if err := s.noteAnnotationID(ctx, tx, aid); err != nil {
 			return err
 		}
-		if n > 0 {
-			return nil
-		}
-		q := `INSERT INTO items(`
-		ph := ``
-		for i, c := range names {
-			if i > 0 {
-				q += ", "
-				ph += ", "
-			}
-			q += `"` + c + `"`
-			ph += "?"
-		}
-		if _, err := tx.ExecContext(ctx, q+`) VALUES (`+ph+`)`, vals...); err != nil {
-			return err
-		}
-		if !withText {
-			if _, err := tx.ExecContext(ctx, `UPDATE items SET ingest_status = 'saved', checksum = NULL, parsed_at = NULL, fetched_at = NULL,
-				etag = NULL, last_modified = NULL, attempts = 0, next_retry_at = NULL WHERE id = ?`, id); err != nil {
-				return err
+		var chunk any
+		if a.ChunkID != nil {
+			if nid, ok := chunkIDs[*a.ChunkID]; ok {
+				chunk = nid
 			}
 		}
-		chunkIDs := map[int64]int64{}
-		for _, c := range rec.Chunks {
-			var cid any
-			if c.ID > 0 && free(ctx, tx, "content_chunks", c.ID) {
-				cid = c.ID
-			}
-			r, err := tx.ExecContext(ctx, `INSERT INTO content_chunks(id, item_id, chunk_index, text, tokens, start_s, page) VALUES (?,?,?,?,?,?,?)`,
-				cid, id, c.Index, c.Text, c.Tokens, c.StartS, nullInt(c.Page))
-			if err != nil {
-				return err
-			}
-			nid, _ := r.LastInsertId()
-			chunkIDs[c.ID] = nid
-			if c.Kind != "" {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO chunk_kinds(chunk_id, kind) VALUES (?, ?)`, nid, c.Kind); err != nil {
-					return err
-				}
-			}
+		var review any
+		if a.Review == ReviewConfirmed || a.Review == ReviewRejected {
+			review = a.Review
 		}
-		for _, a := range rec.Annotations {
-			// its own id when free, else one never given (annotation_ids.go)
-			aid := a.ID
-			if aid <= 0 || !free(ctx, tx, "annotations", aid) {
-				var err error
-				if aid, err = s.nextAnnotationID(ctx, tx); err != nil {
-					return err
-				}
-			} else if err := s.noteAnnotationID(ctx, tx, aid); err != nil {
-				return err
-			}
-			var chunk any
-			if a.ChunkID != nil {
-				if nid, ok := chunkIDs[*a.ChunkID]; ok {
-					chunk = nid
-				}
-			}
-			var review any
-			if a.Review == ReviewConfirmed || a.Review == ReviewRejected {
-				review = a.Review
-			}
-			var orphaned any
-			if a.OrphanedAt != "" {
-				orphaned = a.OrphanedAt
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO annotations(id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, review, orphaned_at)
+		var orphaned any
+		if a.OrphanedAt != "" {
+			orphaned = a.OrphanedAt
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO annotations(id, item_id, chunk_id, chunk_index, type, text, actor, confidence, pinned, created_at, review, orphaned_at)
 				VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, aid, id, chunk, a.ChunkIndex, a.Type, a.Text, a.Actor, a.Confidence, a.Pinned, a.CreatedAt, review, orphaned); err != nil {
-				return err
-			}
-		}
-		for _, t := range rec.Tagged {
-			var review any
-			if t.Review == ReviewConfirmed {
-				review = t.Review
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at, review) VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`, id, t.Tag, t.Actor, t.CreatedAt, review); err != nil {
-				return err
-			}
-		}
-		for _, t := range rejected {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tags_rejected(item_id, tag, actor, created_at, rejected_by, rejected_at) VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
-				id, t.Tag, t.Actor, t.CreatedAt, t.RejectedBy, t.RejectedAt); err != nil {
-				return err
-			}
-		}
-		for _, a := range rec.Artifacts {
-			claims := a.KeyClaims
-			if claims == nil {
-				claims = []string{}
-			}
-			cj, _ := json.Marshal(claims)
-			dj, err := detailJSON(&a)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO artifacts(item_id, summary, key_claims_json, created_by, created_at, detail_json) VALUES (?,?,?,?,?,?)`,
-				id, a.Summary, string(cj), a.CreatedBy, a.CreatedAt, dj); err != nil {
-				return err
-			}
-		}
-		for _, e := range hist {
-			d := string(e.Detail)
-			if d == "" || d == "null" {
-				d = "{}"
-			}
-			action := e.Action
-			if action == fileAllowedEventName {
-				// a grant is the user's word on this machine, never a
-				// record's: kept inert, under another name (grants.go)
-				action, d = fileGrantDroppedEventName, droppedGrantDetail(e.Detail)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO events(item_id, entity, entity_id, action, actor, at, detail_json) VALUES (?,?,?,?,?,?,?)`,
-				id, e.Entity, e.EntityID, action, e.Actor, e.At, d); err != nil {
-				return err
-			}
-		}
-		var seq int64
-		if err := tx.GetContext(ctx, &seq, `SELECT seq FROM items WHERE id = ?`, id); err != nil {
 			return err
 		}
-		created = true
-		return insertFTS(ctx, tx, seq, id)
-	})
-	if err != nil {
-		if IsConstraint(err) {
-			return nil, false, badInput("cannot restore item %s: %v", record.Echo(id), err)
+	}
+	return nil
+}
+
+// restoreTags inserts the item's tags and rejected tags.
+func restoreTags(ctx context.Context, tx *sqlx.Tx, id string, tagged []record.Tag, rejected []rejectedTag) error {
+	for _, t := range tagged {
+		var review any
+		if t.Review == ReviewConfirmed {
+			review = t.Review
 		}
-		return nil, false, err
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tags(item_id, tag, actor, created_at, review) VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`, id, t.Tag, t.Actor, t.CreatedAt, review); err != nil {
+			return err
+		}
 	}
-	it, err := s.Status(ctx, id)
-	if errors.Is(err, ErrNotFound) {
-		return nil, false, fmt.Errorf("item %s vanished after its restore", id)
+	for _, t := range rejected {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tags_rejected(item_id, tag, actor, created_at, rejected_by, rejected_at) VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+			id, t.Tag, t.Actor, t.CreatedAt, t.RejectedBy, t.RejectedAt); err != nil {
+			return err
+		}
 	}
-	return it, created, err
+	return nil
+}
+
+// restoreArtifacts inserts the item's artifacts.
+func restoreArtifacts(ctx context.Context, tx *sqlx.Tx, id string, arts []record.Artifact) error {
+	for _, a := range arts {
+		claims := a.KeyClaims
+		if claims == nil {
+			claims = []string{}
+		}
+		cj, _ := json.Marshal(claims)
+		dj, err := detailJSON(&a)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO artifacts(item_id, summary, key_claims_json, created_by, created_at, detail_json) VALUES (?,?,?,?,?,?)`,
+			id, a.Summary, string(cj), a.CreatedBy, a.CreatedAt, dj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restoreHistory inserts the item's events; a file grant is kept inert,
+// under another name.
+func restoreHistory(ctx context.Context, tx *sqlx.Tx, id string, hist []HistoryEvent) error {
+	for _, e := range hist {
+		d := string(e.Detail)
+		if d == "" || d == "null" {
+			d = "{}"
+		}
+		action := e.Action
+		if action == fileAllowedEventName {
+			// a grant is the user's word on this machine, never a
+			// record's: kept inert, under another name (grants.go)
+			action, d = fileGrantDroppedEventName, droppedGrantDetail(e.Detail)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO events(item_id, entity, entity_id, action, actor, at, detail_json) VALUES (?,?,?,?,?,?,?)`,
+			id, e.Entity, e.EntityID, action, e.Actor, e.At, d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func free(ctx context.Context, tx *sqlx.Tx, table string, id int64) bool {

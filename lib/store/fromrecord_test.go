@@ -20,6 +20,7 @@ import (
 // (no fetch) is never queued for fetching (stale, pending) nor marked due
 // for revalidation, and that a fetched ingest of it clears the mark.
 func TestContentFromRecord(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	s := openTest(t)
@@ -107,6 +108,7 @@ func ingestOf(t *testing.T, rec *record.Record) IngestInfo {
 // migration marks the own-text items and restores the failed one to
 // parsed, with an audit event.
 func TestMigrationContentFromRecord(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ll.db")
 	db, err := sqlx.Open("sqlite3", DSN(path, Options{}))

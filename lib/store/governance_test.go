@@ -55,6 +55,7 @@ func saveTags(t *testing.T, s *Store, url, actor string, tags, remove []string) 
 }
 
 func TestReviewTags(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openAt(t, time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
 	url := "https://review.test/newts"
@@ -148,6 +149,7 @@ func TestReviewTags(t *testing.T) {
 }
 
 func TestPersonAddingRejectedTag(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	url := "https://review.test/toads"
 	id := record.ItemID(url)
@@ -179,6 +181,7 @@ func TestPersonAddingRejectedTag(t *testing.T) {
 }
 
 func TestReviewAgentLimits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://review.test/voles"
@@ -256,6 +259,7 @@ func fmtConf(c *float64) string {
 }
 
 func TestSaveReviewRecord(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://review.test/shrews"
@@ -365,6 +369,7 @@ func TestSaveReviewRecord(t *testing.T) {
 }
 
 func TestReviewQueueDecayed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	s, err := Open(ctx, t.TempDir()+"/ll.db", Options{Now: func() time.Time { return now }})
@@ -440,6 +445,7 @@ func hitHighlights2(t *testing.T, s *Store, text string, w Weights) []string {
 }
 
 func TestDecaySetting(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	p, st, err := s.StoredDecay(ctx)
@@ -472,6 +478,7 @@ func TestDecaySetting(t *testing.T) {
 }
 
 func TestExportKeepsTagDecisions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://review.test/frogs"
@@ -505,6 +512,7 @@ func TestExportKeepsTagDecisions(t *testing.T) {
 // every later one; a new file (no settings table yet) reads it after
 // migrating.
 func TestDecayReadAtOpen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ll.db")
 	s, err := Open(ctx, path, Options{ReadPolicies: true})

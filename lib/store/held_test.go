@@ -23,6 +23,7 @@ import (
 // python3): a client whose close checkpoints and deletes the WAL when it
 // can take the exclusive lock.
 func TestReopenKeepsLocks(t *testing.T) {
+	t.Parallel()
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is the other SQLite client")
@@ -95,6 +96,7 @@ func TestReopenKeepsLocks(t *testing.T) {
 // the live database's -wal (by its name or a link to it): that would
 // replace the file the store writes into.
 func TestBackupRefusesHeldFiles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "ll.db")

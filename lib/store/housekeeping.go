@@ -188,18 +188,14 @@ func (e *NoAnnotationError) Error() string {
 
 func (e *NoAnnotationError) Unwrap() error { return ErrNoAnnotation }
 
-// RemoveAnnotations deletes annotations of one item, all or none: when an
-// id is not one of the item's annotations nothing is removed and a
-// *NoAnnotationError is returned. The item's full-text rows are rebuilt and
-// an event per annotation (its type, text and actor) is written, in the
-// same transaction.
-func (s *Store) RemoveAnnotations(ctx context.Context, itemID string, ids []int64, actor string) (*record.Change, error) {
+// itemWrite is the prologue of a change to one item by actor: the actor
+// is checked, then fn runs in one transaction with the item's row
+// (ErrNotFound when there is none).
+func (s *Store) itemWrite(ctx context.Context, itemID, actor string, fn func(tx *sqlx.Tx, it *itemRow) error) error {
 	if !ValidActor(actor) {
-		return nil, fmt.Errorf("actor %q: want human or agent:<name>", actor)
+		return fmt.Errorf("actor %q: want human or agent:<name>", actor)
 	}
-	ch := &record.Change{Action: changeUnannotate}
-	err := s.tx(ctx, func(tx *sqlx.Tx) error {
-		*ch = record.Change{Action: changeUnannotate, At: s.nowString()}
+	return s.tx(ctx, func(tx *sqlx.Tx) error {
 		it, err := getItem(ctx, tx, itemID)
 		if err != nil {
 			return err
@@ -207,6 +203,19 @@ func (s *Store) RemoveAnnotations(ctx context.Context, itemID string, ids []int6
 		if it == nil {
 			return ErrNotFound
 		}
+		return fn(tx, it)
+	})
+}
+
+// RemoveAnnotations deletes annotations of one item, all or none: when an
+// id is not one of the item's annotations nothing is removed and a
+// *NoAnnotationError is returned. The item's full-text rows are rebuilt and
+// an event per annotation (its type, text and actor) is written, in the
+// same transaction.
+func (s *Store) RemoveAnnotations(ctx context.Context, itemID string, ids []int64, actor string) (*record.Change, error) {
+	ch := &record.Change{Action: changeUnannotate}
+	err := s.itemWrite(ctx, itemID, actor, func(tx *sqlx.Tx, it *itemRow) error {
+		*ch = record.Change{Action: changeUnannotate, At: s.nowString()}
 		type ann struct {
 			ID         int64           `db:"id"`
 			Type       string          `db:"type"`
@@ -317,19 +326,9 @@ func (s *Store) SetArchived(ctx context.Context, itemID string, archived bool, a
 // (with the same id, since the id is derived from the canonical URL).
 // It returns ErrNotFound for an unknown id.
 func (s *Store) Delete(ctx context.Context, itemID, actor string) (*record.Change, error) {
-	if !ValidActor(actor) {
-		return nil, fmt.Errorf("actor %q: want human or agent:<name>", actor)
-	}
 	ch := &record.Change{Action: changeDelete}
-	err := s.tx(ctx, func(tx *sqlx.Tx) error {
+	err := s.itemWrite(ctx, itemID, actor, func(tx *sqlx.Tx, it *itemRow) error {
 		*ch = record.Change{Action: changeDelete, At: s.nowString()}
-		it, err := getItem(ctx, tx, itemID)
-		if err != nil {
-			return err
-		}
-		if it == nil {
-			return ErrNotFound
-		}
 		var n record.Removed
 		if err := tx.GetContext(ctx, &n.Chunks, `SELECT count(*) FROM content_chunks WHERE item_id = ?`, itemID); err != nil {
 			return err

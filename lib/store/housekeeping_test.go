@@ -53,6 +53,7 @@ func searchIDs(t *testing.T, s *Store, text string, f Filter) []string {
 }
 
 func TestShow(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
 	s := openAt(t, now)
@@ -119,6 +120,7 @@ func TestShow(t *testing.T) {
 }
 
 func TestTagCounts(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	for i, u := range []string{"https://a.example/1", "https://a.example/2", "https://a.example/3"} {
 		r := item(u)
@@ -147,6 +149,7 @@ func TestTagCounts(t *testing.T) {
 }
 
 func TestRemoveAnnotations(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://example.com/ann"
@@ -196,6 +199,7 @@ func TestRemoveAnnotations(t *testing.T) {
 }
 
 func TestArchive(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	a, b := "https://example.com/kept", "https://example.com/archived"
@@ -271,6 +275,7 @@ func TestArchive(t *testing.T) {
 }
 
 func TestArchivedStillQueued(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	r := mustSave(t, s, item("https://example.com/pending"))
@@ -296,6 +301,7 @@ var sortedIDs = cmp.Transformer("sort", func(in []string) []string {
 })
 
 func TestDelete(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url, other := "https://example.com/gone", "https://example.com/stays"

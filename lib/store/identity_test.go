@@ -28,6 +28,7 @@ func plainDB(t *testing.T, path string, sqls ...string) {
 // TestOpenIdentity checks which files Open adopts and which it refuses,
 // for a writer and a reader, and that a refused file is left as it was.
 func TestOpenIdentity(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	type want int
 	const (
@@ -139,6 +140,7 @@ func TestOpenIdentity(t *testing.T) {
 // linkledger database from before application_id adopts it without
 // writing (its schema is then one version behind: the usual message).
 func TestReadOnlyOpenWritesNoApplicationID(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	p := filepath.Join(t.TempDir(), "x.db")
 	s, err := Open(ctx, p, Options{})

@@ -14,6 +14,7 @@ import (
 // times, the importer in the history, and that running it again adds
 // nothing.
 func TestSaveImported(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	rec := func() *record.Record {
@@ -65,6 +66,7 @@ func TestSaveImported(t *testing.T) {
 }
 
 func TestSaveImportedBadFields(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	for _, tc := range []struct{ savedAt, via, annAt string }{

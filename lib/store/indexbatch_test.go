@@ -85,6 +85,7 @@ func indexRecords() []*record.Record {
 // records in one transaction, their search rows written at the run's end)
 // gives each record Index's result and leaves the same rows.
 func TestIndexBatchMatchesIndex(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	open := func(name string) *Store {

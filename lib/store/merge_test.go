@@ -17,6 +17,7 @@ import (
 // unbounded one leaves one segment; searches return the same hits, scores
 // and all, before and after.
 func TestMergeIndex(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	addFiller(t, s, 60)
@@ -91,6 +92,7 @@ func scores(res *SearchResult) []float64 {
 // that no longer agrees with its content (here: a content row deleted
 // behind FTS5's back), which PRAGMA integrity_check alone may not.
 func TestIntegrityCheckSeesFullTextDamage(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	addFiller(t, s, 5)
@@ -116,6 +118,7 @@ func TestIntegrityCheckSeesFullTextDamage(t *testing.T) {
 // mergeStepPages pages grew it by that much, left on the free list for
 // good), and still ends with one segment.
 func TestMergeIndexKeepsFileSmall(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	rng := rand.New(rand.NewPCG(23, 2))

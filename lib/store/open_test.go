@@ -12,6 +12,7 @@ import (
 // TestOpenCreatesNoFolder checks that Open never creates a folder, and
 // with MustExist not even the file.
 func TestOpenCreatesNoFolder(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "x.db")
@@ -44,6 +45,7 @@ func TestOpenCreatesNoFolder(t *testing.T) {
 // the pool the bulk page cache, and that a store without it keeps
 // SQLite's default.
 func TestBulkCacheSize(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
 		bulk bool

@@ -13,6 +13,7 @@ import (
 )
 
 func TestPacksVersions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "ll.db"), Options{Now: func() time.Time { return now }})
@@ -79,6 +80,7 @@ func TestPacksVersions(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	day := func(d float64) time.Time {
 		return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(d * float64(24*time.Hour)))
@@ -153,6 +155,7 @@ func TestUsage(t *testing.T) {
 // new task is not reuse; one saved in earlier work (over an hour before
 // the task began) is (issue 28).
 func TestUsageReuseIsLaterWork(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "ll.db"), Options{Now: func() time.Time { return now }})

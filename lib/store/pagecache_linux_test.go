@@ -12,6 +12,7 @@ import (
 // can set the pool: the child opens a store with a pool, indexes and
 // searches, and checks that SQLite's page cache lives in the pool.
 func TestPagePool(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("LL_TEST_PAGE_POOL_CHILD") == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestPagePool$", "-test.count=1")
 		cmd.Env = append(os.Environ(), "LL_TEST_PAGE_POOL_CHILD="+t.TempDir())

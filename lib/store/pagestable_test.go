@@ -90,6 +90,7 @@ func hitIDs(t *testing.T, s *Store, opts SearchOptions) []string {
 // the candidate pool was sized by limit+offset, and 102 of 200 lists here
 // differed.)
 func TestRankingIgnoresLimit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a 1,500-item ledger")
 	}
@@ -151,6 +152,7 @@ func TestRankingIgnoresLimit(t *testing.T) {
 // TestSearchCut: with a cut, an item scoring below that share of the best
 // one's score is left out; without, every match is listed.
 func TestSearchCut(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12)
 	addDocs(t, s,

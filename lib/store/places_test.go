@@ -33,6 +33,7 @@ func placesFile(t *testing.T, n int) string {
 // TestReadPlacesLimits: a places.sqlite over the row limit is refused
 // whole, and a read past its deadline is refused, both saying which limit.
 func TestReadPlacesLimits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := placesFile(t, 3)
 	got, err := ReadPlaces(ctx, path, PlacesLimits{MaxRows: 4})

@@ -12,6 +12,7 @@ import (
 // every copy opens, passes Check, and has each item with its created
 // event and tag (one moment, not a mix).
 func TestBackupWhileWriting(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := openTest(t)
@@ -59,6 +60,7 @@ func TestBackupWhileWriting(t *testing.T) {
 }
 
 func TestCheckRepair(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	r := item("https://example.com/a")

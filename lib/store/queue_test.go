@@ -14,6 +14,7 @@ import (
 )
 
 func TestQueueViews(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	s := openTest(t)
@@ -90,6 +91,7 @@ func TestQueueViews(t *testing.T) {
 }
 
 func TestRelated(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12)
 	addDocs(t, s,
@@ -122,6 +124,7 @@ func TestRelated(t *testing.T) {
 // item that are common in the library find no candidates (they are left
 // out, and say so) while its rare terms still find the related item.
 func TestRelatedBounded(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12) // "lorem ipsum" in every chunk
 	addDocs(t, s,
@@ -144,6 +147,7 @@ func TestRelatedBounded(t *testing.T) {
 // TestRelatedCJK: an item written in Japanese relates to others through
 // the distinctive three-character pieces of its text (trigram side index).
 func TestRelatedCJK(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addDocs(t, s,
 		doc{url: "https://t.test/ml", title: "機械学習の本", chunks: []string{"東京で機械学習を学ぶ。"}},

@@ -37,6 +37,7 @@ func anchors(t *testing.T, s *Store, url string) map[string]string {
 // it; on an item without text both wait (pending) and are
 // checked when it is indexed, where an unfound quote is unanchored.
 func TestQuoteChecked(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://quote.test/a"
@@ -141,6 +142,7 @@ func TestQuoteChecked(t *testing.T) {
 // is never served as the source's; a quote that was anchored once and
 // follows a changed text keeps its own words (issue 27).
 func TestNeverAnchoredQuoteTakesSourceWords(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://quote.test/never"

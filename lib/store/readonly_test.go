@@ -14,6 +14,7 @@ import (
 // writing: read-write, then read-only, then immutable, and only on errors
 // about opening or writing.
 func TestReaderFallback(t *testing.T) {
+	t.Parallel()
 	cantOpen := sqlite3.Error{Code: sqlite3.ErrCantOpen}
 	cases := []struct {
 		name     string
@@ -76,6 +77,7 @@ func readOne(t *testing.T, p string) {
 // stands in for one: SQLite opens the -shm with O_NOFOLLOW, so it cannot
 // make one there, read-write or read-only, even as root.
 func TestReaderNoShm(t *testing.T) {
+	t.Parallel()
 	p := newLedger(t, t.TempDir())
 	if err := os.Symlink("nowhere", p+"-shm"); err != nil {
 		t.Fatal(err)
@@ -91,6 +93,7 @@ func TestReaderNoShm(t *testing.T) {
 // TestReaderReadOnlyFolder checks a reader in a folder it may not write
 // (skipped as root, for whom folder permissions do not apply).
 func TestReaderReadOnlyFolder(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() == 0 {
 		t.Skip("root writes into read-only folders (TestReaderNoShm covers the fallback)")
 	}

@@ -79,6 +79,7 @@ func annEvents(t *testing.T, s *Store, url string, actions ...string) []string {
 }
 
 func TestReanchorOnReindex(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	s := openAt(t, now)
@@ -184,6 +185,7 @@ func sortedWithin(s []string) []string {
 // TestReanchorLegacyRows: annotations stored before anchors (no context,
 // by chunk index only) follow their quote too, found in the old text.
 func TestReanchorLegacyRows(t *testing.T) {
+	t.Parallel()
 	s := openAt(t, time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
 	url := "https://bread.test/legacy"
 	reindex(t, s, url, "Alpha paragraph about rye.", "Beta paragraph about spelt.")
@@ -207,6 +209,7 @@ func TestReanchorLegacyRows(t *testing.T) {
 // TestMergeNearDuplicates: highlights quoting the same text merge into the
 // one with the strongest provenance, keeping the longer quote.
 func TestMergeNearDuplicates(t *testing.T) {
+	t.Parallel()
 	text := []string{
 		"Agents need a memory of links they read. The levain is fed daily.",
 		"Second paragraph of filler text about nothing in particular at all.",
@@ -336,6 +339,7 @@ func TestMergeNearDuplicates(t *testing.T) {
 // apart stay two; when an edit removes one place, the quote that followed
 // its words into the other's merges with it, and the history says so.
 func TestMergeAfterReanchor(t *testing.T) {
+	t.Parallel()
 	s := openAt(t, time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
 	url := "https://merge.test/reanchor"
 	reindex(t, s, url, "The crust should be dark, says one book.", "Filler one.", "Filler two.", "Another says the crust should be dark and thick.")
@@ -376,6 +380,7 @@ func TestMergeAfterReanchor(t *testing.T) {
 // before it to the chunk holding their quote, with the same context the
 // Go matcher takes (characters, not bytes), and leaves the rest alone.
 func TestMigrationBackfillsAnchors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ll.db")
 	s, err := Open(ctx, path, Options{})
@@ -430,6 +435,7 @@ func TestMigrationBackfillsAnchors(t *testing.T) {
 // TestOrphanSurvivesExport: an export restored elsewhere keeps the orphan
 // mark, and the orphan is found again when its quote comes back.
 func TestOrphanSurvivesExport(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openAt(t, time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
 	url := "https://bread.test/export"
@@ -458,6 +464,7 @@ func TestOrphanSurvivesExport(t *testing.T) {
 // TestImportAgainAfterMerge: an import run again adds nothing back that a
 // merge folded into a longer quote.
 func TestImportAgainAfterMerge(t *testing.T) {
+	t.Parallel()
 	s := openAt(t, time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
 	url := "https://merge.test/import"
 	reindex(t, s, url, "Agents need a memory of links they read.")
@@ -483,6 +490,7 @@ func TestImportAgainAfterMerge(t *testing.T) {
 // merged among its strongest only, so a record with very many stays cheap;
 // a near-duplicate pair among the strongest still merges.
 func TestMergeBounded(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	r := item("https://t.test/many")
 	conf := func(c float64) *float64 { return &c }

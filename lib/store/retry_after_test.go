@@ -13,6 +13,7 @@ import (
 // wants to be asked again (error.retry_after) is not retried earlier; one
 // due sooner than the backoff keeps the backoff.
 func TestIndexHonoursRetryAfter(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "ll.db"), Options{Now: func() time.Time { return now }})

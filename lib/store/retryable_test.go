@@ -14,6 +14,7 @@ import (
 // page limit, as a full disk gives the same SQLITE_FULL) may succeed later,
 // so the failed record says retryable; a constraint failure does not.
 func TestIsRetryableDiskFull(t *testing.T) {
+	t.Parallel()
 	db := sqlx.MustOpen("sqlite3", "file:"+filepath.Join(t.TempDir(), "full.db"))
 	defer db.Close()
 	db.SetMaxOpenConns(1) // max_page_count is a setting of the connection

@@ -41,6 +41,7 @@ func hitHighlights(t *testing.T, s *Store, text string) []string {
 }
 
 func TestReviewQueueAndDecisions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openAt(t, time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
 	url := "https://review.test/owls"
@@ -122,6 +123,7 @@ func TestReviewQueueAndDecisions(t *testing.T) {
 }
 
 func TestEnrichKeepsReviewed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://review.test/bats"
@@ -172,6 +174,7 @@ func contains(xs []string, x string) bool {
 }
 
 func TestReviewHumanDecisionStands(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://review.test/moths"
@@ -215,6 +218,7 @@ func TestReviewHumanDecisionStands(t *testing.T) {
 }
 
 func TestDecay(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	s, err := Open(ctx, t.TempDir()+"/ll.db", Options{Now: func() time.Time { return now }})
@@ -263,6 +267,7 @@ func TestDecay(t *testing.T) {
 }
 
 func TestDecayConfirmedStays(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	s, err := Open(ctx, t.TempDir()+"/ll.db", Options{Now: func() time.Time { return now }})

@@ -503,222 +503,308 @@ func (s *Store) prepareSave(rec *record.Record, opts SaveOptions) (*savePrep, er
 	return &savePrep{rec: rec, opts: opts, actor: actor, savedAt: savedAt, anns: anns, tags: tags, untags: untags, review: review}, nil
 }
 
-// applySave is Save's work inside the transaction tx.
+// applySave is Save's work inside the transaction tx, in steps: the
+// item (found or created), the note, the tags added and removed, the
+// annotations, pins and review decisions, the merge of near-duplicate
+// quotes and the agent highlight cap, the artifact, the item's search
+// row, and the answer.
 func (s *Store) applySave(ctx context.Context, tx dbtx, p *savePrep) (*record.Record, error) {
-	rec, opts, actor, savedAt, anns, tags, untags := p.rec, p.opts, p.actor, p.savedAt, p.anns, p.tags, p.untags
-	out := &record.Record{}
-	res := &record.SaveResult{}
-	err := func() error {
-		tx := tx
-		it, created, err := s.ensureItem(ctx, tx, rec, actor, savedAt, importTitle(rec.Title))
-		if err != nil {
-			return err
-		}
-		res.Existing = !created
-		if opts.NamedByUser {
-			if err := s.grantFile(ctx, tx, it, actor); err != nil {
-				return err
-			}
-		}
-		ftsDirty := created && it.Title != ""
-		// the text of the annotations this record adds, in order, and
-		// how many are agent highlights: a new item has no others, so
-		// its search row and the cap need no query (newItemFTS)
-		var added []string
-		agentHighlights := 0
-		now := s.nowString()
-		// what a new item brings with it dates from its saved time
-		intentAt := now
-		if created && savedAt != "" {
-			intentAt = savedAt
-		}
-		var via any
-		if rec.Via != "" {
-			via = map[string]string{"via": rec.Via}
-		}
-		if note := strings.TrimSpace(rec.Note); note != "" {
-			var n int
-			if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = 'note' AND text = ?`, it.ID, note); err != nil {
-				return err
-			}
-			if n == 0 {
-				id, err := s.insertAnnotation(ctx, tx, it.ID, record.Annotation{Type: record.AnnNote, Text: note, Actor: actor}, intentAt, rec.Via)
-				if err != nil {
-					return err
-				}
-				res.NoteAdded = true
-				res.AnnotationIDs = append(res.AnnotationIDs, id)
-				added = append(added, note)
-				ftsDirty = true
-			}
-		}
-		for _, t := range tags {
-			if created {
-				// a new item has no tag and no rejected tag yet (tags
-				// holds each once; a deleted item's rejections went
-				// with it)
-				if err := insertRow(ctx, tx, insertTag, it.ID, t, actor, intentAt); err != nil {
-					return err
-				}
-				res.TagsAdded = append(res.TagsAdded, t)
-				if err := s.event(ctx, tx, it.ID, "tag", t, tagAddedEventName, actor, via); err != nil {
-					return err
-				}
-				continue
-			}
-			tagAdded, err := s.addTag(ctx, tx, it.ID, t, actor, intentAt, via)
-			if err != nil {
-				return err
-			}
-			if tagAdded {
-				res.TagsAdded = append(res.TagsAdded, t)
-			}
-		}
-		for _, t := range untags {
-			if isAgent(actor) {
-				if err := agentMayRemoveTag(ctx, tx, it.ID, t, actor); err != nil {
-					return err
-				}
-			}
-			r, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE item_id = ? AND tag = ?`, it.ID, t)
-			if err != nil {
-				return err
-			}
-			if n, _ := r.RowsAffected(); n > 0 {
-				res.TagsRemoved = append(res.TagsRemoved, t)
-				if err := s.event(ctx, tx, it.ID, "tag", t, tagRemovedEventName, actor, nil); err != nil {
-					return err
-				}
-			}
-		}
-		quotedAdded := false
-		for _, a := range anns {
-			if a.ChunkID != nil {
-				var n int
-				if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM content_chunks WHERE id = ? AND item_id = ?`, *a.ChunkID, it.ID); err != nil {
-					return err
-				}
-				if n == 0 {
-					return badInput("chunk %d is not a chunk of item %s", *a.ChunkID, it.ID)
-				}
-			}
-			if strings.HasPrefix(a.Actor, "agent:") {
-				// a person rejected this text on this item: an agent
-				// adding it again does not bring it back (linkledger review)
-				var n int
-				if err := tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = ? AND text = ? AND review = 'rejected'`, it.ID, a.Type, a.Text); err != nil {
-					return err
-				}
-				if n > 0 {
-					continue
-				}
-			}
-			if rec.Via != "" {
-				// an import run again adds no annotation twice, nor one
-				// already merged into a longer quote of the same actor
-				var texts []string
-				if err := tx.SelectContext(ctx, &texts, `SELECT text FROM annotations WHERE item_id = ? AND type = ? AND actor = ?`, it.ID, a.Type, a.Actor); err != nil {
-					return err
-				}
-				if heldBy(texts, a.Text, quoted(a.Type)) {
-					continue
-				}
-			}
-			at := now
-			if a.CreatedAt != "" {
-				at = a.CreatedAt
-			}
-			id, err := s.insertAnnotation(ctx, tx, it.ID, a, at, rec.Via)
-			if err != nil {
-				return err
-			}
-			res.AnnotationIDs = append(res.AnnotationIDs, id)
-			added = append(added, a.Text)
-			if a.Type == record.AnnHighlight && isAgent(a.Actor) {
-				agentHighlights++
-			}
-			ftsDirty = true
-			quotedAdded = quotedAdded || quoted(a.Type)
-		}
-		for _, id := range rec.Pin {
-			if err := s.setPinned(ctx, tx, it.ID, id, true, actor); err != nil {
-				return err
-			}
-			res.Pinned = append(res.Pinned, id)
-		}
-		for _, id := range rec.Unpin {
-			if err := s.setPinned(ctx, tx, it.ID, id, false, actor); err != nil {
-				return err
-			}
-			res.Unpinned = append(res.Unpinned, id)
-		}
-		for _, d := range p.review {
-			d.ItemID = it.ID
-			r, err := s.review(ctx, tx, d, actor)
-			if err != nil {
-				return err
-			}
-			res.Reviewed = append(res.Reviewed, reviewedOf(d, r))
-		}
-		if quotedAdded {
-			merged, err := s.mergeNearDuplicates(ctx, tx, it.ID, actor)
-			if err != nil {
-				return err
-			}
-			res.Merged = merged
-		}
-		var displaced []int64
-		if !created || agentHighlights > opts.AgentHighlightCap {
-			displaced, err = s.enforceCap(ctx, tx, it.ID, opts.AgentHighlightCap, actor)
-			if err != nil {
-				return err
-			}
-		}
-		res.Displaced = displaced
-		if len(displaced) > 0 {
-			ftsDirty = true
-		}
-		if rec.Artifact != nil {
-			if err := s.insertArtifact(ctx, tx, it, rec.Artifact, actor, now); err != nil {
-				return err
-			}
-		}
-		switch {
-		case !ftsDirty:
-		case created && len(displaced) == 0 && len(res.Merged) == 0 && rec.Artifact == nil:
-			if err := newItemFTS(ctx, tx, it.Seq, it.Title, added); err != nil {
-				return err
-			}
-		default:
-			if err := refreshFTS(ctx, tx, it.Seq, it.ID); err != nil {
-				return err
-			}
-		}
-		// re-read: an artifact may have changed the state (→ enriched);
-		// nothing else above writes the item's row
-		if rec.Artifact != nil {
-			it, err = getItem(ctx, tx, it.ID)
-			if err != nil {
-				return err
-			}
-		}
-		out.ID = it.ID
-		out.URL = rec.URL
-		if out.URL == "" {
-			out.URL = it.OriginalURL
-		}
-		out.CanonicalURL = it.CanonicalURL
-		out.SourceType = it.SourceType
-		out.Status = it.IngestStatus
-		isNew := created
-		out.New = &isNew
-		return nil
-	}()
+	a := &saveApply{s: s, tx: tx, p: p, res: &record.SaveResult{}}
+	var err error
+	a.it, a.created, err = s.ensureItem(ctx, tx, p.rec, p.actor, p.savedAt, importTitle(p.rec.Title))
 	if err != nil {
 		return nil, err
 	}
-	out.Save = res
-	return out, nil
+	a.res.Existing = !a.created
+	if p.opts.NamedByUser {
+		if err := s.grantFile(ctx, tx, a.it, p.actor); err != nil {
+			return nil, err
+		}
+	}
+	a.ftsDirty = a.created && a.it.Title != ""
+	a.now = s.nowString()
+	// what a new item brings with it dates from its saved time
+	a.intentAt = a.now
+	if a.created && p.savedAt != "" {
+		a.intentAt = p.savedAt
+	}
+	if p.rec.Via != "" {
+		a.via = map[string]string{"via": p.rec.Via}
+	}
+	for _, step := range []func(context.Context) error{
+		a.note, a.addTags, a.removeTags, a.annotations, a.pins, a.reviews, a.mergeAndCap, a.artifact, a.searchRow,
+	} {
+		if err := step(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return a.answer(), nil
+}
+
+// saveApply is the state of one applySave.
+type saveApply struct {
+	s       *Store
+	tx      dbtx
+	p       *savePrep
+	it      *itemRow
+	created bool
+	res     *record.SaveResult
+	// added is the text of the annotations this record adds, in order,
+	// and agentHighlights how many are agent highlights: a new item has
+	// no others, so its search row and the cap need no query
+	// (newItemFTS)
+	added           []string
+	agentHighlights int
+	// quotedAdded: a quoting annotation was added (near duplicates may
+	// merge)
+	quotedAdded bool
+	// displaced are the agent highlights the cap put out
+	displaced []int64
+	// ftsDirty: the item's search row must change
+	ftsDirty bool
+	// now is the time of this save; intentAt is when what it brings was
+	// meant (a new item's saved time, else now)
+	now, intentAt string
+	via           any // the event detail of an import ({"via": ...}), or nil
+}
+
+// note adds the record's note, unless the item has the same one.
+func (a *saveApply) note(ctx context.Context) error {
+	note := strings.TrimSpace(a.p.rec.Note)
+	if note == "" {
+		return nil
+	}
+	var n int
+	if err := a.tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = 'note' AND text = ?`, a.it.ID, note); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	id, err := a.s.insertAnnotation(ctx, a.tx, a.it.ID, record.Annotation{Type: record.AnnNote, Text: note, Actor: a.p.actor}, a.intentAt, a.p.rec.Via)
+	if err != nil {
+		return err
+	}
+	a.res.NoteAdded = true
+	a.res.AnnotationIDs = append(a.res.AnnotationIDs, id)
+	a.added = append(a.added, note)
+	a.ftsDirty = true
+	return nil
+}
+
+// addTags adds the record's tags.
+func (a *saveApply) addTags(ctx context.Context) error {
+	for _, t := range a.p.tags {
+		if a.created {
+			// a new item has no tag and no rejected tag yet (tags
+			// holds each once; a deleted item's rejections went
+			// with it)
+			if err := insertRow(ctx, a.tx, insertTag, a.it.ID, t, a.p.actor, a.intentAt); err != nil {
+				return err
+			}
+			a.res.TagsAdded = append(a.res.TagsAdded, t)
+			if err := a.s.event(ctx, a.tx, a.it.ID, "tag", t, tagAddedEventName, a.p.actor, a.via); err != nil {
+				return err
+			}
+			continue
+		}
+		tagAdded, err := a.s.addTag(ctx, a.tx, a.it.ID, t, a.p.actor, a.intentAt, a.via)
+		if err != nil {
+			return err
+		}
+		if tagAdded {
+			a.res.TagsAdded = append(a.res.TagsAdded, t)
+		}
+	}
+	return nil
+}
+
+// removeTags removes the record's tags_remove (an agent only those it
+// may).
+func (a *saveApply) removeTags(ctx context.Context) error {
+	for _, t := range a.p.untags {
+		if isAgent(a.p.actor) {
+			if err := agentMayRemoveTag(ctx, a.tx, a.it.ID, t, a.p.actor); err != nil {
+				return err
+			}
+		}
+		r, err := a.tx.ExecContext(ctx, `DELETE FROM tags WHERE item_id = ? AND tag = ?`, a.it.ID, t)
+		if err != nil {
+			return err
+		}
+		if n, _ := r.RowsAffected(); n > 0 {
+			a.res.TagsRemoved = append(a.res.TagsRemoved, t)
+			if err := a.s.event(ctx, a.tx, a.it.ID, "tag", t, tagRemovedEventName, a.p.actor, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// annotations adds the record's annotations, except those a person
+// rejected (added again by an agent) and those an import already added.
+func (a *saveApply) annotations(ctx context.Context) error {
+	for _, ann := range a.p.anns {
+		skip, err := a.skipAnnotation(ctx, ann)
+		if err != nil {
+			return err
+		}
+		if skip {
+			continue
+		}
+		at := a.now
+		if ann.CreatedAt != "" {
+			at = ann.CreatedAt
+		}
+		id, err := a.s.insertAnnotation(ctx, a.tx, a.it.ID, ann, at, a.p.rec.Via)
+		if err != nil {
+			return err
+		}
+		a.res.AnnotationIDs = append(a.res.AnnotationIDs, id)
+		a.added = append(a.added, ann.Text)
+		if ann.Type == record.AnnHighlight && isAgent(ann.Actor) {
+			a.agentHighlights++
+		}
+		a.ftsDirty = true
+		a.quotedAdded = a.quotedAdded || quoted(ann.Type)
+	}
+	return nil
+}
+
+// skipAnnotation checks ann's chunk (an error when it is another item's)
+// and reports whether ann is left out.
+func (a *saveApply) skipAnnotation(ctx context.Context, ann record.Annotation) (bool, error) {
+	if ann.ChunkID != nil {
+		var n int
+		if err := a.tx.GetContext(ctx, &n, `SELECT count(*) FROM content_chunks WHERE id = ? AND item_id = ?`, *ann.ChunkID, a.it.ID); err != nil {
+			return false, err
+		}
+		if n == 0 {
+			return false, badInput("chunk %d is not a chunk of item %s", *ann.ChunkID, a.it.ID)
+		}
+	}
+	if strings.HasPrefix(ann.Actor, "agent:") {
+		// a person rejected this text on this item: an agent
+		// adding it again does not bring it back (linkledger review)
+		var n int
+		if err := a.tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = ? AND text = ? AND review = 'rejected'`, a.it.ID, ann.Type, ann.Text); err != nil {
+			return false, err
+		}
+		if n > 0 {
+			return true, nil
+		}
+	}
+	if a.p.rec.Via != "" {
+		// an import run again adds no annotation twice, nor one
+		// already merged into a longer quote of the same actor
+		var texts []string
+		if err := a.tx.SelectContext(ctx, &texts, `SELECT text FROM annotations WHERE item_id = ? AND type = ? AND actor = ?`, a.it.ID, ann.Type, ann.Actor); err != nil {
+			return false, err
+		}
+		if heldBy(texts, ann.Text, quoted(ann.Type)) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// pins pins and unpins the annotations the record names.
+func (a *saveApply) pins(ctx context.Context) error {
+	for _, id := range a.p.rec.Pin {
+		if err := a.s.setPinned(ctx, a.tx, a.it.ID, id, true, a.p.actor); err != nil {
+			return err
+		}
+		a.res.Pinned = append(a.res.Pinned, id)
+	}
+	for _, id := range a.p.rec.Unpin {
+		if err := a.s.setPinned(ctx, a.tx, a.it.ID, id, false, a.p.actor); err != nil {
+			return err
+		}
+		a.res.Unpinned = append(a.res.Unpinned, id)
+	}
+	return nil
+}
+
+// reviews applies the record's review decisions.
+func (a *saveApply) reviews(ctx context.Context) error {
+	for _, d := range a.p.review {
+		d.ItemID = a.it.ID
+		r, err := a.s.review(ctx, a.tx, d, a.p.actor)
+		if err != nil {
+			return err
+		}
+		a.res.Reviewed = append(a.res.Reviewed, reviewedOf(d, r))
+	}
+	return nil
+}
+
+// mergeAndCap merges near-duplicate quotes (when one was added) and puts
+// out the agent highlights over the cap.
+func (a *saveApply) mergeAndCap(ctx context.Context) error {
+	if a.quotedAdded {
+		merged, err := a.s.mergeNearDuplicates(ctx, a.tx, a.it.ID, a.p.actor)
+		if err != nil {
+			return err
+		}
+		a.res.Merged = merged
+	}
+	if !a.created || a.agentHighlights > a.p.opts.AgentHighlightCap {
+		var err error
+		a.displaced, err = a.s.enforceCap(ctx, a.tx, a.it.ID, a.p.opts.AgentHighlightCap, a.p.actor)
+		if err != nil {
+			return err
+		}
+	}
+	a.res.Displaced = a.displaced
+	if len(a.displaced) > 0 {
+		a.ftsDirty = true
+	}
+	return nil
+}
+
+// artifact stores the record's artifact and re-reads the item (an
+// artifact may have changed its state to enriched; nothing else here
+// writes the item's row).
+func (a *saveApply) artifact(ctx context.Context) error {
+	rec := a.p.rec
+	if rec.Artifact == nil {
+		return nil
+	}
+	if err := a.s.insertArtifact(ctx, a.tx, a.it, rec.Artifact, a.p.actor, a.now); err != nil {
+		return err
+	}
+	it, err := getItem(ctx, a.tx, a.it.ID)
+	if err != nil {
+		return err
+	}
+	a.it = it
+	return nil
+}
+
+// searchRow writes the item's search row when it changed: a new item's
+// from what was added, else from the item.
+func (a *saveApply) searchRow(ctx context.Context) error {
+	switch {
+	case !a.ftsDirty:
+		return nil
+	case a.created && len(a.displaced) == 0 && len(a.res.Merged) == 0 && a.p.rec.Artifact == nil:
+		return newItemFTS(ctx, a.tx, a.it.Seq, a.it.Title, a.added)
+	default:
+		return refreshFTS(ctx, a.tx, a.it.Seq, a.it.ID)
+	}
+}
+
+// answer is the saved record: the item and what the save did.
+func (a *saveApply) answer() *record.Record {
+	out := &record.Record{ID: a.it.ID, URL: a.p.rec.URL, CanonicalURL: a.it.CanonicalURL, SourceType: a.it.SourceType, Status: a.it.IngestStatus}
+	if out.URL == "" {
+		out.URL = a.it.OriginalURL
+	}
+	isNew := a.created
+	out.New = &isNew
+	out.Save = a.res
+	return out
 }
 
 func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts SaveOptions) ([]record.Annotation, error) {

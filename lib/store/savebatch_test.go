@@ -84,6 +84,7 @@ func dumpRows(t *testing.T, s *Store, queries map[string]string) map[string][]st
 // statements prepared once) gives each record the result Save gives it
 // and leaves the same rows, refused records included.
 func TestSaveBatchMatchesSave(t *testing.T) {
+	t.Parallel()
 	batch := checkBatchMatchesSave(t, batchRecords)
 	var n int
 	if err := batch.DB().Get(&n, `SELECT count(*) FROM items WHERE canonical_url = 'https://batch.example/half'`); err != nil || n != 0 {
@@ -143,6 +144,7 @@ func importRecords() []*record.Record {
 // multi-row INSERTs: the same results and rows as Save, one record at a
 // time.
 func TestSaveBatchImportMatchesSave(t *testing.T) {
+	t.Parallel()
 	checkBatchMatchesSave(t, importRecords)
 }
 
@@ -198,6 +200,7 @@ func checkBatchMatchesSave(t *testing.T, recs func() []*record.Record) *Store {
 // new item without reading anything back (newItemFTS) are the rows
 // refreshFTS builds from the tables.
 func TestNewItemSearchRows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "fts.db"), Options{})
 	if err != nil {

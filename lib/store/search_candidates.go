@@ -256,226 +256,30 @@ const sampleFactor = 10
 const rescoreFactor = 3
 
 // rank collects candidate rows from the indexes and groups them by item.
-// exclude is an item id left out (for related items).
+// exclude is an item id left out (for related items). Its steps: the
+// filter's shape (rankFilterFor), the index scans (candidateSources, each
+// run by scanCandidates), the item rows scored for the candidates
+// (scoreItemRows), short CJK runs by LIKE (shortRunCandidates), the
+// rest terms (rescore), and the rows grouped by item (group).
 func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts SearchOptions, exclude string) ([]*scoredItem, error) {
-	rows := map[int64]*candidate{}
-	add := func(c candidate, porter bool) {
-		r := rows[c.rowid]
-		if r == nil {
-			r = &candidate{rowid: c.rowid}
-			rows[c.rowid] = r
-		}
-		r.rel += c.rel
-		r.annHit = r.annHit || c.annHit
-		r.named = r.named || c.named
-
-		if porter {
-			r.porter = true
-		} else {
-			r.cjk = true
-		}
+	rows := candidateRows{}
+	f, err := rankFilterFor(ctx, conn, opts, exclude)
+	if err != nil {
+		return nil, err
 	}
-	rankMatch := rankExpr(opts.Weights)
-	fcond, fargs := opts.Filter.where()
-	if exclude != "" {
-		fcond += " AND it.id != ?"
-		fargs = append(fargs, exclude)
+	cjkUnranked, err := cjkTooCommon(ctx, conn, q, opts)
+	if err != nil {
+		return nil, err
 	}
-	filtered := !opts.Filter.empty() || exclude != ""
-	archivedOut := ""
-	if !filtered {
-		var err error
-		if archivedOut, err = opts.Filter.archivedOut(ctx, conn, opts.archived); err != nil {
-			return nil, fmt.Errorf("search filter: %w", err)
-		}
-	}
-	// A selective filter (at most filterSetMax items pass) becomes the set
-	// of rows its items own, built once per query (SQLite materializes the
-	// IN subquery) and checked in memory against each match. It is
-	// applied before any bound, so the newest-rows bound counts only the
-	// filter's rows and an old item that passes is not crowded out by
-	// newer ones that do not. A filter most items pass is checked row by
-	// row on the matches instead (a join): few rows are rejected there,
-	// and building its set would cost more than the query.
-	selective := false
-	if !opts.Filter.empty() { // (exclude alone passes all items but one)
-		var items int64
-		if err := conn.GetContext(ctx, &items, `SELECT coalesce(max(seq), 0) FROM items`); err != nil {
-			return nil, fmt.Errorf("search filter: %w", err)
-		}
-		most := min(filterSetMax, max(filterSetMin, items/filterSetShare))
-		var n int64
-		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM items it WHERE `+fcond+` LIMIT ?)`, append(append([]any{}, fargs...), most+1)...); err != nil {
-			return nil, fmt.Errorf("search filter: %w", err)
-		}
-		selective = n <= most
-	}
-	chunkSet := `+s.rowid IN (SELECT c.id FROM content_chunks c JOIN items it ON it.id = c.item_id WHERE ` + fcond + `)`
-	itemSet := `+s.rowid IN (SELECT -it.seq FROM items it WHERE ` + fcond + `)`
-	// The word index: chunk rows find the candidate passages, and item
-	// rows whose annotations match find items by their highlights and
-	// notes; item rows are then scored for the candidate items only
-	// (scoreItemRows), so the bm25 work per query is about the chunk
-	// matches, not twice that.
-	// The CJK index: chunk and item rows alike (it holds few rows).
-	// When the terms are too common for every match to be ranked
-	// (newestOnly), the newest chunk matches stand for the text, and item
-	// rows whose annotations or title match are found newest first
-	// instead, so that an old item named by the query in its title, a
-	// highlight or a note is never lost to the bound.
-	// The CJK index is bounded the same way, by itself: when the query's
-	// runs match more than rescoreFactor × ScanRows of its rows, bm25
-	// (whose idf reads every match) is skipped there, and the newest
-	// matching chunk rows and the newest items whose title or annotations
-	// match (CJK item rows hold only those) are taken, unranked.
-	const (
-		chunkRows      = iota // word index, chunk rows
-		annotationRows        // word index, item rows whose annotations match
-		titleRows             // word index, item rows whose title matches (newestOnly)
-		cjkRows               // CJK index, all rows
-		cjkNewestRows         // CJK index, newest chunk rows (cjkUnranked)
-		cjkNamedRows          // CJK index, newest item rows (cjkUnranked)
-	)
-	cjkUnranked := false
-	if m := q.TrigramMatch(); m != "" && opts.ScanRows >= 0 {
-		var n int64
-		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search_cjk WHERE search_cjk MATCH ? LIMIT ?)`, m, int64(opts.ScanRows)*rescoreFactor+1); err != nil {
-			return nil, fmt.Errorf("search search_cjk: %w", err)
-		}
-		cjkUnranked = n > int64(opts.ScanRows)*rescoreFactor
-	}
-	for _, src := range []struct {
-		kind         int
-		table, match string
-		rows         string // the rowid condition
-	}{
-		{chunkRows, "search", q.Match(), "s.rowid > 0"},
-		{annotationRows, "search", onColumns("annotations", q.Match()), "s.rowid < 0"},
-		{titleRows, "search", onColumns("title", q.Match()), "s.rowid < 0"},
-		{cjkRows, "search_cjk", q.TrigramMatch(), "1"},
-		{cjkNewestRows, "search_cjk", q.TrigramMatch(), "s.rowid > 0"},
-		{cjkNamedRows, "search_cjk", q.TrigramMatch(), "s.rowid < 0"},
-	} {
-		switch {
-		case src.match == "",
-			!opts.newestOnly && src.kind == titleRows,
-			cjkUnranked && src.kind == cjkRows,
-			!cjkUnranked && (src.kind == cjkNewestRows || src.kind == cjkNamedRows):
+	for _, src := range candidateSources(q) {
+		if !src.used(opts, cjkUnranked) {
 			continue
 		}
-		t := src.table
-		// The hits' rows are highlighted later, once the page is known
-		// (see highlightRows). Annotation rows need no highlight (the
-		// column filter says the annotations matched), and scoreItemRows
-		// scores them in full; CJK item rows are highlighted here to know
-		// whether their annotations matched (they hold no body: cheap).
-		cols := `s.rowid, -s.rank, ''`
-		if src.kind == cjkRows {
-			cols = `s.rowid, -s.rank, CASE WHEN s.rowid < 0 THEN highlight(` + t + `, 2, char(2), char(3)) ELSE '' END`
-		}
-		cond := src.rows
-		args := []any{src.match, rankMatch}
-		rankPart, order := ` AND rank MATCH ?`, `s.rank`
-		limit := opts.Candidates
-		switch {
-		case src.kind == cjkNewestRows:
-			cols = `s.rowid, 0.0, ''`
-			rankPart, order = "", "s.rowid DESC"
-			args = args[:1]
-		case src.kind == cjkNamedRows:
-			cols = `s.rowid, 0.0, highlight(` + t + `, 2, char(2), char(3))`
-			rankPart, order = "", "s.rowid"
-			args = args[:1]
-		case opts.newestOnly && (src.kind == titleRows || src.kind == annotationRows):
-			// No bm25 here (its idf would read whole doclists): the
-			// newest matching items first (item rowids are -seq, so
-			// ascending rowids are newest first). They are scored with
-			// the other candidates by scoreItemRows when the newest rows
-			// are ranked, up to ScanRows of them; unranked, they come
-			// before the text-only matches (sortItems), up to Candidates.
-			// Each scan walks the terms' item-row entries only (one per
-			// item at most) and reads no row content.
-			cols = `s.rowid, 0.0, ''`
-			rankPart, order = "", "s.rowid"
-			args = args[:1]
-			if !opts.unranked {
-				limit = max(limit, opts.ScanRows)
-			}
-		case opts.newestOnly && opts.unranked && src.kind == chunkRows:
-			// Every term is stopword-like: bm25 would read each term's
-			// whole doclist to count its rows (its idf), which is what the
-			// bound avoids, and would rank stopword matches anyway. Take
-			// the newest matching chunks instead (FTS5 walks the doclists
-			// backwards and stops at the limit), with relevance 0: the
-			// order is newest first (see sortItems).
-			cols = `s.rowid, 0.0, ''`
-			rankPart, order = "", "s.rowid DESC"
-			args = args[:1]
-		case opts.newestOnly && src.kind == chunkRows:
-			// Rank only the newest ScanRows matches: rowids from the
-			// ScanRows-th newest match up (FTS5 walks rowid ranges
-			// cheaply). This bound replaces "rowid > 0": FTS5 takes one
-			// lower bound, and a second would be checked only after
-			// ranking every match.
-			// With a selective filter, the newest ScanRows of its rows.
-			var floor sql.NullInt64
-			fq, fa := `SELECT min(rowid) FROM (SELECT rowid FROM `+t+` s WHERE `+t+` MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT ?)`, []any{src.match, opts.ScanRows}
-			if selective {
-				fq = `SELECT min(rowid) FROM (SELECT rowid FROM ` + t + ` s WHERE ` + t + ` MATCH ? AND rowid > 0 AND ` + chunkSet + ` ORDER BY rowid DESC LIMIT ?)`
-				fa = append(append([]any{src.match}, fargs...), opts.ScanRows)
-			}
-			if err := conn.GetContext(ctx, &floor, fq, fa...); err != nil {
-				return nil, fmt.Errorf("search %s: %w", t, err)
-			}
-			cond = "s.rowid >= ?"
-			args = append(args, max(floor.Int64, 1))
-		}
-		join := ""
-		switch {
-		case selective && (src.kind == chunkRows || src.kind == cjkNewestRows):
-			cond += " AND " + chunkSet
-			args = append(args, fargs...)
-		case selective && src.kind == cjkRows:
-			cond += " AND (" + chunkSet + " OR " + itemSet + ")"
-			args = append(append(args, fargs...), fargs...)
-		case selective:
-			cond += " AND " + itemSet
-			args = append(args, fargs...)
-		case filtered:
-			join = ` JOIN items it ON it.id = CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END`
-			cond += " AND " + fcond
-			args = append(args, fargs...)
-		case archivedOut != "":
-			cond += " AND " + archivedOut
-		}
-		sqlText := `SELECT ` + cols + ` FROM ` + t + ` s` + join + ` WHERE ` + t + ` MATCH ?` + rankPart + ` AND ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
-		args = append(args, limit)
-		r, err := conn.QueryxContext(ctx, sqlText, args...)
+		sqlText, args, err := src.query(ctx, conn, opts, f)
 		if err != nil {
-			return nil, fmt.Errorf("search %s: %w", t, err)
+			return nil, err
 		}
-		for r.Next() {
-			var c candidate
-			if err := r.Scan(&c.rowid, &c.rel, &c.hl[2]); err != nil {
-				r.Close()
-				return nil, err
-			}
-			switch src.kind {
-			case annotationRows:
-				c.annHit, c.rel = true, 0 // scored in full by scoreItemRows
-				c.named = opts.newestOnly
-			case titleRows:
-				c.named = true
-			case cjkRows:
-				c.annHit = c.rowid < 0 && strings.IndexByte(c.hl[2], 2) >= 0
-			case cjkNamedRows:
-				c.annHit = strings.IndexByte(c.hl[2], 2) >= 0
-				c.named = true
-			}
-			add(c, src.kind < cjkRows)
-		}
-		r.Close()
-		if err := r.Err(); err != nil {
+		if err := rows.scan(ctx, conn, src.kind, sqlText, args, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -489,32 +293,329 @@ func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts S
 			return nil, err
 		}
 	}
-	// Short CJK runs: a LIKE scan of the CJK side index (only rows holding
-	// CJK text), bounded by the candidate count.
-	for _, run := range q.ShortRuns() {
-		pat := query.LikePattern(run)
-		sqlText := `SELECT s.rowid FROM search_cjk s WHERE (s.title LIKE ? ESCAPE '\' OR s.body LIKE ? ESCAPE '\' OR s.annotations LIKE ? ESCAPE '\') LIMIT ?`
-		args := []any{pat, pat, pat, opts.Candidates}
-		if archivedOut != "" {
-			sqlText = `SELECT s.rowid FROM search_cjk s WHERE (s.title LIKE ? ESCAPE '\' OR s.body LIKE ? ESCAPE '\' OR s.annotations LIKE ? ESCAPE '\') AND ` + archivedOut + ` LIMIT ?`
-		}
-		if filtered {
-			sqlText = `SELECT s.rowid FROM search_cjk s JOIN items it ON it.id =
-				CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END
-				WHERE (s.title LIKE ? ESCAPE '\' OR s.body LIKE ? ESCAPE '\' OR s.annotations LIKE ? ESCAPE '\') AND ` + fcond + ` LIMIT ?`
-			args = append([]any{pat, pat, pat}, fargs...)
-			args = append(args, opts.Candidates)
-		}
-		var ids []int64
-		if err := conn.SelectContext(ctx, &ids, sqlText, args...); err != nil {
-			return nil, fmt.Errorf("search cjk: %w", err)
-		}
-		for _, id := range ids {
-			add(candidate{rowid: id, rel: 1}, false)
-		}
+	if err := rows.shortRuns(ctx, conn, q, opts, f); err != nil {
+		return nil, err
 	}
 	if err := s.rescore(ctx, conn, rows, q.Terms, opts.rest, opts.Weights); err != nil {
 		return nil, err
 	}
 	return s.group(ctx, conn, rows, opts.Weights)
+}
+
+// candidateRows are a query's candidate rows by rowid.
+type candidateRows map[int64]*candidate
+
+// addCandidate adds c's relevance and marks to its row in rows (porter:
+// it came from the word index, else from the CJK side).
+func addCandidate(rows candidateRows, c candidate, porter bool) {
+	r := rows[c.rowid]
+	if r == nil {
+		r = &candidate{rowid: c.rowid}
+		rows[c.rowid] = r
+	}
+	r.rel += c.rel
+	r.annHit = r.annHit || c.annHit
+	r.named = r.named || c.named
+
+	if porter {
+		r.porter = true
+	} else {
+		r.cjk = true
+	}
+}
+
+// rankFilter is how a search's filter reaches the index scans.
+type rankFilter struct {
+	cond string // the filter's condition on items it
+	args []any
+	// filtered: a filter or an excluded item applies (cond is more than
+	// the archived rule)
+	filtered bool
+	// selective: few enough items pass that the rows they own are
+	// checked as a set (chunkSet, itemSet) rather than row by row
+	selective bool
+	// archivedOut is the condition that leaves archived items out when
+	// nothing else filters ("" when none is needed)
+	archivedOut string
+	// chunkSet and itemSet: the filter as the set of chunk rows and of
+	// item rows its items own
+	chunkSet, itemSet string
+}
+
+// rankFilterFor decides how opts' filter (and exclude, an item id left
+// out) is applied to the index scans.
+func rankFilterFor(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, exclude string) (rankFilter, error) {
+	var f rankFilter
+	f.cond, f.args = opts.Filter.where()
+	if exclude != "" {
+		f.cond += " AND it.id != ?"
+		f.args = append(f.args, exclude)
+	}
+	f.filtered = !opts.Filter.empty() || exclude != ""
+	if !f.filtered {
+		var err error
+		if f.archivedOut, err = opts.Filter.archivedOut(ctx, conn, opts.archived); err != nil {
+			return f, fmt.Errorf("search filter: %w", err)
+		}
+	}
+	// A selective filter (at most filterSetMax items pass) becomes the set
+	// of rows its items own, built once per query (SQLite materializes the
+	// IN subquery) and checked in memory against each match. It is
+	// applied before any bound, so the newest-rows bound counts only the
+	// filter's rows and an old item that passes is not crowded out by
+	// newer ones that do not. A filter most items pass is checked row by
+	// row on the matches instead (a join): few rows are rejected there,
+	// and building its set would cost more than the query.
+	if !opts.Filter.empty() { // (exclude alone passes all items but one)
+		var items int64
+		if err := conn.GetContext(ctx, &items, `SELECT coalesce(max(seq), 0) FROM items`); err != nil {
+			return f, fmt.Errorf("search filter: %w", err)
+		}
+		most := min(filterSetMax, max(filterSetMin, items/filterSetShare))
+		var n int64
+		if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM items it WHERE `+f.cond+` LIMIT ?)`, append(append([]any{}, f.args...), most+1)...); err != nil {
+			return f, fmt.Errorf("search filter: %w", err)
+		}
+		f.selective = n <= most
+	}
+	f.chunkSet = `+s.rowid IN (SELECT c.id FROM content_chunks c JOIN items it ON it.id = c.item_id WHERE ` + f.cond + `)`
+	f.itemSet = `+s.rowid IN (SELECT -it.seq FROM items it WHERE ` + f.cond + `)`
+	return f, nil
+}
+
+// The word index: chunk rows find the candidate passages, and item
+// rows whose annotations match find items by their highlights and
+// notes; item rows are then scored for the candidate items only
+// (scoreItemRows), so the bm25 work per query is about the chunk
+// matches, not twice that.
+// The CJK index: chunk and item rows alike (it holds few rows).
+// When the terms are too common for every match to be ranked
+// (newestOnly), the newest chunk matches stand for the text, and item
+// rows whose annotations or title match are found newest first
+// instead, so that an old item named by the query in its title, a
+// highlight or a note is never lost to the bound.
+// The CJK index is bounded the same way, by itself: when the query's
+// runs match more than rescoreFactor × ScanRows of its rows, bm25
+// (whose idf reads every match) is skipped there, and the newest
+// matching chunk rows and the newest items whose title or annotations
+// match (CJK item rows hold only those) are taken, unranked.
+const (
+	chunkRows      = iota // word index, chunk rows
+	annotationRows        // word index, item rows whose annotations match
+	titleRows             // word index, item rows whose title matches (newestOnly)
+	cjkRows               // CJK index, all rows
+	cjkNewestRows         // CJK index, newest chunk rows (cjkUnranked)
+	cjkNamedRows          // CJK index, newest item rows (cjkUnranked)
+)
+
+// cjkTooCommon reports whether the query's CJK runs match more rows than
+// bm25 may rank (rescoreFactor × ScanRows): the CJK side is then taken
+// unranked, newest first.
+func cjkTooCommon(ctx context.Context, conn *sqlx.Conn, q query.Query, opts SearchOptions) (bool, error) {
+	m := q.TrigramMatch()
+	if m == "" || opts.ScanRows < 0 {
+		return false, nil
+	}
+	var n int64
+	if err := conn.GetContext(ctx, &n, `SELECT count(*) FROM (SELECT 1 FROM search_cjk WHERE search_cjk MATCH ? LIMIT ?)`, m, int64(opts.ScanRows)*rescoreFactor+1); err != nil {
+		return false, fmt.Errorf("search search_cjk: %w", err)
+	}
+	return n > int64(opts.ScanRows)*rescoreFactor, nil
+}
+
+// candidateSource is one scan of an index for candidate rows.
+type candidateSource struct {
+	kind         int
+	table, match string
+	rows         string // the rowid condition
+}
+
+// candidateSources are the scans a query may need, in order.
+func candidateSources(q query.Query) []candidateSource {
+	return []candidateSource{
+		{chunkRows, "search", q.Match(), "s.rowid > 0"},
+		{annotationRows, "search", onColumns("annotations", q.Match()), "s.rowid < 0"},
+		{titleRows, "search", onColumns("title", q.Match()), "s.rowid < 0"},
+		{cjkRows, "search_cjk", q.TrigramMatch(), "1"},
+		{cjkNewestRows, "search_cjk", q.TrigramMatch(), "s.rowid > 0"},
+		{cjkNamedRows, "search_cjk", q.TrigramMatch(), "s.rowid < 0"},
+	}
+}
+
+// used reports whether the scan runs for this query.
+func (src candidateSource) used(opts SearchOptions, cjkUnranked bool) bool {
+	switch {
+	case src.match == "",
+		!opts.newestOnly && src.kind == titleRows,
+		cjkUnranked && src.kind == cjkRows,
+		!cjkUnranked && (src.kind == cjkNewestRows || src.kind == cjkNamedRows):
+		return false
+	}
+	return true
+}
+
+// query is the scan's SQL and arguments under filter f.
+func (src candidateSource) query(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, f rankFilter) (string, []any, error) {
+	t := src.table
+	// The hits' rows are highlighted later, once the page is known
+	// (see highlightRows). Annotation rows need no highlight (the
+	// column filter says the annotations matched), and scoreItemRows
+	// scores them in full; CJK item rows are highlighted here to know
+	// whether their annotations matched (they hold no body: cheap).
+	cols := `s.rowid, -s.rank, ''`
+	if src.kind == cjkRows {
+		cols = `s.rowid, -s.rank, CASE WHEN s.rowid < 0 THEN highlight(` + t + `, 2, char(2), char(3)) ELSE '' END`
+	}
+	cond := src.rows
+	args := []any{src.match, rankExpr(opts.Weights)}
+	rankPart, order := ` AND rank MATCH ?`, `s.rank`
+	limit := opts.Candidates
+	switch {
+	case src.kind == cjkNewestRows:
+		cols = `s.rowid, 0.0, ''`
+		rankPart, order = "", "s.rowid DESC"
+		args = args[:1]
+	case src.kind == cjkNamedRows:
+		cols = `s.rowid, 0.0, highlight(` + t + `, 2, char(2), char(3))`
+		rankPart, order = "", "s.rowid"
+		args = args[:1]
+	case opts.newestOnly && (src.kind == titleRows || src.kind == annotationRows):
+		// No bm25 here (its idf would read whole doclists): the
+		// newest matching items first (item rowids are -seq, so
+		// ascending rowids are newest first). They are scored with
+		// the other candidates by scoreItemRows when the newest rows
+		// are ranked, up to ScanRows of them; unranked, they come
+		// before the text-only matches (sortItems), up to Candidates.
+		// Each scan walks the terms' item-row entries only (one per
+		// item at most) and reads no row content.
+		cols = `s.rowid, 0.0, ''`
+		rankPart, order = "", "s.rowid"
+		args = args[:1]
+		if !opts.unranked {
+			limit = max(limit, opts.ScanRows)
+		}
+	case opts.newestOnly && opts.unranked && src.kind == chunkRows:
+		// Every term is stopword-like: bm25 would read each term's
+		// whole doclist to count its rows (its idf), which is what the
+		// bound avoids, and would rank stopword matches anyway. Take
+		// the newest matching chunks instead (FTS5 walks the doclists
+		// backwards and stops at the limit), with relevance 0: the
+		// order is newest first (see sortItems).
+		cols = `s.rowid, 0.0, ''`
+		rankPart, order = "", "s.rowid DESC"
+		args = args[:1]
+	case opts.newestOnly && src.kind == chunkRows:
+		floor, err := src.newestFloor(ctx, conn, opts, f)
+		if err != nil {
+			return "", nil, err
+		}
+		cond = "s.rowid >= ?"
+		args = append(args, floor)
+	}
+	join := ""
+	switch {
+	case f.selective && (src.kind == chunkRows || src.kind == cjkNewestRows):
+		cond += " AND " + f.chunkSet
+		args = append(args, f.args...)
+	case f.selective && src.kind == cjkRows:
+		cond += " AND (" + f.chunkSet + " OR " + f.itemSet + ")"
+		args = append(append(args, f.args...), f.args...)
+	case f.selective:
+		cond += " AND " + f.itemSet
+		args = append(args, f.args...)
+	case f.filtered:
+		join = ` JOIN items it ON it.id = CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END`
+		cond += " AND " + f.cond
+		args = append(args, f.args...)
+	case f.archivedOut != "":
+		cond += " AND " + f.archivedOut
+	}
+	sqlText := `SELECT ` + cols + ` FROM ` + t + ` s` + join + ` WHERE ` + t + ` MATCH ?` + rankPart + ` AND ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
+	return sqlText, append(args, limit), nil
+}
+
+// newestFloor bounds a ranked scan of chunk rows to the newest ScanRows
+// matches: the rowid of the ScanRows-th newest match (at least 1). FTS5
+// walks rowid ranges cheaply; this bound replaces "rowid > 0": FTS5 takes
+// one lower bound, and a second would be checked only after ranking every
+// match. With a selective filter, the newest ScanRows of its rows.
+func (src candidateSource) newestFloor(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, f rankFilter) (int64, error) {
+	t := src.table
+	var floor sql.NullInt64
+	fq, fa := `SELECT min(rowid) FROM (SELECT rowid FROM `+t+` s WHERE `+t+` MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT ?)`, []any{src.match, opts.ScanRows}
+	if f.selective {
+		fq = `SELECT min(rowid) FROM (SELECT rowid FROM ` + t + ` s WHERE ` + t + ` MATCH ? AND rowid > 0 AND ` + f.chunkSet + ` ORDER BY rowid DESC LIMIT ?)`
+		fa = append(append([]any{src.match}, f.args...), opts.ScanRows)
+	}
+	if err := conn.GetContext(ctx, &floor, fq, fa...); err != nil {
+		return 0, fmt.Errorf("search %s: %w", t, err)
+	}
+	return max(floor.Int64, 1), nil
+}
+
+// scan runs one source's query and adds the rows it finds (kind says
+// which marks they get).
+func (rows candidateRows) scan(ctx context.Context, conn *sqlx.Conn, kind int, sqlText string, args []any, opts SearchOptions) error {
+	r, err := conn.QueryxContext(ctx, sqlText, args...)
+	if err != nil {
+		return fmt.Errorf("search %s: %w", sourceTable(kind), err)
+	}
+	defer r.Close()
+	for r.Next() {
+		var c candidate
+		if err := r.Scan(&c.rowid, &c.rel, &c.hl[2]); err != nil {
+			return err
+		}
+		switch kind {
+		case annotationRows:
+			c.annHit, c.rel = true, 0 // scored in full by scoreItemRows
+			c.named = opts.newestOnly
+		case titleRows:
+			c.named = true
+		case cjkRows:
+			c.annHit = c.rowid < 0 && strings.IndexByte(c.hl[2], 2) >= 0
+		case cjkNamedRows:
+			c.annHit = strings.IndexByte(c.hl[2], 2) >= 0
+			c.named = true
+		}
+		addCandidate(rows, c, kind < cjkRows)
+	}
+	return r.Err()
+}
+
+// sourceTable is the index a kind of scan reads.
+func sourceTable(kind int) string {
+	if kind < cjkRows {
+		return "search"
+	}
+	return "search_cjk"
+}
+
+// shortRuns adds the rows holding the query's short CJK runs: a LIKE
+// scan of the CJK side index (only rows holding CJK text), bounded by the
+// candidate count.
+func (rows candidateRows) shortRuns(ctx context.Context, conn *sqlx.Conn, q query.Query, opts SearchOptions, f rankFilter) error {
+	for _, run := range q.ShortRuns() {
+		pat := query.LikePattern(run)
+		sqlText := `SELECT s.rowid FROM search_cjk s WHERE (s.title LIKE ? ESCAPE '\' OR s.body LIKE ? ESCAPE '\' OR s.annotations LIKE ? ESCAPE '\') LIMIT ?`
+		args := []any{pat, pat, pat, opts.Candidates}
+		if f.archivedOut != "" {
+			sqlText = `SELECT s.rowid FROM search_cjk s WHERE (s.title LIKE ? ESCAPE '\' OR s.body LIKE ? ESCAPE '\' OR s.annotations LIKE ? ESCAPE '\') AND ` + f.archivedOut + ` LIMIT ?`
+		}
+		if f.filtered {
+			sqlText = `SELECT s.rowid FROM search_cjk s JOIN items it ON it.id =
+				CASE WHEN s.rowid > 0 THEN (SELECT item_id FROM content_chunks WHERE id = s.rowid) ELSE (SELECT id FROM items WHERE seq = -s.rowid) END
+				WHERE (s.title LIKE ? ESCAPE '\' OR s.body LIKE ? ESCAPE '\' OR s.annotations LIKE ? ESCAPE '\') AND ` + f.cond + ` LIMIT ?`
+			args = append([]any{pat, pat, pat}, f.args...)
+			args = append(args, opts.Candidates)
+		}
+		var ids []int64
+		if err := conn.SelectContext(ctx, &ids, sqlText, args...); err != nil {
+			return fmt.Errorf("search cjk: %w", err)
+		}
+		for _, id := range ids {
+			addCandidate(rows, candidate{rowid: id, rel: 1}, false)
+		}
+	}
+	return nil
 }

@@ -366,7 +366,7 @@ func (s *Store) adjust(ctx context.Context, conn *sqlx.Conn, items []*scoredItem
 			it.why.PinnedBoost = w.PinnedBoost
 		}
 		if annHits[it.id] && st.Low > 0 && st.Total > 0 {
-			it.why.LowConfidencePenalty = round(w.LowConfidencePenalty * float64(st.Low) / float64(st.Total))
+			it.why.LowConfidencePenalty = lowConfidencePenalty(w.LowConfidencePenalty, st.Low, st.Total)
 		}
 		it.score = it.rel + it.why.PinnedBoost - it.why.LowConfidencePenalty
 		it.why.RankingScore = round(it.score)
@@ -374,4 +374,15 @@ func (s *Store) adjust(ctx context.Context, conn *sqlx.Conn, items []*scoredItem
 	return nil
 }
 
+// lowConfidencePenalty is the penalty of an item whose annotations
+// matched: the full penalty times the share of its annotations that are
+// low-confidence agent ones (low of total), rounded; 0 when none is.
+func lowConfidencePenalty(penalty float64, low, total int) float64 {
+	if low <= 0 || total <= 0 {
+		return 0
+	}
+	return round(penalty * float64(low) / float64(total))
+}
+
+// round rounds a score to 6 decimals, as why_ranked shows it.
 func round(x float64) float64 { return math.Round(x*1e6) / 1e6 }

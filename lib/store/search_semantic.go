@@ -22,7 +22,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"errors"
 	"sort"
 
@@ -189,23 +188,18 @@ const (
 // float vectors.
 func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic, opts SearchOptions, depth int) ([]*scoredItem, []float64, error) {
 	qv := unit(sem.Vector)
-	var qcode []byte
-	for _, w := range vectorCode(qv) {
-		qcode = binary.LittleEndian.AppendUint64(qcode, w)
-	}
-	mode, set := 0, []byte{}
+	qcode := appendCode(nil, qv)
+	mode, set := nearestEvery, []byte{}
 	if !opts.Filter.empty() || opts.Filter.Archived == NotArchived && opts.archived != archivedNone {
 		seqs, allow, err := vectorFilter(ctx, conn, opts.Filter)
 		if err != nil {
 			return nil, nil, err
 		}
-		mode = 2
+		mode = nearestButSet
 		if allow {
-			mode = 1
+			mode = nearestOnlySet
 		}
-		for _, seq := range seqs {
-			set = binary.LittleEndian.AppendUint64(set, uint64(seq))
-		}
+		set = appendSeqs(set, seqs)
 	}
 	keep := max(rescoreMin, rescoreFactorSem*depth)
 	// one read transaction: the blocks, the rows not packed yet and the
@@ -329,6 +323,21 @@ func (s *Store) withSemantic(ctx context.Context, conn *sqlx.Conn, lex []*scored
 	return s.fuse(ctx, conn, lex, si, sims, run.sem, o.Weights)
 }
 
+// fusedScore is an item's weighted reciprocal rank fusion score (see the
+// top of this file): ws the semantic side's share, each rank from 1 (0:
+// that side did not find the item), the pinned boost and low-confidence
+// penalty in the lexical side's units.
+func fusedScore(ws float64, lexicalRank, semanticRank int, pinnedBoost, lowPenalty float64) float64 {
+	var fused float64
+	if lexicalRank > 0 {
+		fused += (1 - ws) / float64(rrfK+lexicalRank)
+	}
+	if semanticRank > 0 {
+		fused += ws / float64(rrfK+semanticRank)
+	}
+	return fused + adjustScale*(pinnedBoost-lowPenalty)
+}
+
 // fuse merges the lexical ranking (best first, scored) with the semantic
 // one (best first, with their similarities) by weighted reciprocal rank
 // fusion, and records each side's rank and score in why_ranked.fusion.
@@ -369,14 +378,7 @@ func (s *Store) fuse(ctx context.Context, conn *sqlx.Conn, lex, sem []*scoredIte
 	}
 	for _, it := range items {
 		f := it.why.Fusion
-		var fused float64
-		if f.LexicalRank > 0 {
-			fused += (1 - ws) / float64(rrfK+f.LexicalRank)
-		}
-		if f.SemanticRank > 0 {
-			fused += ws / float64(rrfK+f.SemanticRank)
-		}
-		fused += adjustScale * (it.why.PinnedBoost - it.why.LowConfidencePenalty)
+		fused := fusedScore(ws, f.LexicalRank, f.SemanticRank, it.why.PinnedBoost, it.why.LowConfidencePenalty)
 		f.FusedScore = round(fused)
 		it.score = fused
 		it.why.RankingScore = f.FusedScore

@@ -50,20 +50,10 @@ func explain(it *scoredItem, hit *record.Hit, h hitRow, chunks map[int64]chunkRo
 		if !ok {
 			continue
 		}
-		text := markedSnippet(c.hl[1], snippetTokens)
-		if text == "" {
-			// matched by LIKE (short CJK runs): cut around the run
-			text = likeSnippet(ch.Text, q.CJK, snippetTokens)
-			for _, r := range q.CJK {
-				if strings.Contains(ch.Text, r) {
-					fields["body"] = true
-					addTerm(r)
-				}
-			}
-		}
-		if text == "" && c.semantic {
-			// found by meaning (no query word in it): its opening words
-			text = leadSnippet(ch.Text, 2*snippetTokens)
+		text, runs := chunkSnippet(c.hl[1], ch.Text, q.CJK, c.semantic)
+		for _, r := range runs {
+			fields["body"] = true
+			addTerm(r)
 		}
 		if nSnip < opts.Snippets && text != "" {
 			sn := record.Snippet{ChunkIndex: ch.Index, Text: text}
@@ -98,6 +88,30 @@ func explain(it *scoredItem, hit *record.Hit, h hitRow, chunks map[int64]chunkRo
 		}
 	}
 	hit.WhyRanked.MatchedTerms = termOrder
+}
+
+// chunkSnippet chooses a chunk's snippet: around its marked matches
+// (marked: the chunk's body as highlighted), else, for a chunk matched by
+// LIKE (short CJK runs), around the first run it holds, else, for a chunk
+// found by meaning only (semantic), its opening words; "" when none fits.
+// runs are the CJK runs the chunk holds when no match was marked (they
+// count as matched terms of the body).
+func chunkSnippet(marked, text string, cjk []string, semantic bool) (snippet string, runs []string) {
+	snippet = markedSnippet(marked, snippetTokens)
+	if snippet == "" {
+		// matched by LIKE (short CJK runs): cut around the run
+		snippet = likeSnippet(text, cjk, snippetTokens)
+		for _, r := range cjk {
+			if strings.Contains(text, r) {
+				runs = append(runs, r)
+			}
+		}
+	}
+	if snippet == "" && semantic {
+		// found by meaning (no query word in it): its opening words
+		snippet = leadSnippet(text, 2*snippetTokens)
+	}
+	return snippet, runs
 }
 
 // markedSnippet cuts about n words of a highlighted text around the window

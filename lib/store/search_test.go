@@ -86,6 +86,7 @@ func urls(res *SearchResult) []string {
 }
 
 func TestSearchRanksTitleAboveBody(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12)
 	addDocs(t, s,
@@ -106,6 +107,7 @@ func TestSearchRanksTitleAboveBody(t *testing.T) {
 }
 
 func TestSearchAnyTextAndMissingWords(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12)
 	addDocs(t, s, doc{url: "https://t.test/a", title: "Running", chunks: []string{"The runners ran in the café near the station."}})
@@ -122,6 +124,7 @@ func TestSearchAnyTextAndMissingWords(t *testing.T) {
 }
 
 func TestSearchWhyRanked(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12)
 	addDocs(t, s,
@@ -154,6 +157,7 @@ func TestSearchWhyRanked(t *testing.T) {
 }
 
 func TestSearchFilters(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12)
 	addDocs(t, s,
@@ -198,6 +202,7 @@ func sortStrings(s []string) {
 }
 
 func TestSearchCJKAndDeepLinks(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12)
 	addDocs(t, s,
@@ -219,6 +224,7 @@ func TestSearchCJKAndDeepLinks(t *testing.T) {
 }
 
 func TestSearchLimitOffsetAndStale(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	s := openTest(t)
 	s.now = func() time.Time { return now }
@@ -248,6 +254,7 @@ func TestSearchLimitOffsetAndStale(t *testing.T) {
 }
 
 func TestSearchBoundedScoresLikeUnbounded(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 5) // "lorem" and "ipsum" in every filler row
 	addDocs(t, s,
@@ -282,6 +289,7 @@ func TestSearchBoundedScoresLikeUnbounded(t *testing.T) {
 // weight, and says the annotations matched; items matched in their text
 // keep their item row's share of the score.
 func TestSearchFindsByAnnotationsOnly(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12)
 	addDocs(t, s,
@@ -314,6 +322,7 @@ func TestSearchFindsByAnnotationsOnly(t *testing.T) {
 // number of hits is still bounded by the limit. Between ScanRows and 3 ×
 // ScanRows, the newest rows are ranked by bm25.
 func TestSearchAllCommonTermsNewestFirst(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12) // "lorem ipsum" in every filler chunk, oldest first
 	res := search(t, s, SearchOptions{Text: "lorem ipsum", ScanRows: 4, Limit: 5})
@@ -349,6 +358,7 @@ func TestSearchAllCommonTermsNewestFirst(t *testing.T) {
 // mixing a rare, a middling and a very common word keeps, rescores and
 // drops the same terms, and finds the same items, as exact counting.
 func TestSearchSampledCountsClassifyLikeExact(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	var docs []doc
 	for i := range 110 {
@@ -390,6 +400,7 @@ func TestSearchSampledCountsClassifyLikeExact(t *testing.T) {
 // newest rows are; without bm25, before the items that only mention it in
 // their text).
 func TestSearchCommonTermsKeepOldTitlesAndNotes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		scan   int
@@ -434,6 +445,7 @@ func TestSearchCommonTermsKeepOldTitlesAndNotes(t *testing.T) {
 // newest matches are all untagged, ranked or not; a filter most items pass
 // gives the same hits as filtering the unfiltered results.
 func TestSearchFilterFindsOldMatches(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addDocs(t, s, doc{url: "https://t.test/old-tagged", title: "Notes", chunks: []string{"some lorem text, long ago"}, tags: []string{"rare"}})
 	addFiller(t, s, 12) // newer: "lorem ipsum" in every chunk, untagged
@@ -460,6 +472,7 @@ func TestSearchFilterFindsOldMatches(t *testing.T) {
 // title or annotations contain it, however old; under the bound the CJK
 // matches are ranked as before.
 func TestSearchCJKBounded(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addDocs(t, s, doc{url: "https://t.test/old-title", title: "東京の地図", chunks: []string{"古い地図の話。"}})
 	var docs []doc
@@ -486,6 +499,7 @@ func TestSearchCJKBounded(t *testing.T) {
 // annotations but carry no snippets and no matched fields or terms; the
 // order and scores are those of a fully detailed search.
 func TestSearchDetailed(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 12)
 	addDocs(t, s,
@@ -517,6 +531,7 @@ func TestSearchDetailed(t *testing.T) {
 // TestSearchCancelled checks that a search reports its context's
 // cancellation (Search runs its statements without it, see bounded).
 func TestSearchCancelled(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	addFiller(t, s, 5)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -11,6 +11,7 @@ import (
 // with user info, another scheme, a missing model or a control character
 // is refused and nothing is stored.
 func TestEmbedSetting(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	if e, row, err := s.StoredEmbed(ctx); err != nil || row != nil || e != (EmbedSetting{}) {
@@ -47,6 +48,7 @@ func TestEmbedSetting(t *testing.T) {
 // policy) and hands it to its first StoredEmbed; later ones read the
 // table, so a change made after the open is seen.
 func TestEmbedReadAtOpen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ll.db")
 	s, err := Open(ctx, path, Options{})

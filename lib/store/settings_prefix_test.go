@@ -15,6 +15,7 @@ import (
 // explicit none) stays apart from none stored (the model's default); a
 // bad prefix, or one on an off setting, is refused and nothing stored.
 func TestEmbedSettingPrefixes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	p := func(v string) *string { return &v }
@@ -60,6 +61,7 @@ func TestEmbedSettingPrefixes(t *testing.T) {
 // carries the longest document prefix (embed.Identity), in a record and
 // by PutVectors; a longer name is refused.
 func TestVectorModelWithPrefix(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	long := embed.Identity(strings.Repeat("m", maxModelName), strings.Repeat("\x7f", embed.MaxPrefixBytes))

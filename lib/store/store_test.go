@@ -30,6 +30,7 @@ func item(url string) *record.Record {
 func conf(f float64) *float64 { return &f }
 
 func TestOpenTwiceKeepsSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ll.db")
 	s, err := Open(ctx, path, Options{})
@@ -62,6 +63,7 @@ func TestOpenTwiceKeepsSchema(t *testing.T) {
 }
 
 func TestSaveDedupeMergesNoteAndTags(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	r := item("https://example.com/a")
@@ -108,6 +110,7 @@ func TestSaveDedupeMergesNoteAndTags(t *testing.T) {
 }
 
 func TestAgentHighlightCap(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://example.com/cap"
@@ -145,6 +148,7 @@ func TestAgentHighlightCap(t *testing.T) {
 // own agent highlights, and to an existing item saved again with a lower
 // cap and no annotations (only a new item without annotations skips it).
 func TestAgentHighlightCapWhen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	count := func(url string) int {
@@ -196,6 +200,7 @@ func TestAgentHighlightCapWhen(t *testing.T) {
 }
 
 func TestSaveRefusesBadAnnotations(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	cases := []record.Annotation{
@@ -233,6 +238,7 @@ func TestSaveRefusesBadAnnotations(t *testing.T) {
 }
 
 func TestIndexLifecycle(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "ll.db"), Options{Now: func() time.Time { return now }})
@@ -319,6 +325,7 @@ func TestIndexLifecycle(t *testing.T) {
 }
 
 func TestDescriptionIsSearchable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	text := "Transcript about sailing boats and wind."
@@ -340,6 +347,7 @@ func TestDescriptionIsSearchable(t *testing.T) {
 }
 
 func TestValidActor(t *testing.T) {
+	t.Parallel()
 	for a, want := range map[string]bool{
 		"human": true, "agent:r": true, "agent:researcher-2.v1_x": true, "agent:" + strings.Repeat("a", 64): true,
 		"": false, "Human": false, "agent:": false, "agent:-x": false, "agent:a b": false, "agent:é": false,

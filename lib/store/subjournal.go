@@ -1,14 +1,6 @@
 package store
 
-/*
-// Provided by the SQLite amalgamation of github.com/mattn/go-sqlite3;
-// sqlite3_config is variadic, which cgo cannot call directly.
-extern int sqlite3_config(int, ...);
-
-static int ll_subjournal_in_memory(void) {
-	return sqlite3_config(26, -1); // SQLITE_CONFIG_STMTJRNL_SPILL: never spill
-}
-*/
+// #include "subjournal.h"
 import "C"
 
 import "sync"

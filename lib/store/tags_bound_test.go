@@ -13,6 +13,7 @@ import (
 // TestTagLimits: tags are bounded in number and length, and the error
 // message for a bad one is short and escaped whatever the tag holds.
 func TestTagLimits(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	many := make([]string, 20000)

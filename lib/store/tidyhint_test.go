@@ -12,6 +12,7 @@ import (
 // TestTidySentence: the passage a refused quote's hint offers never
 // starts with a comma or keeps a quote mark without its pair (issue 28).
 func TestTidySentence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"The crust is dark.", "The crust is dark."},
 		{", the crumb is open.", "the crumb is open."},
@@ -29,6 +30,7 @@ func TestTidySentence(t *testing.T) {
 }
 
 func TestQuoteHintTidy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://quote.test/tidy"

@@ -13,6 +13,7 @@ import (
 // TestAllowedFiles: only a file item saved with NamedByUser is listed for
 // the worker; a stdin-saved file item and web items are not.
 func TestAllowedFiles(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	for _, tt := range []struct {
@@ -56,6 +57,7 @@ func TestAllowedFiles(t *testing.T) {
 // TestRecordChecks: Save and Index refuse a forged id, an unknown
 // source_type and negative token counts with bad_input, and store nothing.
 func TestRecordChecks(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	victim := item("https://example.com/victim")
@@ -123,6 +125,7 @@ func trustStr(s string) *string { return &s }
 // export record from anyone) is written inert as file_grant_dropped, so
 // AllowedFiles does not list the file; naming the file grants it.
 func TestRestoreDropsGrants(t *testing.T) {
+	t.Parallel()
 	src, dst := openTest(t), openTest(t)
 	ctx := context.Background()
 	const u = "file:///home/u/secret.txt"

@@ -103,6 +103,7 @@ func exactRank(t *testing.T, s *Store, q []float32, model string, skip map[strin
 // chunk does, before and after deletes, re-embeddings (which dissolve
 // blocks) and archiving (the default filter).
 func TestBlockScanMatchesExact(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	r := rand.New(rand.NewPCG(7, 8))
@@ -256,6 +257,7 @@ func TestBlockScanMatchesExact(t *testing.T) {
 // sign bits 0013 stored) gets every item's code and its blocks from
 // migration 0014's Go half, and ranks as a ledger that was built at 14.
 func TestMigrationRebuildsCodes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ll.db")
 	s, err := Open(ctx, path, Options{})
@@ -324,6 +326,7 @@ func TestMigrationRebuildsCodes(t *testing.T) {
 // kept about one in twenty of the exact top 10 on such data (every zero
 // counts as negative); the rotated codes must keep at least 80%.
 func TestSparseQueryRecall(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds 20,000 vectors")
 	}

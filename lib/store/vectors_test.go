@@ -54,6 +54,7 @@ func hitURLs(res *SearchResult) []string {
 // finds it semantically and in hybrid, not lexically; filters apply to the
 // semantic side; vectors of another model are never read.
 func TestSemanticFindsByMeaning(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	indexEmbedded(t, s, "https://a.test/w1", "hash-64", []string{"med"}, "Acetylcysteine lowers oxidative stress in patients.")
@@ -128,6 +129,7 @@ func TestSemanticFindsByMeaning(t *testing.T) {
 // TestIndexEmbedding: bad vectors are refused whole; a failure is kept on
 // the item and cleared by vectors stored later; a model change replaces.
 func TestIndexEmbedding(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	url := "https://a.test/x"
@@ -195,6 +197,7 @@ func TestIndexEmbedding(t *testing.T) {
 // vectors, 2,000 chunks: four times what is rescored), and the codes go
 // with re-indexed chunks and deleted items.
 func TestSemanticRescoring(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	fillVectors(t, s, 2000, 256)
@@ -252,6 +255,7 @@ func TestSemanticRescoring(t *testing.T) {
 // TestFusedPins: a pinned highlight still lifts an item in semantic and
 // hybrid ranking (pinned_boost in fused units).
 func TestFusedPins(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	indexEmbedded(t, s, "https://p.test/1", "hash-64", nil, "Acetylcysteine lowers oxidative stress.")
@@ -284,6 +288,7 @@ func TestFusedPins(t *testing.T) {
 // as one given the vector; when the embedding fails the result is the
 // lexical one, hit for hit with the same cut, and SemanticErr says why.
 func TestHybridEmbedsOnItsSide(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	indexEmbedded(t, s, "https://e.test/w1", "hash-64", nil, "Acetylcysteine lowers oxidative stress in patients.")
@@ -333,6 +338,7 @@ func TestHybridEmbedsOnItsSide(t *testing.T) {
 // from a pool of their own, so searches holding the four of the main pool
 // never wait for each other's semantic side.
 func TestHybridConcurrent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	for i := 0; i < 30; i++ {

@@ -23,6 +23,7 @@ func le64s(vs ...int64) []byte {
 // chunk ids, block members that do not sum to the chunks, a negative
 // count, a bad keep or filter.
 func TestNearestChecksItsInput(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	q := le64s(0)                                  // one word: 64 bits, all zero

@@ -17,6 +17,7 @@ import (
 // size asked for (--resize) moves the model to it, and Check flags a
 // model whose stored vectors have several.
 func TestVectorSizeOneModel(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	indexEmbedded(t, s, "https://a.test/1", "hash-16", nil, "first text")

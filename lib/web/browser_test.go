@@ -6,14 +6,13 @@ package web_test
 // filters, so its background worker ingests pages of a local server).
 // They skip only when no chromium binary is installed (make setup
 // installs it). Screenshots of each page are taken on every run; with
-// -update-shots they are written to docs/ui/.
+// -update they are written to docs/ui/.
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"image/png"
 	"io"
@@ -36,11 +35,10 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/cmd/linkledger/inprocess"
+	"github.com/linkledger/linkledger/lib/internal/golden"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 )
-
-var updateShots = flag.Bool("update-shots", false, "write the browser tests' screenshots to docs/ui/")
 
 // chromium finds the installed browser; chromedp never downloads one.
 func chromium(t *testing.T) string {
@@ -222,7 +220,7 @@ func until(t *testing.T, ctx context.Context, u, css string) {
 }
 
 // shot takes a screenshot of the viewport: a PNG that decodes, written to
-// docs/ui/NAME.png with -update-shots.
+// docs/ui/NAME.png with -update.
 func shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	c, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -235,7 +233,7 @@ func shot(t *testing.T, ctx context.Context, name string) {
 	if err != nil || img.Bounds().Dx() < 300 {
 		t.Fatalf("screenshot %s: not a page-sized PNG: %v", name, err)
 	}
-	if *updateShots {
+	if golden.Update() {
 		if err := os.WriteFile(filepath.Join("..", "..", "docs", "ui", name+".png"), b, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"net/http/httptest"
 	"net/url"
@@ -15,13 +14,12 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/embed/embedtest"
+	"github.com/linkledger/linkledger/lib/internal/embedtest"
+	"github.com/linkledger/linkledger/lib/internal/golden"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
-
-var updateGolden = flag.Bool("update-golden", false, "write the search pages' golden files to testdata/search/")
 
 // searchLedger is a ledger whose items carry vectors of the fake model
 // "hash-64": one about acetylcysteine (which the query "NAC" finds by
@@ -75,19 +73,19 @@ func TestSearchPageWithoutEndpoint(t *testing.T) {
 		}
 		// the test server's port appears in no page, but say so if it does
 		body = strings.ReplaceAll(body, url.QueryEscape(ts.URL), "SERVER")
-		golden := filepath.Join("testdata", "search", fmt.Sprintf("%d.html", i))
-		if *updateGolden {
-			if err := os.WriteFile(golden, []byte(body), 0o644); err != nil {
+		file := filepath.Join("testdata", "search", fmt.Sprintf("%d.html", i))
+		if golden.Update() {
+			if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			continue
 		}
-		want, err := os.ReadFile(golden)
+		want, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if body != string(want) {
-			t.Errorf("/search?%s differs from %s:\n%s", q, golden, body)
+			t.Errorf("/search?%s differs from %s:\n%s", q, file, body)
 		}
 	}
 }

@@ -160,10 +160,83 @@ func Main() int {
 	return cli.Main(Command(env), env, os.Args)
 }
 
+// run is ll-find's action, in steps: the flags checked (checkFlags), the
+// store opened and the decay policy resolved, one mode run (the queue, an
+// id, related items, a queries file, or a search), then the hints and
+// the exit status (finish).
 func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	fv := cli.Flags(c)
-	diag := cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: fv.Bool("verbose")}
-	text := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
+	r := &findRun{c: c, env: env, fv: fv, diag: cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: fv.Bool("verbose")}}
+	r.text = strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
+	if err := checkModes(fv, r.text); err != nil {
+		return err
+	}
+	var err error
+	if r.out, err = cli.OutputOn(c, env); err != nil {
+		return err
+	}
+	if r.fo, err = findflags.FindOptions(c, time.Now(), 10); err != nil {
+		return err
+	}
+	if r.olderThan, err = ledger.ParseDuration(fv.String("older-than")); err != nil {
+		return cli.Usage("--older-than: %v", err)
+	}
+	if err := checkFlags(c, fv, r.fo.SearchOptions()); err != nil {
+		return err
+	}
+	if r.st, err = openStore(ctx, c, env, fv.Bool("claim")); err != nil {
+		return err
+	}
+	defer r.st.Close()
+	// the ledger's decay policy, unless the flags chose (--related and
+	// --queries call the store directly)
+	if r.fo, err = ledger.ResolveDecay(ctx, r.st, r.fo); err != nil {
+		return err
+	}
+	r.opts = r.fo.SearchOptions()
+	r.attach = attachChunks(ctx, fv, r.st)
+	switch {
+	case fv.Bool("pending") || fv.Bool("failed") || fv.Bool("stale"):
+		err = r.queue(ctx)
+	case fv.String("id") != "":
+		err = r.byID(ctx)
+	case fv.String("related") != "":
+		err = r.related(ctx)
+	case fv.String("queries") != "":
+		findflags.Embedder(ctx, env, r.st, &r.fo, r.diag)
+		var n int
+		n, err = runQueries(ctx, fv.String("queries"), r.st, r.fo, r.out, env, r.diag, r.attach)
+		r.emitted += n
+	default:
+		err = r.search(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	return r.finish(ctx)
+}
+
+// findRun is the state of one ll-find run.
+type findRun struct {
+	c         *ucli.Command
+	env       cli.Env
+	fv        *cli.FlagValues
+	diag      cli.Diag
+	text      string // the query
+	out       *cli.Output
+	fo        ledger.FindOptions
+	opts      store.SearchOptions
+	olderThan time.Duration
+	st        *store.Store
+	// attach puts the item's stored chunks on a record (--with-chunks)
+	attach  func(*record.Record) error
+	emitted int
+	next    []*record.Record // a search's hits, for the next step (SayNext)
+}
+
+// checkModes: at most one of a query, --related, --pending, --failed,
+// --stale, --id and --queries.
+func checkModes(fv *cli.FlagValues, text string) error {
 	modes := 0
 	for _, m := range []bool{text != "", fv.String("related") != "", fv.Bool("pending"), fv.Bool("failed"), fv.Bool("stale"), fv.String("id") != "", fv.String("queries") != ""} {
 		if m {
@@ -173,19 +246,11 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if modes > 1 {
 		return cli.Usage("give one of: a query, --related, --pending, --failed, --stale, --id, --queries")
 	}
-	out, err := cli.OutputOn(c, env)
-	if err != nil {
-		return err
-	}
-	fo, err := findflags.FindOptions(c, time.Now(), 10)
-	if err != nil {
-		return err
-	}
-	opts := fo.SearchOptions()
-	olderThan, err := ledger.ParseDuration(fv.String("older-than"))
-	if err != nil {
-		return cli.Usage("--older-than: %v", err)
-	}
+	return nil
+}
+
+// checkFlags refuses the flags that do not go together (exit 2).
+func checkFlags(c *ucli.Command, fv *cli.FlagValues, opts store.SearchOptions) error {
 	if fv.Int("max-attempts") < 1 {
 		return cli.Usage("--max-attempts %d: want 1 or more", fv.Int("max-attempts"))
 	}
@@ -205,147 +270,150 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if fv.Bool("claim") && opts.Offset > 0 {
 		return cli.Usage("--claim and --offset: a claiming loop takes the oldest unclaimed items; give one")
 	}
-	st, err := openStore(ctx, c, env, fv.Bool("claim"))
+	return nil
+}
+
+// attachChunks returns what puts an item's stored chunks on its record:
+// nothing without --with-chunks.
+func attachChunks(ctx context.Context, fv *cli.FlagValues, st *store.Store) func(*record.Record) error {
+	if !fv.Bool("with-chunks") {
+		return func(*record.Record) error { return nil }
+	}
+	maxBytes := int(fv.Int("max-chunk-bytes"))
+	return func(r *record.Record) error {
+		if r.Error != nil || r.ID == "" {
+			return nil
+		}
+		return st.AttachStoredChunks(ctx, r, maxBytes)
+	}
+}
+
+// emit writes recs, each with its chunks when asked, and counts them.
+func (r *findRun) emit(recs []*record.Record) error {
+	for _, rec := range recs {
+		if err := r.attach(rec); err != nil {
+			return err
+		}
+		if err := r.out.Emit(rec); err != nil {
+			return err
+		}
+		r.emitted++
+	}
+	return nil
+}
+
+// queue lists the pending, failed or stale items (--claim: claims the
+// pending ones as it goes).
+func (r *findRun) queue(ctx context.Context) error {
+	fv := r.fv
+	q := store.QueueOptions{Filter: r.opts.Filter, Offset: r.opts.Offset, MaxAttempts: fv.Int("max-attempts"), OlderThan: r.olderThan}
+	if q.Filter.Archived == store.NotArchived {
+		// archived items are still ingested and revalidated
+		q.Filter.Archived = store.AnyArchived
+	}
+	if fv.IsSet("limit") {
+		q.Limit = r.opts.Limit
+	}
+	switch {
+	case fv.Bool("pending"):
+		q.Queue = store.QueuePending
+	case fv.Bool("failed"):
+		q.Queue = store.QueueFailed
+	default:
+		q.Queue = store.QueueStale
+	}
+	if fv.Bool("claim") {
+		return claimPending(ctx, r.st, q, r.emit)
+	}
+	recs, err := r.st.Queue(ctx, q)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	// the ledger's decay policy, unless the flags chose (--related and
-	// --queries call the store directly)
-	if fo, err = ledger.ResolveDecay(ctx, st, fo); err != nil {
-		return err
-	}
-	opts = fo.SearchOptions()
+	return r.emit(recs)
+}
 
-	// attach puts the item's stored chunks on a record (--with-chunks)
-	attach := func(*record.Record) error { return nil }
-	if fv.Bool("with-chunks") {
-		maxBytes := int(fv.Int("max-chunk-bytes"))
-		attach = func(r *record.Record) error {
-			if r.Error != nil || r.ID == "" {
-				return nil
-			}
-			return st.AttachStoredChunks(ctx, r, maxBytes)
-		}
-	}
-	emitted := 0
-	var next []*record.Record // a search's hits, for the next step (SayNext)
-	emit := func(recs []*record.Record) error {
-		for _, r := range recs {
-			if err := attach(r); err != nil {
-				return err
-			}
-			if err := out.Emit(r); err != nil {
-				return err
-			}
-			emitted++
-		}
-		return nil
-	}
-	switch {
-	case fv.Bool("pending") || fv.Bool("failed") || fv.Bool("stale"):
-		q := store.QueueOptions{Filter: opts.Filter, Offset: opts.Offset, MaxAttempts: fv.Int("max-attempts"), OlderThan: olderThan}
-		if q.Filter.Archived == store.NotArchived {
-			// archived items are still ingested and revalidated
-			q.Filter.Archived = store.AnyArchived
-		}
-		if fv.IsSet("limit") {
-			q.Limit = opts.Limit
-		}
-		switch {
-		case fv.Bool("pending"):
-			q.Queue = store.QueuePending
-		case fv.Bool("failed"):
-			q.Queue = store.QueueFailed
-		default:
-			q.Queue = store.QueueStale
-		}
-		if fv.Bool("claim") {
-			if err := claimPending(ctx, st, q, emit); err != nil {
-				return err
-			}
-			break
-		}
-		recs, err := st.Queue(ctx, q)
-		if err != nil {
-			return err
-		}
-		if err := emit(recs); err != nil {
-			return err
-		}
-	case fv.String("id") != "":
-		rec, err := st.Status(ctx, fv.String("id"))
-		if errors.Is(err, store.ErrNotFound) {
-			diag.Printf("%s: no such item", fv.String("id"))
-			rec = &record.Record{ID: fv.String("id"), Error: &record.Error{Stage: record.StageFind, Code: record.CodeNotFound, Message: "no item with id " + fv.String("id")}}
-		} else if err != nil {
-			return err
-		}
-		if err := emit([]*record.Record{rec}); err != nil {
-			return err
-		}
-		if rec.Error != nil {
-			emitted = 0
-		}
-	case fv.String("related") != "":
-		findflags.Embedder(ctx, env, st, &fo, diag)
-		sem, _, warnings := ledger.RelatedSide(ctx, st, fo)
-		findflags.Warn(diag, warnings)
-		ro := opts
-		ro.Semantic = sem
-		res, err := ledger.RelatedHits(ctx, st, fv.String("related"), ro)
-		if errors.Is(err, store.ErrNotFound) {
-			return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", fv.String("related"))}
-		}
-		if err != nil {
-			return err
-		}
-		findflags.MarkStale(ctx, st, res.StaleIDs, diag)
-		if err := emit(res.Hits); err != nil {
-			return err
-		}
-		next = res.Hits
-	case fv.String("queries") != "":
-		findflags.Embedder(ctx, env, st, &fo, diag)
-		n, err := runQueries(ctx, fv.String("queries"), st, fo, out, env, diag, attach)
-		emitted += n
-		if err != nil {
-			return err
-		}
-	default:
-		fo.Query = text
-		findflags.Embedder(ctx, env, st, &fo, diag)
-		res, err := ledger.Find(ctx, st, fo)
-		if err != nil {
-			return err
-		}
-		findflags.Warn(diag, res.Warnings)
-		if res.Mode != store.ModeLexical || len(res.Warnings) > 0 {
-			// (a lexical search without warnings: the envelope as always)
-			out.Meta("mode", res.Mode)
-			out.Meta("warnings", res.Warnings)
-		}
-		if len(res.Dropped) > 0 {
-			diag.Debugf("left out of the query: %s", strings.Join(res.Dropped, " "))
-		}
-		if res.MarkErr != nil {
-			diag.Debugf("revalidation mark skipped: %v", res.MarkErr)
-		}
-		if err := emit(res.Hits); err != nil {
-			return err
-		}
-		next = res.Hits
-	}
-	if emitted == 0 && out.IsHuman() {
-		sayNothing(ctx, c, st, diag, text)
-	}
-	if len(next) > 0 && out.Hints() {
-		findflags.SayNext(ctx, st, diag, text, len(next), ledger.BestHit(next[0]))
-	}
-	if err := out.Finish(); err != nil {
+// byID writes one item's status (--id), or a not_found record.
+func (r *findRun) byID(ctx context.Context) error {
+	id := r.fv.String("id")
+	rec, err := r.st.Status(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		r.diag.Printf("%s: no such item", id)
+		rec = &record.Record{ID: id, Error: &record.Error{Stage: record.StageFind, Code: record.CodeNotFound, Message: "no item with id " + id}}
+	} else if err != nil {
 		return err
 	}
-	if emitted == 0 && fv.Bool("exit-status") {
+	if err := r.emit([]*record.Record{rec}); err != nil {
+		return err
+	}
+	if rec.Error != nil {
+		r.emitted = 0
+	}
+	return nil
+}
+
+// related writes the items related to --related's.
+func (r *findRun) related(ctx context.Context) error {
+	findflags.Embedder(ctx, r.env, r.st, &r.fo, r.diag)
+	sem, _, warnings := ledger.RelatedSide(ctx, r.st, r.fo)
+	findflags.Warn(r.diag, warnings)
+	ro := r.opts
+	ro.Semantic = sem
+	res, err := ledger.RelatedHits(ctx, r.st, r.fv.String("related"), ro)
+	if errors.Is(err, store.ErrNotFound) {
+		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", r.fv.String("related"))}
+	}
+	if err != nil {
+		return err
+	}
+	findflags.MarkStale(ctx, r.st, res.StaleIDs, r.diag)
+	if err := r.emit(res.Hits); err != nil {
+		return err
+	}
+	r.next = res.Hits
+	return nil
+}
+
+// search writes the hits of the query.
+func (r *findRun) search(ctx context.Context) error {
+	r.fo.Query = r.text
+	findflags.Embedder(ctx, r.env, r.st, &r.fo, r.diag)
+	res, err := ledger.Find(ctx, r.st, r.fo)
+	if err != nil {
+		return err
+	}
+	findflags.Warn(r.diag, res.Warnings)
+	if res.Mode != store.ModeLexical || len(res.Warnings) > 0 {
+		// (a lexical search without warnings: the envelope as always)
+		r.out.Meta("mode", res.Mode)
+		r.out.Meta("warnings", res.Warnings)
+	}
+	if len(res.Dropped) > 0 {
+		r.diag.Debugf("left out of the query: %s", strings.Join(res.Dropped, " "))
+	}
+	if res.MarkErr != nil {
+		r.diag.Debugf("revalidation mark skipped: %v", res.MarkErr)
+	}
+	if err := r.emit(res.Hits); err != nil {
+		return err
+	}
+	r.next = res.Hits
+	return nil
+}
+
+// finish says what to do when nothing matched or what to do next (at a
+// terminal), closes the output, and turns "nothing" into --exit-status's
+// code.
+func (r *findRun) finish(ctx context.Context) error {
+	if r.emitted == 0 && r.out.IsHuman() {
+		sayNothing(ctx, r.c, r.st, r.diag, r.text)
+	}
+	if len(r.next) > 0 && r.out.Hints() {
+		findflags.SayNext(ctx, r.st, r.diag, r.text, len(r.next), ledger.BestHit(r.next[0]))
+	}
+	if err := r.out.Finish(); err != nil {
+		return err
+	}
+	if r.emitted == 0 && r.fv.Bool("exit-status") {
 		return cli.NoMatch
 	}
 	return nil
