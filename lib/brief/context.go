@@ -27,7 +27,7 @@ const maxContextRing = 3
 
 // ContextSlack is the share of the budget left unused before context is
 // added: a pack within it of its budget gets no context.
-const ContextSlack = 0.15
+const ContextSlack = 0.25
 
 // newPassageTokens is a guess of what a passage's own fields cost in
 // the JSON pack (its locator), beyond its text.
