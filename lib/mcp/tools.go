@@ -41,7 +41,7 @@ const (
 
 // FindInput is the find tool's input.
 type FindInput struct {
-	Query    string   `json:"query,omitempty" jsonschema:"what to search for: plain words, and optionally \"exact phrase\", -word to exclude, tag:T, site:HOST, type:TYPE, after:2w, before:2026-01-01, is:pinned|archived|failed, has:highlights|notes, by:agent:NAME (any text is valid; unknown qualifiers are words). Only qualifiers lists the newest matching items; empty lists the newest items."`
+	Query    string   `json:"query,omitempty" jsonschema:"what to search for: plain words, and optionally \"exact phrase\", -word to exclude, tag:T, site:HOST, type:TYPE, after:2w, before:2026-01-01, is:pinned|archived|failed|starred|read|unread, has:highlights|notes, by:agent:NAME (any text is valid; unknown qualifiers are words). Only qualifiers lists the newest matching items; empty lists the newest items."`
 	Tags     []string `json:"tags,omitempty" jsonschema:"only items with all of these tags"`
 	Type     string   `json:"type,omitempty" jsonschema:"only items of this source type: article, x, youtube, pdf or text"`
 	Since    string   `json:"since,omitempty" jsonschema:"only items saved at or after this time: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago such as 12h, 30d, 2w, 3mo or 1y"`
@@ -124,6 +124,7 @@ type TagInput struct {
 	Item   string   `json:"item" jsonschema:"the item: its id or its URL"`
 	Add    []string `json:"add,omitempty" jsonschema:"tags to add"`
 	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove"`
+	Star   *bool    `json:"star,omitempty" jsonschema:"true stars the item (find starred items with is:starred), false unstars it"`
 	Actor  string   `json:"actor,omitempty" jsonschema:"who does it: agent:NAME (default agent:CLIENT; human only if the server allows it)"`
 }
 
@@ -197,7 +198,7 @@ func (s *Server) addTools() {
 		safe(s, s.save))
 	addTool(s, add("annotate", "Annotate an item", `Add a highlight (a key claim worth remembering), a lowlight (a weak, outdated or wrong part) or a note to a saved item, with your confidence (0 to 1). A highlight or lowlight must quote the item's text exactly (case, spacing, quote marks and dashes aside): otherwise it is refused (quote_not_found, nothing saved) with the closest passage as hint; your own words go in a note. On an item not fetched yet the quote is checked when it is indexed. Agent highlights are capped per item (5 by default): beyond the cap the lowest-confidence unpinned agent highlight is displaced (save.displaced lists it), so keep only your best few. Human and pinned highlights are never displaced. Result: the item record with save.annotation_ids (small).`, nil),
 		safe(s, s.annotate))
-	addTool(s, add("tag", "Tag an item", `Add and remove tags on a saved item. Result: the item record with save.tags_added and save.tags_removed (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
+	addTool(s, add("tag", "Tag an item", `Add and remove tags on a saved item; star: true stars it, false unstars it. Result: the item record with save.tags_added and save.tags_removed (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.tag))
 	addTool(s, add("pin", "Pin a highlight", `Pin (or with unpin: true, unpin) one highlight of an item by its annotation id (from show or annotate). A pinned highlight is never displaced and boosts its item in search. Result: the item record (small).`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.pin))
@@ -527,8 +528,24 @@ func (s *Server) tag(ctx context.Context, req *sdk.CallToolRequest, in TagInput)
 	if err != nil {
 		return SaveOutput{}, "", err
 	}
-	rec, err := s.st.Tag(ctx, in.Item, in.Add, in.Remove, opt)
-	return saveResult(rec, err)
+	var rec *record.Record
+	if len(in.Add) > 0 || len(in.Remove) > 0 || in.Star == nil {
+		if rec, err = s.st.Tag(ctx, in.Item, in.Add, in.Remove, opt); err != nil {
+			return SaveOutput{}, "", err
+		}
+	}
+	if in.Star != nil {
+		starred, err := s.st.Star(ctx, in.Item, *in.Star, ledger.WriteOptions{Resolve: opt.Resolve, Actor: opt.Actor})
+		if err != nil {
+			return SaveOutput{}, "", err
+		}
+		if rec == nil {
+			rec = starred
+		} else {
+			rec.Change, rec.Reading = starred.Change, starred.Reading
+		}
+	}
+	return saveResult(rec, nil)
 }
 
 func (s *Server) pin(ctx context.Context, req *sdk.CallToolRequest, in PinInput) (SaveOutput, string, error) {

@@ -230,6 +230,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	}
 	emitted := 0
 	var next []*record.Record // a search's hits, for the next step (SayNext)
+	archived := 0             // archived items a search that left them out finds (ledger.FindResult.ArchivedMatches)
 	emit := func(recs []*record.Record) error {
 		for _, r := range recs {
 			if err := attach(r); err != nil {
@@ -335,9 +336,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 			return err
 		}
 		next = res.Hits
+		archived = res.ArchivedMatches
 	}
 	if emitted == 0 && out.IsHuman() {
-		sayNothing(ctx, c, st, diag, text)
+		sayNothing(ctx, c, st, diag, text, archived)
 	}
 	if len(next) > 0 && out.Hints() {
 		findflags.SayNext(ctx, st, diag, text, len(next), ledger.BestHit(next[0]))
@@ -452,7 +454,7 @@ func runQueries(ctx context.Context, path string, st *store.Store, fo ledger.Fin
 }
 
 // sayNothing tells a person at a terminal, on stderr, that a view is empty.
-func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.Diag, text string) {
+func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.Diag, text string, archived int) {
 	fv := cli.Flags(c)
 	switch {
 	case fv.Bool("pending"):
@@ -471,7 +473,7 @@ func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.
 		diag.Printf("no more results past --offset %d", fv.Int("offset"))
 		diag.Hintf("the earlier pages hold the matches: try a smaller --offset, or none")
 	default:
-		findflags.SayNoMatch(ctx, st, diag, text, findflags.SetFilters(c))
+		findflags.SayNoMatch(ctx, st, diag, text, findflags.SetFilters(c), archived)
 	}
 }
 
