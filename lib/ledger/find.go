@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -30,6 +31,11 @@ type FindOptions struct {
 	// ArchivedSet says Archived was chosen; without it archived items are
 	// left out, as ll-find does by default.
 	ArchivedSet bool
+	// Site, Starred, Read and Unread are what site:HOST, is:starred,
+	// is:read and is:unread of the query say, as fields (the web app's
+	// library filters with them; both apply).
+	Site                  string
+	Starred, Read, Unread bool
 	// Paging: at most Limit items (default 10) after Offset.
 	Limit, Offset int
 	// Snippets per item: 0 the default (2), negative none.
@@ -78,6 +84,10 @@ func (o FindOptions) SearchOptions() store.SearchOptions {
 	if o.ArchivedSet {
 		f.Archived = o.Archived
 	}
+	if h := query.SiteHost(o.Site); h != "" {
+		f.Sites = append(append([]string{}, f.Sites...), h)
+	}
+	f.Starred, f.Read, f.Unread = f.Starred || o.Starred, f.Read || o.Read, f.Unread || o.Unread
 	return store.SearchOptions{
 		Text: o.Query, Filter: f, Limit: o.Limit, Offset: o.Offset, Snippets: o.Snippets,
 		ExpandChunks: o.ExpandChunks, Detailed: o.Detailed, AllCopies: o.AllCopies, StaleAfter: o.StaleAfter,

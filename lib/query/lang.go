@@ -216,9 +216,7 @@ func (l *Lang) qualifier(key, val string, add func(*[]string, string)) bool {
 	case "tag":
 		add(&l.Tags, lower)
 	case "site":
-		host := strings.TrimPrefix(strings.TrimPrefix(lower, "https://"), "http://")
-		host, _, _ = strings.Cut(host, "/")
-		host = strings.TrimPrefix(host, "www.")
+		host := SiteHost(lower)
 		if host == "" {
 			return false
 		}
@@ -271,6 +269,15 @@ func (l *Lang) qualifier(key, val string, add func(*[]string, string)) bool {
 		return false
 	}
 	return true
+}
+
+// SiteHost is the host site:VALUE matches: lower-case, without a scheme,
+// a path or a leading "www." ("" when nothing is left). The web app's
+// library links an item's site with it.
+func SiteHost(v string) string {
+	host := strings.TrimPrefix(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(v)), "https://"), "http://")
+	host, _, _ = strings.Cut(host, "/")
+	return cutValue(strings.TrimPrefix(host, "www."))
 }
 
 // phrase is a quoted phrase as searched: its white space folded, cut to

@@ -74,6 +74,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /bookmarklet", s.bookmarklet)
 	mux.HandleFunc("GET /capture", s.captureForm)
 	mux.HandleFunc("POST /capture", s.capture)
+	s.libraryRoutes(mux)
 	return mux
 }
 
@@ -371,6 +372,10 @@ type searchData struct {
 	Mode, Ranked string
 	Semantic     bool
 	Warnings     []string
+	// ArchivedMatches: the search left archived items out and found
+	// nothing, but finds this many archived ones (ArchivedLink shows them).
+	ArchivedMatches int
+	ArchivedLink    string
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
@@ -417,6 +422,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	d.Ranked, d.Warnings = res.Mode, res.Warnings
 	d.Terms = queryTerms(d.Q)
 	d.Pager = newPager(q, page, more)
+	if res.ArchivedMatches > 0 {
+		d.ArchivedMatches, d.ArchivedLink = res.ArchivedMatches, archivedSearch(q)
+	}
 	s.render(w, r, http.StatusOK, "search", view{Title: "Search", Nav: "search", Data: d})
 }
 
@@ -486,6 +494,9 @@ func (s *Server) reader(w http.ResponseWriter, r *http.Request) {
 	// a long text is read in parts, so a page stays light
 	if parts := (n + readerPart - 1) / readerPart; parts > 1 {
 		part := min(pageNumber(r.URL.Query().Get("part")), parts)
+		if rd := rec.Reading; r.URL.Query().Get("part") == "" && rd != nil && rd.Part > 1 {
+			part = min(rd.Part, parts) // reopened: the part it was left in
+		}
 		if d.Blocks != nil {
 			d.Blocks = d.Blocks[(part-1)*readerPart : min(part*readerPart, n)]
 		} else {
