@@ -101,16 +101,16 @@ type Record struct {
 
 	// Whole item and housekeeping (linkledger show, tags, archive,
 	// unarchive, delete, unannotate; docs/records.md).
-	ArchivedAt string        `json:"archived_at,omitempty"` // when the item was archived; absent when it is not
+	ArchivedAt string `json:"archived_at,omitempty"` // when the item was archived; absent when it is not
 	// Reading is a person's reading state of the item: starred, read,
 	// how far, and its reading time (find's hits, show, status, star).
-	Reading *Reading `json:"reading,omitempty"`
-	Tagged     []Tag         `json:"tagged,omitempty"`      // the item's tags with who added them and when
-	Artifacts  []Artifact    `json:"artifacts,omitempty"`   // every artifact of the item, oldest first
-	TagCount   *TagCount     `json:"tag_count,omitempty"`   // one tag of the tags listing
-	Change     *Change       `json:"change,omitempty"`      // what a housekeeping verb did to the item
-	Event      *HistoryEvent `json:"event,omitempty"`       // one event of linkledger history
-	Setting    *Setting      `json:"setting,omitempty"`     // one ledger setting (linkledger config); no item
+	Reading   *Reading      `json:"reading,omitempty"`
+	Tagged    []Tag         `json:"tagged,omitempty"`    // the item's tags with who added them and when
+	Artifacts []Artifact    `json:"artifacts,omitempty"` // every artifact of the item, oldest first
+	TagCount  *TagCount     `json:"tag_count,omitempty"` // one tag of the tags listing
+	Change    *Change       `json:"change,omitempty"`    // what a housekeeping verb did to the item
+	Event     *HistoryEvent `json:"event,omitempty"`     // one event of linkledger history
+	Setting   *Setting      `json:"setting,omitempty"`   // one ledger setting (linkledger config); no item
 
 	// Error is set when a stage failed for this record. Later stages pass it
 	// on; ll-index stores it on the item.

@@ -20,10 +20,10 @@ import (
 
 // Event actions and change actions of the reading writes.
 const (
-	itemStarredEventName   = "starred"
-	itemUnstarredEventName = "unstarred"
-	itemReadEventName      = "read"
-	itemUnreadEventName    = "unread"
+	itemStarredEventName     = "starred"
+	itemUnstarredEventName   = "unstarred"
+	itemReadEventName        = "read"
+	itemUnreadEventName      = "unread"
 	changeStar, changeUnstar = "star", "unstar"
 	changeRead, changeUnread = "read", "unread"
 )
