@@ -372,6 +372,9 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 	if len(rec.Tags) > 0 {
 		meta = append(meta, "#"+strings.Join(rec.Tags, " #"))
 	}
+	if rec.Reading != nil && rec.Reading.StarredAt != "" {
+		meta = append(meta, "★ starred")
+	}
 	if len(rec.Tags) == 0 && len(rec.Tagged) > 0 && len(rec.Annotations) == 0 {
 		// a tag of the review queue: "title  #tag (agent:x) [review]"
 		for _, t := range rec.Tagged {
