@@ -300,6 +300,9 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 				return err
 			}
 		}
+		if err := restoreReading(ctx, tx, id, rec.Reading); err != nil {
+			return err
+		}
 		var seq int64
 		if err := tx.GetContext(ctx, &seq, `SELECT seq FROM items WHERE id = ?`, id); err != nil {
 			return err

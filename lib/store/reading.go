@@ -273,3 +273,26 @@ func markReadOnArchive(ctx context.Context, tx *sqlx.Tx, itemID, now string) err
 		ON CONFLICT(item_id) DO UPDATE SET read_at = coalesce(item_reading.read_at, excluded.read_at)`, itemID, now)
 	return err
 }
+
+// restoreReading writes an exported item's reading state (record
+// reading: starred, read, progress) back, in its restore's transaction;
+// the reading time is computed, not stored. Values an export cannot hold
+// (progress outside 0..1) are clamped.
+func restoreReading(ctx context.Context, tx *sqlx.Tx, itemID string, r *record.Reading) error {
+	if r == nil || (r.StarredAt == "" && r.ReadAt == "" && r.Progress == 0 && r.Part == 0) {
+		return nil
+	}
+	null := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	p := r.Progress
+	if math.IsNaN(p) {
+		p = 0
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO item_reading(item_id, starred_at, read_at, progress, part) VALUES (?, ?, ?, ?, ?)`,
+		itemID, null(r.StarredAt), null(r.ReadAt), min(1, max(0, p)), max(0, r.Part))
+	return err
+}
