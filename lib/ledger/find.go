@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -30,6 +31,11 @@ type FindOptions struct {
 	// ArchivedSet says Archived was chosen; without it archived items are
 	// left out, as ll-find does by default.
 	ArchivedSet bool
+	// Site, Starred, Read and Unread are what site:HOST, is:starred,
+	// is:read and is:unread of the query say, as fields (the web app's
+	// library filters with them; both apply).
+	Site                  string
+	Starred, Read, Unread bool
 	// Paging: at most Limit items (default 10) after Offset.
 	Limit, Offset int
 	// Snippets per item: 0 the default (2), negative none.
@@ -78,6 +84,10 @@ func (o FindOptions) SearchOptions() store.SearchOptions {
 	if o.ArchivedSet {
 		f.Archived = o.Archived
 	}
+	if h := query.SiteHost(o.Site); h != "" {
+		f.Sites = append(append([]string{}, f.Sites...), h)
+	}
+	f.Starred, f.Read, f.Unread = f.Starred || o.Starred, f.Read || o.Read, f.Unread || o.Unread
 	return store.SearchOptions{
 		Text: o.Query, Filter: f, Limit: o.Limit, Offset: o.Offset, Snippets: o.Snippets,
 		ExpandChunks: o.ExpandChunks, Detailed: o.Detailed, AllCopies: o.AllCopies, StaleAfter: o.StaleAfter,
@@ -116,6 +126,11 @@ type FindResult struct {
 	// failing). The search itself succeeded.
 	Mode     string
 	Warnings []string
+	// ArchivedMatches is set when the search, which left archived items
+	// out, found nothing: how many archived items it finds (at most
+	// ArchivedMatchesMax; 0: none either). The faces then say the matches
+	// are archived and how to show them (the query with is:archived).
+	ArchivedMatches int
 }
 
 // Find searches the ledger (or, with no query, lists items newest first)
@@ -145,7 +160,40 @@ func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, e
 		mode, warnings = store.ModeLexical, append(warnings, EmbedFailed(res.SemanticErr))
 	}
 	warnings = append(warnings, opt.langWarnings...)
-	return &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs), Mode: mode, Warnings: warnings}, nil
+	out := &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs), Mode: mode, Warnings: warnings}
+	if len(res.Hits) == 0 && so.Offset == 0 && so.Filter.Archived == store.NotArchived {
+		if out.ArchivedMatches, err = archivedMatches(ctx, st, so); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// ArchivedMatchesMax bounds FindResult.ArchivedMatches: the count is of
+// one page of archived matches, not of all of them.
+const ArchivedMatchesMax = 20
+
+// archivedMatches is how many archived items (at most ArchivedMatchesMax)
+// the search so, which left archived items out and found nothing, finds
+// among the archived items: "archived means read, still findable" (issue
+// 30), so the faces say that only archived items match and how to show
+// them (is:archived) instead of "try other words".
+func archivedMatches(ctx context.Context, st *store.Store, so store.SearchOptions) (int, error) {
+	so.Filter.Archived = store.OnlyArchived
+	so.Limit, so.Snippets, so.Detailed = ArchivedMatchesMax, -1, 1
+	var (
+		res *store.SearchResult
+		err error
+	)
+	if so.Text == "" {
+		res, err = st.Recent(ctx, so)
+	} else {
+		res, err = st.Search(ctx, so)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return len(res.Hits), nil
 }
 
 // Related returns the items related to the item arg names (an id or its

@@ -51,7 +51,8 @@ func applyQuery(opt FindOptions, now time.Time) FindOptions {
 		opt.langWarnings = append(opt.langWarnings, MentionsDropped(l.DroppedMentions))
 	}
 	opt.lang = store.Filter{Sites: l.Sites, Types: l.Types, Actors: l.Actors, Phrases: l.Phrases, Exclude: l.Exclude,
-		Pinned: l.Pinned, HasHighlights: l.HasHighlights, HasNotes: l.HasNotes}
+		Pinned: l.Pinned, HasHighlights: l.HasHighlights, HasNotes: l.HasNotes,
+		Starred: l.Starred, Read: l.Read, Unread: l.Unread}
 	return opt
 }
 

@@ -41,7 +41,7 @@ const (
 
 // FindInput is the find tool's input.
 type FindInput struct {
-	Query    string   `json:"query,omitempty" jsonschema:"plain words; optionally \"phrase\", -word, tag:T, site:HOST, type:TYPE, after:2w, before:2026-01-01, is:pinned|archived|failed, has:highlights|notes, by:agent:NAME. Empty or only qualifiers: the newest items"`
+	Query    string   `json:"query,omitempty" jsonschema:"plain words; optionally \"phrase\", -word, tag:T, site:HOST, type:TYPE, after:2w, before:2026-01-01, is:pinned|archived|failed|starred|read|unread, has:highlights|notes, by:agent:NAME. Empty or only qualifiers: the newest items"`
 	Tags     []string `json:"tags,omitempty" jsonschema:"items with all these tags"`
 	Type     string   `json:"type,omitempty" jsonschema:"source type: article, x, youtube, pdf or text"`
 	Since    string   `json:"since,omitempty" jsonschema:"saved at or after: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago (12h, 30d, 2w, 3mo, 1y)"`
@@ -124,6 +124,7 @@ type TagInput struct {
 	Item   string   `json:"item" jsonschema:"item id or URL"`
 	Add    []string `json:"add,omitempty" jsonschema:"tags to add"`
 	Remove []string `json:"remove,omitempty" jsonschema:"tags to remove"`
+	Star   *bool    `json:"star,omitempty" jsonschema:"true stars the item (is:starred), false unstars it"`
 	Actor  string   `json:"actor,omitempty" jsonschema:"agent:NAME (default agent:CLIENT)"`
 }
 
@@ -197,7 +198,7 @@ func (s *Server) addTools() {
 		safe(s, s.save))
 	addTool(s, add("annotate", "Annotate an item", `Add a highlight (a key claim), lowlight (a weak or wrong part) or note to an item, with your confidence. A highlight or lowlight must quote the item's text exactly, or it is refused (quote_not_found) with the closest passage as hint; your own words go in a note. Agent highlights are capped per item (5): past it the lowest-confidence unpinned one is displaced (save.displaced). Result: the item with save.annotation_ids.`, nil),
 		safe(s, s.annotate))
-	addTool(s, add("tag", "Tag an item", `Add and remove tags on a saved item. Result: the item with save.tags_added and save.tags_removed.`, &sdk.ToolAnnotations{IdempotentHint: true}),
+	addTool(s, add("tag", "Tag an item", `Add and remove tags on a saved item; star: true stars it, false unstars it. Result: the item with save.tags_added and save.tags_removed.`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.tag))
 	addTool(s, add("pin", "Pin a highlight", `Pin (or unpin) one highlight by its annotation id (from show or annotate): a pinned highlight is never displaced and boosts its item in search.`, &sdk.ToolAnnotations{IdempotentHint: true}),
 		safe(s, s.pin))
@@ -527,8 +528,24 @@ func (s *Server) tag(ctx context.Context, req *sdk.CallToolRequest, in TagInput)
 	if err != nil {
 		return SaveOutput{}, "", err
 	}
-	rec, err := s.st.Tag(ctx, in.Item, in.Add, in.Remove, opt)
-	return saveResult(rec, err)
+	var rec *record.Record
+	if len(in.Add) > 0 || len(in.Remove) > 0 || in.Star == nil {
+		if rec, err = s.st.Tag(ctx, in.Item, in.Add, in.Remove, opt); err != nil {
+			return SaveOutput{}, "", err
+		}
+	}
+	if in.Star != nil {
+		starred, err := s.st.Star(ctx, in.Item, *in.Star, ledger.WriteOptions{Resolve: opt.Resolve, Actor: opt.Actor})
+		if err != nil {
+			return SaveOutput{}, "", err
+		}
+		if rec == nil {
+			rec = starred
+		} else {
+			rec.Change, rec.Reading = starred.Change, starred.Reading
+		}
+	}
+	return saveResult(rec, nil)
 }
 
 func (s *Server) pin(ctx context.Context, req *sdk.CallToolRequest, in PinInput) (SaveOutput, string, error) {

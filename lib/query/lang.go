@@ -20,6 +20,9 @@ import (
 //	is:pinned        items with a pinned highlight
 //	is:archived      archived items (left out otherwise)
 //	is:failed        items whose ingest failed
+//	is:starred       items a person starred
+//	is:read          items read (opened in the reader, marked read, or archived)
+//	is:unread        items not read (and not archived)
 //	has:highlights   items with a highlight; has:notes with a note
 //	by:ACTOR         items annotated by ACTOR (human, agent:NAME; repeated: any)
 //
@@ -67,6 +70,9 @@ type Lang struct {
 	Pinned        bool // is:pinned
 	Archived      bool // is:archived
 	Failed        bool // is:failed
+	Starred       bool // is:starred
+	Read          bool // is:read
+	Unread        bool // is:unread
 	HasHighlights bool // has:highlights
 	HasNotes      bool // has:notes
 	// DroppedMentions counts the phrases and exclusions past MaxMentions,
@@ -78,7 +84,8 @@ type Lang struct {
 // exclusion (anything beyond plain words).
 func (l Lang) Filtered() bool {
 	return len(l.Phrases) > 0 || len(l.Exclude) > 0 || len(l.Tags) > 0 || len(l.Sites) > 0 || len(l.Types) > 0 ||
-		len(l.Actors) > 0 || l.After != "" || l.Before != "" || l.Pinned || l.Archived || l.Failed || l.HasHighlights || l.HasNotes
+		len(l.Actors) > 0 || l.After != "" || l.Before != "" || l.Pinned || l.Archived || l.Failed || l.HasHighlights || l.HasNotes ||
+		l.Starred || l.Read || l.Unread
 }
 
 // token is one piece of the query: a word (perhaps key:value or -word) or
@@ -209,9 +216,7 @@ func (l *Lang) qualifier(key, val string, add func(*[]string, string)) bool {
 	case "tag":
 		add(&l.Tags, lower)
 	case "site":
-		host := strings.TrimPrefix(strings.TrimPrefix(lower, "https://"), "http://")
-		host, _, _ = strings.Cut(host, "/")
-		host = strings.TrimPrefix(host, "www.")
+		host := SiteHost(lower)
 		if host == "" {
 			return false
 		}
@@ -242,6 +247,12 @@ func (l *Lang) qualifier(key, val string, add func(*[]string, string)) bool {
 			l.Archived = true
 		case "failed":
 			l.Failed = true
+		case "starred", "star":
+			l.Starred = true
+		case "read":
+			l.Read = true
+		case "unread":
+			l.Unread = true
 		default:
 			return false
 		}
@@ -258,6 +269,15 @@ func (l *Lang) qualifier(key, val string, add func(*[]string, string)) bool {
 		return false
 	}
 	return true
+}
+
+// SiteHost is the host site:VALUE matches: lower-case, without a scheme,
+// a path or a leading "www." ("" when nothing is left). The web app's
+// library links an item's site with it.
+func SiteHost(v string) string {
+	host := strings.TrimPrefix(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(v)), "https://"), "http://")
+	host, _, _ = strings.Cut(host, "/")
+	return cutValue(strings.TrimPrefix(host, "www."))
 }
 
 // phrase is a quoted phrase as searched: its white space folded, cut to

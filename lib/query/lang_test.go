@@ -20,6 +20,8 @@ func TestParseLang(t *testing.T) {
 		{`tag:AI tag:papers site:https://www.Example.com/x type:pdf`, Lang{Tags: []string{"ai", "papers"}, Sites: []string{"example.com"}, Types: []string{"pdf"}}},
 		{`after:2w before:2026-01-01 sqlite`, Lang{Text: "sqlite", After: "2w", Before: "2026-01-01"}},
 		{`is:pinned is:archived is:failed has:highlights has:notes`, Lang{Pinned: true, Archived: true, Failed: true, HasHighlights: true, HasNotes: true}},
+		{`is:starred IS:Read is:unread essay`, Lang{Text: "essay", Starred: true, Read: true, Unread: true}},
+		{`is:star`, Lang{Starred: true}},
 		{`by:agent:Reader by:human by:robot`, Lang{Text: "by:robot", Actors: []string{"agent:Reader", "human"}}},
 		// unknown qualifiers, values a qualifier does not take, empty values: words
 		{`title:zebra is:blue type:movie tag: has:cake`, Lang{Text: "title:zebra is:blue type:movie tag: has:cake"}},

@@ -113,6 +113,15 @@ func appendRecord(b []byte, r *Record) ([]byte, bool) {
 		})
 	}
 	e.str("archived_at", r.ArchivedAt, true)
+	if v := r.Reading; v != nil {
+		e.object("reading", func(o *objWriter) {
+			o.str("starred_at", v.StarredAt, true)
+			o.str("read_at", v.ReadAt, true)
+			o.float("progress", v.Progress, true)
+			o.int("part", int64(v.Part), true)
+			o.int("minutes", int64(v.Minutes), true)
+		})
+	}
 	if e.bad {
 		return b[:start], false
 	}

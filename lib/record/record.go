@@ -105,13 +105,16 @@ type Record struct {
 
 	// Whole item and housekeeping (linkledger show, tags, archive,
 	// unarchive, delete, unannotate; docs/records.md).
-	ArchivedAt string        `json:"archived_at,omitempty"` // when the item was archived; absent when it is not
-	Tagged     []Tag         `json:"tagged,omitempty"`      // the item's tags with who added them and when
-	Artifacts  []Artifact    `json:"artifacts,omitempty"`   // every artifact of the item, oldest first
-	TagCount   *TagCount     `json:"tag_count,omitempty"`   // one tag of the tags listing
-	Change     *Change       `json:"change,omitempty"`      // what a housekeeping verb did to the item
-	Event      *HistoryEvent `json:"event,omitempty"`       // one event of linkledger history
-	Setting    *Setting      `json:"setting,omitempty"`     // one ledger setting (linkledger config); no item
+	ArchivedAt string `json:"archived_at,omitempty"` // when the item was archived; absent when it is not
+	// Reading is a person's reading state of the item: starred, read,
+	// how far, and its reading time (find's hits, show, status, star).
+	Reading   *Reading      `json:"reading,omitempty"`
+	Tagged    []Tag         `json:"tagged,omitempty"`    // the item's tags with who added them and when
+	Artifacts []Artifact    `json:"artifacts,omitempty"` // every artifact of the item, oldest first
+	TagCount  *TagCount     `json:"tag_count,omitempty"` // one tag of the tags listing
+	Change    *Change       `json:"change,omitempty"`    // what a housekeeping verb did to the item
+	Event     *HistoryEvent `json:"event,omitempty"`     // one event of linkledger history
+	Setting   *Setting      `json:"setting,omitempty"`   // one ledger setting (linkledger config); no item
 
 	// Error is set when a stage failed for this record. Later stages pass it
 	// on; ll-index stores it on the item.
@@ -228,7 +231,8 @@ type TagCount struct {
 
 // Change says what a housekeeping verb did to an item.
 type Change struct {
-	// Action is archive, unarchive, delete or unannotate.
+	// Action is archive, unarchive, delete, unannotate, star, unstar,
+	// read or unread.
 	Action string `json:"action"`
 	// Changed is false when there was nothing to do (archiving an item
 	// already archived).
@@ -241,6 +245,19 @@ type Change struct {
 	// DuplicatesCleared are the items that were marked duplicates of a
 	// deleted item and no longer are.
 	DuplicatesCleared []string `json:"duplicates_cleared,omitempty"`
+}
+
+// Reading is an item's reading state (the library, issue 30;
+// docs/records.md "Reading state"): when it was starred and read (absent:
+// not starred, unread; an archived item counts as read), how far down it
+// was read (0..1 of the reader's part Part), and about how many minutes
+// its text takes to read.
+type Reading struct {
+	StarredAt string  `json:"starred_at,omitempty"`
+	ReadAt    string  `json:"read_at,omitempty"`
+	Progress  float64 `json:"progress,omitempty"`
+	Part      int     `json:"part,omitempty"`
+	Minutes   int     `json:"minutes,omitempty"`
 }
 
 // Removed counts the rows deleted with an item.

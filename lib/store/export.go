@@ -162,6 +162,7 @@ func (s *Store) Restore(ctx context.Context, rec *record.Record) (out *record.Re
 			func() error { return restoreTags(ctx, tx, e.id, rec.Tagged, e.rejected) },
 			func() error { return restoreArtifacts(ctx, tx, e.id, rec.Artifacts) },
 			func() error { return restoreHistory(ctx, tx, e.id, e.hist) },
+			func() error { return restoreReading(ctx, tx, e.id, rec.Reading) },
 		} {
 			if err := step(); err != nil {
 				return err

@@ -308,6 +308,12 @@ func (s *Store) SetArchived(ctx context.Context, itemID string, archived bool, a
 		if _, err := tx.ExecContext(ctx, `UPDATE items SET archived_at = ?, updated_at = ? WHERE id = ?`, val, now, itemID); err != nil {
 			return err
 		}
+		if archived {
+			// archived means read (issue 30): it stays read once unarchived
+			if err := markReadOnArchive(ctx, tx, itemID, now); err != nil {
+				return err
+			}
+		}
 		ch.Changed = true
 		return s.event(ctx, tx, itemID, "item", itemID, action, actor, nil)
 	})

@@ -215,6 +215,9 @@ func (s *Store) Status(ctx context.Context, id string) (*record.Record, error) {
 	}
 	info.Chunks, info.Annotations, info.Tags = &counts.Chunks, &counts.Annotations, &counts.Tags
 	setIngest(rec, info)
+	if rec.Reading, err = s.Reading(ctx, r.ID); err != nil {
+		return nil, err
+	}
 	tags, err := s.db.QueryxContext(ctx, `SELECT tag FROM tags WHERE item_id = ? ORDER BY tag`, r.ID)
 	if err != nil {
 		return nil, err

@@ -99,6 +99,11 @@ type Filter struct {
 	Pinned        bool
 	HasHighlights bool
 	HasNotes      bool
+	// A person's reading state (item_reading): starred items; read items
+	// (archived ones count as read); unread items (neither).
+	Starred bool
+	Read    bool
+	Unread  bool
 	// mentionSets are Phrases then Exclude, each resolved once to the
 	// items that hold it (a JSON array of item seqs; resolveMentions):
 	// where() then checks set membership instead of running the phrase's
@@ -122,7 +127,8 @@ const (
 func (f Filter) empty() bool {
 	return len(f.Tags) == 0 && f.Type == "" && f.Since.IsZero() && f.Until.IsZero() && f.Actor == "" && f.Status == "" &&
 		f.Archived != OnlyArchived && len(f.Sites) == 0 && len(f.Types) == 0 && len(f.Actors) == 0 &&
-		len(f.Phrases) == 0 && len(f.Exclude) == 0 && !f.Pinned && !f.HasHighlights && !f.HasNotes
+		len(f.Phrases) == 0 && len(f.Exclude) == 0 && !f.Pinned && !f.HasHighlights && !f.HasNotes &&
+		!f.Starred && !f.Read && !f.Unread
 }
 
 // mentions is an SQL condition on items "it": the item holds text (a word
@@ -283,6 +289,7 @@ func (f Filter) where() (string, []any) {
 	if f.HasNotes {
 		conds = append(conds, "it.id IN (SELECT item_id FROM annotations WHERE type = 'note' AND review IS NOT 'rejected')")
 	}
+	conds = append(conds, readingCond(f.Starred, f.Read, f.Unread)...)
 	if len(conds) == 0 {
 		return "1", nil
 	}

@@ -154,6 +154,10 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 	if err != nil {
 		return nil, nil, err
 	}
+	reading, err := loadReading(ctx, conn, ids)
+	if err != nil {
+		return nil, nil, err
+	}
 	anns := map[string][]annRow{}
 	{
 		dq, dargs := opts.Weights.decayed(s.Now())
@@ -206,6 +210,9 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 		}
 		rec := h.record()
 		rec.Tags = tags[it.id]
+		if r, ok := reading[it.id]; ok {
+			rec.ArchivedAt, rec.Reading = r.ArchivedAt.String, r.reading()
+		}
 		why := it.why
 		hit := &record.Hit{Score: why.RankingScore, WhyRanked: &why, SavedAt: h.SavedAt, FetchedAt: h.FetchedAt.String, IngestState: h.IngestStatus, Related: it.related}
 		itemAnns, art := anns[it.id], arts[it.id]

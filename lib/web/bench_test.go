@@ -125,6 +125,9 @@ func BenchmarkPages(b *testing.B) {
 		{"reader", "/items/" + record.ItemID("https://bench20.example/post/20")},
 		{"review", "/review"},
 		{"highlights", "/highlights"},
+		{"library", "/library"},
+		{"library-unread-p50", "/library?show=unread&page=50"},
+		{"library-starred", "/library?show=starred"},
 	}
 	for _, p := range pages {
 		b.Run(p.name, func(b *testing.B) {

@@ -78,6 +78,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /bookmarklet", s.bookmarklet)
 	mux.HandleFunc("GET /capture", s.captureForm)
 	mux.HandleFunc("POST /capture", s.capture)
+	s.libraryRoutes(mux)
 	return mux
 }
 
@@ -373,6 +374,10 @@ type searchData struct {
 	Mode, Ranked string
 	Semantic     bool
 	Warnings     []string
+	// ArchivedMatches: the search left archived items out and found
+	// nothing, but finds this many archived ones (ArchivedLink shows them).
+	ArchivedMatches int
+	ArchivedLink    string
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
@@ -419,6 +424,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	d.Ranked, d.Warnings = res.Mode, res.Warnings
 	d.Terms = queryTerms(d.Q)
 	d.Pager = newPager(q, page, more)
+	if res.ArchivedMatches > 0 {
+		d.ArchivedMatches, d.ArchivedLink = res.ArchivedMatches, archivedSearch(q)
+	}
 	s.render(w, r, http.StatusOK, "search", view{Title: "Search", Nav: "search", Data: d})
 }
 
@@ -512,6 +520,9 @@ func (s *Server) readerView(ctx context.Context, id, partArg string) (*readerDat
 	// a long text is read in parts, so a page stays light
 	if parts := (n + readerPart - 1) / readerPart; parts > 1 {
 		part := min(pageNumber(partArg), parts)
+		if rd := rec.Reading; partArg == "" && rd != nil && rd.Part > 1 {
+			part = min(rd.Part, parts) // reopened: the part it was left in
+		}
 		if d.Blocks != nil {
 			d.Blocks = d.Blocks[(part-1)*readerPart : min(part*readerPart, n)]
 		} else {

@@ -153,7 +153,11 @@ func extras(rec *record.Record) extra {
 func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 	h := rec.Hit
 	r.block(b)
-	fmt.Fprintf(b, "%s %s", r.paint(dim, fmt.Sprintf("%2d.", h.Rank)), r.paint(bold, title(rec)))
+	fmt.Fprintf(b, "%s ", r.paint(dim, fmt.Sprintf("%2d.", h.Rank)))
+	if rec.Reading != nil && rec.Reading.StarredAt != "" {
+		b.WriteString(r.paint(yellow, "★") + " ") // starred (linkledger star)
+	}
+	b.WriteString(r.paint(bold, title(rec)))
 	if n := len(x.Copies); n > 0 {
 		word := "copies"
 		if n == 1 {
@@ -184,6 +188,9 @@ func (r *Renderer) hit(b *strings.Builder, rec *record.Record, x extra) {
 		meta = append(meta, "pending: not fetched yet")
 	case record.StateFailed:
 		meta = append(meta, "ingest failed")
+	}
+	if rec.ArchivedAt != "" {
+		meta = append(meta, "archived")
 	}
 	if rec.Revalidate != nil && rec.Revalidate.Due {
 		meta = append(meta, "stale: fetched "+day(rec.Revalidate.FetchedAt))
@@ -367,6 +374,9 @@ func (r *Renderer) item(b *strings.Builder, rec *record.Record) {
 	if len(rec.Tags) > 0 {
 		meta = append(meta, "#"+strings.Join(rec.Tags, " #"))
 	}
+	if rec.Reading != nil && rec.Reading.StarredAt != "" {
+		meta = append(meta, "★ starred")
+	}
 	if len(rec.Tags) == 0 && len(rec.Tagged) > 0 && len(rec.Annotations) == 0 {
 		// a tag of the review queue: "title  #tag (agent:x) [review]"
 		for _, t := range rec.Tagged {
@@ -525,7 +535,8 @@ func (r *Renderer) tagLine(b *strings.Builder, t *record.TagCount) {
 // "archived ll_… Title · URL", or "already archived …" when nothing changed.
 func (r *Renderer) changeLine(b *strings.Builder, rec *record.Record) {
 	c := rec.Change
-	done := map[string]string{"archive": "archived", "unarchive": "unarchived", "delete": "deleted", "unannotate": "removed annotations from"}
+	done := map[string]string{"archive": "archived", "unarchive": "unarchived", "delete": "deleted", "unannotate": "removed annotations from",
+		"star": "starred", "unstar": "unstarred", "read": "marked read", "unread": "marked unread"}
 	verb, ok := done[c.Action]
 	if !ok {
 		verb = oneLine(c.Action)

@@ -45,6 +45,15 @@ func TestRecord(t *testing.T) {
     ★ pinned one
     *東京*で機械学習を学ぶ。
 `},
+		{"starred, archived hit", &record.Record{ID: "ll_s", URL: "https://s.test/", Title: "Starred one", ArchivedAt: "2026-11-28T10:00:00Z",
+			Reading: &record.Reading{StarredAt: "2026-11-28T09:00:00Z", Minutes: 4},
+			Hit:     &record.Hit{Rank: 2, SavedAt: "2026-11-22T18:47:41Z"}},
+			` 2. ★ Starred one
+    ll_s · saved 2026-11-22 · archived
+    https://s.test/
+`},
+		{"star change", &record.Record{ID: "ll_s", URL: "https://s.test/", Title: "Starred one", Change: &record.Change{Action: "star", Changed: true}},
+			"starred ll_s  Starred one · https://s.test/\n"},
 		{"save new", &record.Record{ID: "ll_a", URL: "https://a.test/?utm_source=x", CanonicalURL: "https://a.test/", Status: "saved",
 			Save: &record.SaveResult{TagsAdded: []string{"ai"}, NoteAdded: true}},
 			"saved ll_a  https://a.test/  (tags +ai; note added)\n"},

@@ -2,6 +2,7 @@ package findflags
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -29,7 +30,11 @@ func SetFilters(c *ucli.Command) []string {
 // them, and what to try next; an empty ledger says how to add the first
 // link. Callers call it only for the human form (Output.IsHuman), so pipes
 // stay empty.
-func SayNoMatch(ctx context.Context, st *store.Store, diag cli.Diag, query string, filters []string) {
+//
+// archived is how many archived items the search finds (it left them out:
+// FindResult.ArchivedMatches): then the matches are archived, and it says
+// so and how to show them instead of suggesting other words.
+func SayNoMatch(ctx context.Context, st *store.Store, diag cli.Diag, query string, filters []string, archived int) {
 	counts, err := ledger.CountItems(ctx, st)
 	if err != nil {
 		diag.Debugf("counting items: %v", err)
@@ -47,6 +52,15 @@ func SayNoMatch(ctx context.Context, st *store.Store, diag cli.Diag, query strin
 		}
 	} else {
 		diag.Printf("no items match the filters (%d in the ledger)", n)
+	}
+	if archived > 0 {
+		n := strconv.Itoa(archived)
+		if archived >= ledger.ArchivedMatchesMax {
+			n = "at least " + n
+		}
+		diag.Printf("%s archived %s: archived items are left out unless asked for", n, plural(archived, "item matches", "items match"))
+		diag.Hintf("show them with: linkledger find %s (or --archived)", shellQuote(ledger.WithArchived(query)))
+		return
 	}
 	if w := counts.NotFetched; w > 0 {
 		switch {
@@ -83,4 +97,20 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// shellQuote is s as one shell word: as it is when it holds only safe
+// characters, else in single quotes.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:/@%+=,", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -144,7 +144,7 @@ func TestHelpExamplesRun(t *testing.T) {
 	// (e2e enrich_stored runs its examples' forms); embed needs an
 	// embeddings endpoint (e2e embed_stored runs its examples' forms);
 	// ui is a server (its own tests run it)
-	itemVerbs := map[string]bool{"embed": true, "show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "delete": true, "mcp": true,
+	itemVerbs := map[string]bool{"embed": true, "show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "star": true, "unstar": true, "delete": true, "mcp": true,
 		"import": true, "export": true, "backup": true, "check": true, "review": true, "enrich": true, "ui": true}
 	for _, v := range root.Commands {
 		if !itemVerbs[v.Name] {

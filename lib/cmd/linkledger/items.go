@@ -202,6 +202,44 @@ EXAMPLES:
 			},
 		},
 		{
+			Name:      "star",
+			Usage:     "star items (a favourite; find them with is:starred)",
+			UsageText: "linkledger star [options] ID|URL ...",
+			Description: `star marks items as a person's favourites. Starring is a change of the
+item like a tag: its history keeps a "starred" event, and find, brief and
+the MCP tools find starred items with is:starred in the query. find's
+view at a terminal marks a starred item with a star before its title; the
+records carry reading.starred_at. Starring a starred item changes nothing
+("changed": false). Every argument is checked before any item changes.
+
+EXAMPLES:
+   linkledger star ll_0123456789abcdef https://example.com/post
+   linkledger find is:starred
+   linkledger unstar ll_0123456789abcdef`,
+			Flags: writer(),
+			Action: func(ctx context.Context, c *ucli.Command) error {
+				return writeItems(ctx, c, env, c.Args().Slice(), func(ctx context.Context, st *ledger.Ledger, arg string, wo ledger.WriteOptions) (*record.Record, error) {
+					return st.Star(ctx, arg, true, wo)
+				})
+			},
+		},
+		{
+			Name:      "unstar",
+			Usage:     "unstar items",
+			UsageText: "linkledger unstar [options] ID|URL ...",
+			Description: `unstar undoes star (an "unstarred" event in the history). Unstarring an
+item that is not starred changes nothing ("changed": false).
+
+EXAMPLES:
+   linkledger unstar ll_0123456789abcdef`,
+			Flags: writer(),
+			Action: func(ctx context.Context, c *ucli.Command) error {
+				return writeItems(ctx, c, env, c.Args().Slice(), func(ctx context.Context, st *ledger.Ledger, arg string, wo ledger.WriteOptions) (*record.Record, error) {
+					return st.Star(ctx, arg, false, wo)
+				})
+			},
+		},
+		{
 			Name:      "delete",
 			Usage:     "delete items for good (their text, annotations, tags, artifacts)",
 			UsageText: "linkledger delete [options] ID|URL ...",

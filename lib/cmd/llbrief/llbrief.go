@@ -225,7 +225,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		diag.Debugf("dropped %d %s to fit %d tokens", d.Count, d.What, pack.MaxTokens)
 	}
 	if len(pack.Items) == 0 && out.IsHuman() && q != "" {
-		findflags.SayNoMatch(ctx, st, diag, q, findflags.SetFilters(c))
+		findflags.SayNoMatch(ctx, st, diag, q, findflags.SetFilters(c), 0)
 	}
 	if len(pack.Items) > 0 && q != "" && out.Hints() {
 		defer findflags.SayNext(ctx, st, diag, q, len(pack.Items), ledger.BestPacked(pack.Items[0]))

@@ -232,6 +232,8 @@ type findRun struct {
 	attach  func(*record.Record) error
 	emitted int
 	next    []*record.Record // a search's hits, for the next step (SayNext)
+	// archived items a search that left them out finds (ledger.FindResult.ArchivedMatches)
+	archived int
 }
 
 // checkModes: at most one of a query, --related, --pending, --failed,
@@ -397,6 +399,7 @@ func (r *findRun) search(ctx context.Context) error {
 		return err
 	}
 	r.next = res.Hits
+	r.archived = res.ArchivedMatches
 	return nil
 }
 
@@ -405,7 +408,7 @@ func (r *findRun) search(ctx context.Context) error {
 // code.
 func (r *findRun) finish(ctx context.Context) error {
 	if r.emitted == 0 && r.out.IsHuman() {
-		sayNothing(ctx, r.c, r.st, r.diag, r.text)
+		sayNothing(ctx, r.c, r.st, r.diag, r.text, r.archived)
 	}
 	if len(r.next) > 0 && r.out.Hints() {
 		findflags.SayNext(ctx, r.st, r.diag, r.text, len(r.next), ledger.BestHit(r.next[0]))
@@ -520,7 +523,7 @@ func runQueries(ctx context.Context, path string, st *store.Store, fo ledger.Fin
 }
 
 // sayNothing tells a person at a terminal, on stderr, that a view is empty.
-func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.Diag, text string) {
+func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.Diag, text string, archived int) {
 	fv := cli.Flags(c)
 	switch {
 	case fv.Bool("pending"):
@@ -539,7 +542,7 @@ func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.
 		diag.Printf("no more results past --offset %d", fv.Int("offset"))
 		diag.Hintf("the earlier pages hold the matches: try a smaller --offset, or none")
 	default:
-		findflags.SayNoMatch(ctx, st, diag, text, findflags.SetFilters(c))
+		findflags.SayNoMatch(ctx, st, diag, text, findflags.SetFilters(c), archived)
 	}
 }
 

@@ -97,6 +97,8 @@
     document.addEventListener("submit", function (e) {
       var form = e.target;
       if (!(form instanceof HTMLFormElement) || !article.contains(form)) return;
+      // star and read/unread are reading.js's (a handler of its own, or a redirect)
+      if (e.defaultPrevented || form.hasAttribute("data-reading")) return;
       if ((form.method || "").toLowerCase() !== "post" || /\/retry$/.test(form.action)) return;
       e.preventDefault();
       var submitter = e.submitter || null;
