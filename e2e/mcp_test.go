@@ -181,7 +181,7 @@ func TestMCP(t *testing.T) {
 		"brief":        {"all_matches", "max_items", "max_tokens", "mode", "query", "since", "tags", "type"},
 		"save":         {"actor", "note", "tags", "url", "wait"},
 		"annotate":     {"actor", "confidence", "item", "pinned", "text", "type"},
-		"tag":          {"actor", "add", "item", "remove"},
+		"tag":          {"actor", "add", "item", "remove", "star"},
 		"pin":          {"actor", "annotation_id", "item", "unpin"},
 		"show":         {"item", "max_text_tokens", "text"},
 		"status":       {"item"},

@@ -265,6 +265,7 @@ func (e *objWriter) annotations(k string, as []Annotation) {
 		o.boolean("decayed", a.Decayed, true)
 		o.str("orphaned_at", a.OrphanedAt, true)
 		o.str("anchor", a.Anchor, true)
+		o.str("version", a.Version, true)
 	})
 }
 

@@ -158,7 +158,9 @@ func TestBrowserLibrary(t *testing.T) {
 	}
 
 	// archive it (the reader's button); its words then match only archived items
-	run(t, ctx, navigates(chromedp.Click(chromedp.CSS(`form[action$="/archive"] button`))))
+	// (the reader posts it in place: the button turns to Unarchive, no navigation)
+	run(t, ctx, chromedp.Click(chromedp.CSS(`form[action$="/archive"] button`)))
+	waitFor(t, ctx, `document.querySelector('form[action$="/archive"] button').textContent.includes("Unarchive")`)
 	run(t, ctx, chromedp.Navigate(base+"/search?q=sandpiper+tide"), chromedp.WaitVisible(chromedp.CSS(`h1`)))
 	body := eval[string](t, ctx, `document.body.innerText`)
 	if !strings.Contains(body, "Only archived items match") || strings.Contains(body, "Nothing matched") {
