@@ -95,34 +95,19 @@ type Options struct {
 }
 
 func (o *Options) setDefaults() {
-	def := func(d *time.Duration, v time.Duration) {
-		if *d <= 0 {
-			*d = v
-		}
-	}
-	def(&o.ConnectTimeout, DefaultConnectTimeout)
-	def(&o.Timeout, DefaultTimeout)
-	def(&o.BaseBackoff, DefaultBaseBackoff)
-	def(&o.MaxBackoff, DefaultMaxBackoff)
-	def(&o.MaxRetryAfter, DefaultMaxRetryAfter)
+	orDefault(&o.ConnectTimeout, DefaultConnectTimeout)
+	orDefault(&o.Timeout, DefaultTimeout)
+	orDefault(&o.BaseBackoff, DefaultBaseBackoff)
+	orDefault(&o.MaxBackoff, DefaultMaxBackoff)
+	orDefault(&o.MaxRetryAfter, DefaultMaxRetryAfter)
 	if o.HostInterval == 0 {
 		o.HostInterval = DefaultHostInterval
 	}
-	if o.MaxRedirects <= 0 {
-		o.MaxRedirects = DefaultMaxRedirects
-	}
-	if o.MaxBytes <= 0 {
-		o.MaxBytes = DefaultMaxBytes
-	}
-	if o.MaxAttempts <= 0 {
-		o.MaxAttempts = DefaultMaxAttempts
-	}
-	if o.Concurrency <= 0 {
-		o.Concurrency = DefaultConcurrency
-	}
-	if o.PerHost <= 0 {
-		o.PerHost = DefaultPerHost
-	}
+	orDefault(&o.MaxRedirects, DefaultMaxRedirects)
+	orDefault(&o.MaxBytes, DefaultMaxBytes)
+	orDefault(&o.MaxAttempts, DefaultMaxAttempts)
+	orDefault(&o.Concurrency, DefaultConcurrency)
+	orDefault(&o.PerHost, DefaultPerHost)
 	if o.UserAgent == "" {
 		o.UserAgent = "linkledger (+https://github.com/linkledger/linkledger)"
 	}
@@ -441,4 +426,11 @@ func correctSourceType(st, mt string) string {
 // fail builds a fetch error.
 func fail(code string, retryable bool, format string, args ...any) *record.Error {
 	return &record.Error{Stage: record.StageFetch, Code: code, Message: fmt.Sprintf(format, args...), Retryable: retryable}
+}
+
+// orDefault sets *p to v when it is zero or less (an option not given).
+func orDefault[T int | int64 | time.Duration](p *T, v T) {
+	if *p <= 0 {
+		*p = v
+	}
 }

@@ -64,21 +64,11 @@ func (o ImageOptions) WithDefaults() ImageOptions {
 }
 
 func (o *ImageOptions) setDefaults() {
-	if o.MaxImages <= 0 {
-		o.MaxImages = DefaultMaxImages
-	}
-	if o.MaxImageBytes <= 0 {
-		o.MaxImageBytes = DefaultMaxImageBytes
-	}
-	if o.MaxItemBytes <= 0 {
-		o.MaxItemBytes = DefaultMaxItemImages
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultImageTimeout
-	}
-	if o.Deadline <= 0 {
-		o.Deadline = DefaultImagesDeadline
-	}
+	orDefault(&o.MaxImages, DefaultMaxImages)
+	orDefault(&o.MaxImageBytes, DefaultMaxImageBytes)
+	orDefault(&o.MaxItemBytes, DefaultMaxItemImages)
+	orDefault(&o.Timeout, DefaultImageTimeout)
+	orDefault(&o.Deadline, DefaultImagesDeadline)
 }
 
 // imageBlocked is the error of the image dial hook.
