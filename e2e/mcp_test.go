@@ -28,7 +28,8 @@ import (
 // mcpEnv is the environment of the processes an MCP test starts: HOME and
 // the data folder inside dir, so nothing outside it is touched.
 func mcpEnv(dir string) []string {
-	env := []string{"HOME=" + dir, "XDG_DATA_HOME=" + filepath.Join(dir, ".local", "share"), "NO_COLOR=1"}
+	// nothing the servers fetch may leave loopback (docs/fetch.md)
+	env := []string{"HOME=" + dir, "XDG_DATA_HOME=" + filepath.Join(dir, ".local", "share"), "NO_COLOR=1", "LINKLEDGER_LOOPBACK_ONLY=1"}
 	for _, kv := range os.Environ() {
 		if strings.HasPrefix(kv, "PATH=") {
 			env = append(env, kv)
@@ -49,7 +50,13 @@ func startMCP(t *testing.T, dir string, args ...string) *sdk.ClientSession {
 	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
 	cmd.Env = mcpEnv(dir)
 	cmd.Dir = dir
-	cmd.Stderr = os.Stderr
+	// its diagnostics go to a file, shown when the test fails: a server
+	// still winding down after the test never holds the test's own output
+	logf, err := os.CreateTemp(dir, "mcp-stderr-*.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = logf
 	client := sdk.NewClient(&sdk.Implementation{Name: "e2e test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -57,7 +64,15 @@ func startMCP(t *testing.T, dir string, args ...string) *sdk.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cs.Close() })
+	t.Cleanup(func() {
+		cs.Close()
+		logf.Close()
+		if t.Failed() {
+			if b, err := os.ReadFile(logf.Name()); err == nil && len(b) > 0 {
+				t.Logf("linkledger mcp %s stderr:\n%s", strings.Join(args, " "), b)
+			}
+		}
+	})
 	return cs
 }
 

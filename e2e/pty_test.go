@@ -18,7 +18,7 @@ import (
 // ptyEnv are the variables a pty command passes on from the script: the
 // ones the ll-* binaries and the test setup read. (testscript does not
 // export the script's whole environment to custom commands.)
-var ptyEnv = []string{"PATH", "HOME", "WORK", "TMPDIR", "LINKLEDGER_DB", "LINKLEDGER_BUSY_TIMEOUT",
+var ptyEnv = []string{"PATH", "HOME", "WORK", "TMPDIR", "LINKLEDGER_DB", "LINKLEDGER_BUSY_TIMEOUT", "LINKLEDGER_LOOPBACK_ONLY",
 	"XDG_DATA_HOME", "LL_TESTSERVER", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "PAGER", "LINKLEDGER_PAGER", "LESS"}
 
 // ptyCmd is the script command
