@@ -115,6 +115,28 @@ func TestChunkKinds(t *testing.T) {
 	if got := kinds(id3); !slices.Equal(got, []string{"", ""}) {
 		t.Errorf("re-ingested without kinds: %q", got)
 	}
+	// a kind this ledger does not know (a hostile record's, 64 KiB) is
+	// body, never stored; nor from an import
+	junk := strings.Repeat("<script>", 8192)
+	if _, err := s.Index(ctx, rec("https://a.test/4", junk), IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	id4 := record.ItemID("https://a.test/4")
+	if got := kinds(id4); !slices.Equal(got, []string{"", ""}) {
+		t.Errorf("an unknown kind was stored: %.40q", got)
+	}
+	exj, err := s.Export(ctx, id4, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exj.Chunks[1].Kind = junk
+	sj := openTest(t)
+	if _, _, err := sj.Restore(ctx, exj); err != nil {
+		t.Fatal(err)
+	}
+	if cs, err := sj.ItemChunks(ctx, id4, 0); err != nil || len(cs) != 2 || cs[1].Kind != "" {
+		t.Errorf("an unknown kind restored: %v, %d chunks", err, len(cs))
+	}
 	// export and restore keep it
 	ex, err := s.Export(ctx, id1, true)
 	if err != nil {

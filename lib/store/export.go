@@ -304,7 +304,7 @@ func restoreChunks(ctx context.Context, tx *sqlx.Tx, id string, chunks []record.
 		}
 		nid, _ := r.LastInsertId()
 		chunkIDs[c.ID] = nid
-		if c.Kind != "" {
+		if storedKind(c.Kind) {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO chunk_kinds(chunk_id, kind) VALUES (?, ?)`, nid, c.Kind); err != nil {
 				return nil, err
 			}

@@ -209,7 +209,7 @@ func syncChunkKinds(ctx context.Context, tx dbtx, itemID string, chunks []record
 		return err
 	}
 	for i, c := range chunks {
-		if c.Kind == "" {
+		if !storedKind(c.Kind) {
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO chunk_kinds(chunk_id, kind) SELECT id, ? FROM content_chunks WHERE item_id = ? AND chunk_index = ? AND text = ?`,
@@ -220,12 +220,17 @@ func syncChunkKinds(ctx context.Context, tx dbtx, itemID string, chunks []record
 	return nil
 }
 
+// storedKind reports whether a chunk's kind is one this ledger keeps:
+// only record.ChunkReferences. The kind comes from a record stream or an
+// import file; any other string (empty: body) is body, never stored.
+func storedKind(k string) bool { return k == record.ChunkReferences }
+
 // insertChunkKinds writes the kinds of an item's chunks that are not
 // body (chunk_kinds), once their rows are written: a batch's held rows
 // are written before the statement runs.
 func insertChunkKinds(ctx context.Context, tx dbtx, itemID string, chunks []record.Chunk) error {
 	for i, c := range chunks {
-		if c.Kind == "" {
+		if !storedKind(c.Kind) {
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO chunk_kinds(chunk_id, kind) SELECT id, ? FROM content_chunks WHERE item_id = ? AND chunk_index = ?`,
