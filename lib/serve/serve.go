@@ -28,8 +28,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"golang.org/x/net/netutil"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/mcp"
