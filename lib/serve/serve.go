@@ -374,7 +374,9 @@ func (f *failures) prune(now time.Time) {
 }
 
 // Server settings: a slow client cannot hold a connection open forever.
-const (
+// (Variables for the tests only, which shorten them.)
+var (
+	maxConns          = MaxConns
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = time.Minute
 	writeTimeout      = 2 * time.Minute
@@ -399,7 +401,7 @@ func Server(h http.Handler) *http.Server {
 // requests in flight finish (at most 5 s).
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, cfg *tls.Config) error {
 	srv := Server(h)
-	ln = netutil.LimitListener(ln, MaxConns)
+	ln = netutil.LimitListener(ln, maxConns)
 	if cfg != nil {
 		ln = tls.NewListener(ln, cfg)
 	}
