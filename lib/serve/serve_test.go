@@ -113,7 +113,7 @@ func (s *testServer) post(path, body string, headers ...string) (int, string) {
 // toolResult is a tools/call answer.
 type toolResult struct {
 	Result struct {
-		IsError           bool            `json:"isError"`
+		IsError           bool `json:"isError"`
 		Content           []struct{ Text string }
 		StructuredContent json.RawMessage `json:"structuredContent"`
 	} `json:"result"`
@@ -574,7 +574,7 @@ func TestManyConnections(t *testing.T) {
 
 func TestCheckAddr(t *testing.T) {
 	for _, c := range []struct {
-		addr          string
+		addr           string
 		tls, proxy, ok bool
 	}{
 		{"127.0.0.1:0", false, false, true},
