@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/store"
@@ -167,8 +168,9 @@ func ownerOnly(path string) error {
 // CheckToken returns the token whose secret is secret, or an error
 // wrapping ErrBadToken. Every stored hash is compared (in constant time),
 // read afresh, so a revoked token fails at once. The token's last use is
-// written at most once a minute; a failure to write it (the write lock
-// held by another process) is no failure of the check.
+// written at most once a minute, in the background: a write lock held by
+// another process never slows the check, and a failure to write it is no
+// failure of the check.
 func (l *Ledger) CheckToken(ctx context.Context, secret string) (Token, error) {
 	if secret == "" || len(secret) > maxSecret {
 		return Token{}, ErrBadToken
@@ -194,12 +196,23 @@ func (l *Ledger) CheckToken(ctx context.Context, secret string) (Token, error) {
 	tok := storedToken(ts[found])
 	now := time.Now()
 	if now.Sub(tok.LastUsed) >= tokenTouchEvery {
-		if l.st.TouchServeToken(ctx, tok.Name, now, tokenTouchEvery) == nil {
-			tok.LastUsed = now.UTC().Truncate(time.Second)
+		// written beside the request, never in its way: the write lock
+		// may be held by an ingest for seconds; one write per token at
+		// a time
+		if _, busy := touching.LoadOrStore(l.Path()+"\x00"+tok.Name, true); !busy {
+			go func(name string) {
+				defer touching.Delete(l.Path() + "\x00" + name)
+				l.st.TouchServeToken(context.Background(), name, now, tokenTouchEvery)
+			}(tok.Name)
 		}
+		tok.LastUsed = now.UTC().Truncate(time.Second)
 	}
 	return tok, nil
 }
+
+// touching holds the tokens whose last use is being written (by
+// database path and name).
+var touching sync.Map
 
 // Tokens lists the tokens by name.
 func (l *Ledger) Tokens(ctx context.Context) ([]Token, error) {
