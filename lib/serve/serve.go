@@ -193,7 +193,7 @@ func capBody(n int64, next http.Handler) http.Handler {
 }
 
 // queryTokenNames are the query parameters a token could be passed in.
-var queryTokenNames = []string{"token", "access_token", "bearer", "auth", "authorization", "api_key", "key"}
+var queryTokenNames = []string{"token", "access_token", "bearer", "authorization", "api_key", "apikey"}
 
 // hasTokenInQuery reports whether the URL seems to carry a token: a
 // parameter named as one, or any value starting with the token prefix.
