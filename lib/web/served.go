@@ -168,29 +168,33 @@ func (s *Server) servedCookie() string {
 // origins' hosts.
 func (s *Server) servedHost(host string) bool { return s.served.hosts[strings.ToLower(host)] }
 
-// servedOrigin refuses a request another site's page made: an Origin
-// header that is not one of the public origins (any method), and a
-// Sec-Fetch-Site other than same-origin or none, except a GET or HEAD that
-// is a top-level navigation (a link followed, the bookmarklet's window),
-// which writes nothing. A POST must also carry one of the two headers
-// (requireBrowserPost).
+// servedOrigin refuses a request another site's page made. A browser
+// says where a request comes from in Sec-Fetch-Site, which decides when
+// present: same-origin and none pass; same-site and cross-site pass only
+// for a GET or HEAD that is a top-level navigation (a link followed, the
+// bookmarklet's window), which writes nothing. Without it (an older
+// browser), an Origin header must be one of the public origins ("null"
+// too is refused; this app's Referrer-Policy makes a browser send "null"
+// on its own form posts, but such a browser sends Sec-Fetch-Site). A POST
+// must also carry one of the two headers (requireBrowserPost).
 func (s *Server) servedOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !s.served.origins[strings.ToLower(o)] {
+		ok := true
+		switch site := r.Header.Get("Sec-Fetch-Site"); site {
+		case "same-origin", "none":
+		case "":
+			if o := r.Header.Get("Origin"); o != "" && !s.served.origins[strings.ToLower(o)] {
+				ok = false
+			}
+		default:
+			ok = (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.Header.Get("Sec-Fetch-Mode") == "navigate"
+			if dest := r.Header.Get("Sec-Fetch-Dest"); dest != "" && dest != "document" {
+				ok = false
+			}
+		}
+		if !ok {
 			s.plainError(w, http.StatusForbidden, "cross-origin request refused: this app answers its own pages only")
 			return
-		}
-		switch r.Header.Get("Sec-Fetch-Site") {
-		case "", "same-origin", "none":
-		default:
-			nav := (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.Header.Get("Sec-Fetch-Mode") == "navigate"
-			if dest := r.Header.Get("Sec-Fetch-Dest"); dest != "" && dest != "document" {
-				nav = false
-			}
-			if !nav {
-				s.plainError(w, http.StatusForbidden, "cross-origin request refused: this app answers its own pages only")
-				return
-			}
 		}
 		next.ServeHTTP(w, r)
 	})
