@@ -52,7 +52,7 @@ last point Litestream copied) to FILE: a read-only copy on a laptop, or a
 new home after a disk died. URL is the replica linkledger serve --replica
 writes: file:///folder, sftp://user@host[:port]/folder or
 s3://bucket/path[?endpoint=https://host&region=R] (S3-compatible stores).
-FILE is written under a temporary name beside it and renamed, so it is
+FILE (--db or LINKLEDGER_DB; no default) is written under a temporary name beside it and renamed, so it is
 never half written; an existing FILE is refused unless --force (which
 replaces it: never do that to a ledger in use). Then the restored file is
 checked as linkledger check does (SQLite's integrity check, the search
@@ -77,9 +77,9 @@ EXAMPLES:
 			if c.Args().Len() != 1 {
 				return cli.Usage("want one replica URL: linkledger restore-replica URL --db FILE")
 			}
-			if !c.IsSet("db") {
-				// the default ledger is the one most likely in use: name it
-				return cli.Usage("--db FILE is required: the file to restore into (restore never picks the default ledger)")
+			if c.String("db") == "" {
+				// no default: the file to write is always named
+				return cli.Usage("--db FILE (or LINKLEDGER_DB) is required: the file to restore into")
 			}
 			raw, dest := c.Args().First(), c.String("db")
 			if _, err := replica.ParseURL(raw); err != nil {
