@@ -55,6 +55,9 @@ type Options struct {
 	SFTP SFTP
 	// StopTimeout bounds Stop's wait after SIGTERM (0: DefaultStopTimeout).
 	StopTimeout time.Duration
+	// LogLevel is Litestream's log level ("": info; debug shows every
+	// sync and why it snapshots, which the checkpoint measurement counts).
+	LogLevel string
 }
 
 // Process is a running Litestream replicating one ledger.
@@ -93,7 +96,7 @@ type replicaConfig struct {
 
 // writeConfig writes the configuration for db and t into a new private
 // folder (0700, the file 0600) and returns the folder and the file.
-func writeConfig(db string, t Target, sftp SFTP, sync time.Duration) (dir, file string, err error) {
+func writeConfig(db string, t Target, sftp SFTP, sync time.Duration, level string) (dir, file string, err error) {
 	if t.Scheme == "sftp" {
 		if sftp.KeyPath == "" {
 			return "", "", errors.New("an sftp:// replica needs a private key: set LINKLEDGER_REPLICA_SFTP_KEY to its file")
@@ -112,6 +115,9 @@ func writeConfig(db string, t Target, sftp SFTP, sync time.Duration) (dir, file 
 	}
 	var c config
 	c.Logging.Level = "info"
+	if level != "" {
+		c.Logging.Level = level
+	}
 	c.Logging.Stderr = true
 	r := replicaConfig{URL: t.URL, KeyPath: sftp.KeyPath, HostKey: sftp.HostKey}
 	if sync > 0 {
@@ -159,7 +165,7 @@ func Start(ctx context.Context, opt Options) (*Process, error) {
 	if sync == 0 {
 		sync = DefaultSyncInterval
 	}
-	dir, file, err := writeConfig(db, t, opt.SFTP, sync)
+	dir, file, err := writeConfig(db, t, opt.SFTP, sync, opt.LogLevel)
 	if err != nil {
 		return nil, err
 	}

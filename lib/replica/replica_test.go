@@ -39,7 +39,9 @@ func runWriter(db string) int {
 		fmt.Fprintln(os.Stderr, "writer:", err)
 		return 1
 	}
-	for i := 0; ; i++ {
+	from, _ := strconv.Atoi(os.Getenv("LL_REPLICA_WRITER_FROM"))
+	saves, _ := strconv.Atoi(os.Getenv("LL_REPLICA_WRITER_SAVES"))
+	for i := from; saves == 0 || i < from+saves; i++ {
 		rec := &record.Record{URL: fmt.Sprintf("https://replica.example/item/%d", i),
 			Title:       fmt.Sprintf("replicated item %d", i),
 			Annotations: []record.Annotation{{Type: "note", Text: fmt.Sprintf("note w%d about octopus gardens and replicas %s", i, strings.Repeat("filler words ", i%50))}}}
@@ -53,6 +55,11 @@ func runWriter(db string) int {
 			return 1
 		}
 	}
+	if err := l.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "writer:", err)
+		return 1
+	}
+	return 0
 }
 
 // litestream is the litestream binary (LINKLEDGER_LITESTREAM, bin/ of

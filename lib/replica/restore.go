@@ -81,7 +81,7 @@ func Restore(ctx context.Context, rawURL, dbPath string, opt RestoreOptions) err
 			return &BadURLError{URL: rawURL, Reason: "no such folder: nothing was ever replicated there"}
 		}
 	}
-	dir, cfg, err := writeConfig(db, t, opt.SFTP, 0)
+	dir, cfg, err := writeConfig(db, t, opt.SFTP, 0, "")
 	if err != nil {
 		return err
 	}
