@@ -133,6 +133,14 @@ func (w *syncWriter) String() string {
 // exactly the items the killed writer's file holds.
 func TestReplicateKillWriterRestore(t *testing.T) {
 	bin := litestream(t)
+	repl := filepath.Join(t.TempDir(), "replica")
+	killWriterAndRestore(t, bin, "file://"+repl, replica.SFTP{}, writeSeconds(t))
+}
+
+// killWriterAndRestore is the replication test against the replica at
+// url: write for d, kill -9 the writer, stop Litestream, restore, check.
+func killWriterAndRestore(t *testing.T, bin, url string, sftp replica.SFTP, d time.Duration) {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "home", "ll.db")
@@ -140,9 +148,8 @@ func TestReplicateKillWriterRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	newLedger(t, db)
-	repl := filepath.Join(dir, "replica")
 	var log syncWriter
-	p, err := replica.Start(ctx, replica.Options{DB: db, URL: "file://" + repl, Binary: bin, Stderr: &log})
+	p, err := replica.Start(ctx, replica.Options{DB: db, URL: url, Binary: bin, Stderr: &log, SFTP: sftp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +179,7 @@ func TestReplicateKillWriterRestore(t *testing.T) {
 			acked = acked[:n-1]
 		}
 	}()
-	time.Sleep(writeSeconds(t))
+	time.Sleep(d)
 	if err := w.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -193,13 +200,13 @@ func TestReplicateKillWriterRestore(t *testing.T) {
 	if err := p.Stop(ctx); err != nil {
 		t.Fatalf("stop: %v\n%s", err, log.String())
 	}
-	t.Logf("writer acknowledged %d items in %s", len(acked), writeSeconds(t))
+	t.Logf("writer acknowledged %d items in %s", len(acked), d)
 
 	restored := filepath.Join(dir, "laptop", "copy.db")
 	if err := os.MkdirAll(filepath.Dir(restored), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := replica.Restore(ctx, "file://"+repl, restored, replica.RestoreOptions{Binary: bin}); err != nil {
+	if err := replica.Restore(ctx, url, restored, replica.RestoreOptions{Binary: bin, SFTP: sftp}); err != nil {
 		t.Fatalf("restore: %v\n%s", err, log.String())
 	}
 	if _, err := os.Stat(restored + "-wal"); err == nil {
