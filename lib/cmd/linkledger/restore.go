@@ -54,10 +54,11 @@ writes: file:///folder, sftp://user@host[:port]/folder or
 s3://bucket/path[?endpoint=https://host&region=R] (S3-compatible stores).
 FILE (--db or LINKLEDGER_DB; no default) is written in a private folder
 beside it, given mode 0600 and moved into place, so it is never half
-written nor readable by others; an existing FILE is refused unless --force
-(which replaces it: never do that to a ledger in use). Then the restored file is
-checked as linkledger check does (SQLite's integrity check, the search
-index's own check, the index against the tables).
+written nor readable by others (a killed restore leaves that folder,
+.FILE.restore-N: remove it); an existing FILE is refused unless --force
+(which replaces it: never do that to a ledger in use). Then the restored
+file is checked as linkledger check does (SQLite's integrity check, the
+search index's own check, the index against the tables).
 
 It runs the litestream binary: LINKLEDGER_LITESTREAM names it; otherwise
 litestream beside linkledger (make setup builds it into bin/), otherwise
