@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/linkledger/linkledger/lib/ledger"
 )
 
 // Served are the settings of served mode. The lead's wiring gives SignIn
@@ -139,11 +141,13 @@ func identityFrom(ctx context.Context) (identity, bool) {
 	return id, ok
 }
 
-// actor is who a write of r is by: the token's name in a served-mode
-// session (docs/ui.md "Served mode"), human in linkledger ui.
+// actor is who a write of r is by: in a served-mode session the token's
+// actor (ledger.TokenActor: agent:NAME for an agent:NAME token, human for
+// a human:DEVICE one, as on /mcp; docs/ui.md "Served mode"), human in
+// linkledger ui.
 func actor(r *http.Request) string {
 	if id, ok := identityFrom(r.Context()); ok {
-		return id.Name
+		return ledger.TokenActor(id.Name)
 	}
 	return human
 }
