@@ -104,3 +104,6 @@ if [ -x "$root/scripts/bench-find.sh" ]; then
   echo "== ll-find / ll-brief"
   "$root/scripts/bench-find.sh"
 fi
+
+echo
+"$root/scripts/bench-serve.sh"

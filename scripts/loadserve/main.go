@@ -259,11 +259,11 @@ func verify(ctx context.Context, base, token string, urls []string) (int, error)
 		}
 		var out struct {
 			Item *struct {
-				ID int64 `json:"id"`
+				ID string `json:"id"`
 			} `json:"item"`
 		}
 		b, _ := json.Marshal(res.StructuredContent)
-		if res.IsError || json.Unmarshal(b, &out) != nil || out.Item == nil || out.Item.ID == 0 {
+		if res.IsError || json.Unmarshal(b, &out) != nil || out.Item == nil || out.Item.ID == "" {
 			lost++
 		}
 	}
