@@ -186,8 +186,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusForbidden, "token %s has no known scope (%q)", name, scope)
 		return
 	}
-	if Writes(verb) && !ledger.ValidActor(name) {
-		fail(w, http.StatusForbidden, "token %s cannot write: its name is not an actor (human or agent:NAME)", name)
+	actor := actorOf(name)
+	if Writes(verb) && !ledger.ValidActor(actor) {
+		fail(w, http.StatusForbidden, "token %s cannot write: its name is not agent:NAME or human:DEVICE", name)
 		return
 	}
 	prog := "linkledger " + req.Verb
@@ -198,9 +199,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if Writes(verb) {
 		for _, a := range given["actor"] {
-			if a != name {
+			if a != actor {
 				writeRun(w, usageResponse(prog, usagef("drop --actor: a remote write is by its token",
-					"--actor %q: this token's writes are by %s", a, name)))
+					"--actor %q: this token's writes are by %s", a, actor)))
 				return
 			}
 		}
@@ -216,14 +217,24 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 		return
 	}
-	writeRun(w, h.run(r.Context(), verb, req, name, given))
+	writeRun(w, h.run(r.Context(), verb, req, actor, given))
+}
+
+// actorOf is the actor of the writes made with the token name, as
+// linkledger serve has it (ledger.TokenActor): the name itself for
+// agent:NAME, human for human:DEVICE (you, on a device).
+func actorOf(name string) string {
+	if strings.HasPrefix(name, "human:") {
+		return ledger.ActorHuman
+	}
+	return name
 }
 
 // run runs the verb on the server's ledger.
-func (h *handler) run(ctx context.Context, verb string, req Request, name string, given Given) Response {
+func (h *handler) run(ctx context.Context, verb string, req Request, actor string, given Given) Response {
 	args := []string{"linkledger", req.Verb, "--db=" + h.o.DB}
 	if Writes(verb) && !given.Has("actor") {
-		args = append(args, "--actor="+name)
+		args = append(args, "--actor="+actor)
 	}
 	if req.Terminal && !given.Has("format", "json") {
 		args = append(args, "--format=human")

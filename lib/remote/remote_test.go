@@ -23,7 +23,8 @@ import (
 var testTokens = map[string][2]string{
 	"w-secret": {"agent:laptop", "write"},
 	"r-secret": {"agent:phone", "read"},
-	"h-secret": {"human:phone", "write"}, // not an actor name
+	"h-secret": {"human:phone", "write"}, // writes as human
+	"x-secret": {"robot", "write"},       // not a token name
 }
 
 func identity(r *http.Request) (string, string, bool) {
@@ -159,10 +160,18 @@ func TestWritesByToken(t *testing.T) {
 	if code, _, stderr := f.remote(t, "w-secret", "annotate", "https://example.com/wombat", "--note", "y", "--actor=agent:laptop"); code != 0 {
 		t.Errorf("--actor with the token's name: exit %d %s", code, stderr)
 	}
-	// a token whose name is no actor cannot write
-	code, _, stderr = f.remote(t, "h-secret", "save", "https://example.com/x")
-	if code != cli.ExitFatal || !strings.Contains(stderr, "not an actor") {
-		t.Errorf("token human:phone saving: exit %d %s", code, stderr)
+	// a token whose name is no actor's cannot write
+	code, _, stderr = f.remote(t, "x-secret", "save", "https://example.com/x")
+	if code != cli.ExitFatal || !strings.Contains(stderr, "token robot cannot write") {
+		t.Errorf("token robot saving: exit %d %s", code, stderr)
+	}
+	// human:DEVICE writes as human (linkledger serve's rule)
+	if code, _, stderr := f.remote(t, "h-secret", "annotate", "https://example.com/wombat", "--note", "seen on the phone"); code != 0 {
+		t.Fatalf("human:phone annotating: exit %d %s", code, stderr)
+	}
+	_, out, _ = f.local(t, false, "show", "https://example.com/wombat")
+	if !strings.Contains(out, `"text":"seen on the phone","actor":"human"`) {
+		t.Errorf("human:phone's note is not by human: %s", out)
 	}
 }
 
