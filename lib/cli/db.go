@@ -183,7 +183,7 @@ func (e *hintError) Unwrap() error { return e.err }
 func (e *hintError) Hint() string  { return e.hint }
 
 // remoteHint names the command that talks to a server.
-const remoteHint = "the filters work on a local ledger file only; the front command talks to a server: LINKLEDGER_URL and LINKLEDGER_TOKEN with linkledger save, find, brief, show, annotate or status (docs/cli.md)"
+const remoteHint = "the filters work on a local ledger file only; the front command talks to a server: LINKLEDGER_URL and LINKLEDGER_TOKEN with linkledger save, find, brief, show, annotate, status, tag or related (docs/cli.md)"
 
 // notURL refuses a ledger named by a URL (--db or LINKLEDGER_DB), and
 // LINKLEDGER_URL with no local file named: a local command would

@@ -44,13 +44,15 @@ var (
 			"highlight": true, "lowlight": true, "annotate-note": true, "confidence": true,
 			"pinned": false, "chunk": true, "pin": true, "unpin": true,
 		}),
+		"related": merge(map[string]bool{"max-items": true, "limit": true, "n": true}),
+		"tag":     merge(map[string]bool{"add": true, "remove": true, "actor": true}),
 		"annotate": merge(map[string]bool{
 			"highlight": true, "lowlight": true, "note": true, "confidence": true,
 			"actor": true, "pinned": false, "chunk": true,
 		}),
 	}
 	// verbs that write need a token of scope write
-	writeVerbs = map[string]bool{"save": true, "annotate": true}
+	writeVerbs = map[string]bool{"save": true, "annotate": true, "tag": true}
 	// aliases typed by a person, as the front command knows them
 	verbAliases = map[string]string{"search": "find"}
 )
@@ -73,7 +75,7 @@ func merge(m map[string]bool, more ...map[string]bool) map[string]bool {
 
 // Verbs are the verbs the front command runs on a server, in the order
 // of the docs.
-var Verbs = []string{"save", "find", "brief", "show", "annotate", "status"}
+var Verbs = []string{"save", "find", "brief", "show", "annotate", "status", "tag", "related"}
 
 // Verb is the verb name typed (search is find) and whether it runs
 // remotely.
@@ -208,7 +210,7 @@ func Check(verb string, args []string) (Given, error) {
 				return nil, usagef("a remote save takes web links (http or https, written in full) and item ids; save a local file on the machine that has it",
 					"%q: not a web link: a remote save reads no file and no path on the server", p)
 			}
-		case "show", "status", "annotate":
+		case "show", "status", "annotate", "tag", "related":
 			if !webLink(p) && !itemID.MatchString(p) {
 				return nil, usagef("name the item by its id (ll_ and 16 hex digits) or its full http(s) link", "%q: a remote %s names an item by id or web link", p, verb)
 			}

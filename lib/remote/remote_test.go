@@ -99,6 +99,7 @@ func TestSameAsLocal(t *testing.T) {
 		{"show", "https://example.com/missing"},
 		{"find", "--limit", "nope", "q"},
 		{"status"},
+		{"related", "https://example.com/quokka", "--limit", "3"},
 	}
 	for _, args := range cases {
 		lc, lo, le := f.local(t, false, args...)
@@ -151,6 +152,12 @@ func TestWritesByToken(t *testing.T) {
 		if a.Actor != "agent:laptop" {
 			t.Errorf("annotation %q by %q; want the token's name agent:laptop", a.Text, a.Actor)
 		}
+	}
+	if code, _, stderr := f.remote(t, "w-secret", "tag", "https://example.com/wombat", "--add", "burrowers"); code != 0 {
+		t.Fatalf("remote tag: exit %d %s", code, stderr)
+	}
+	if _, out, _ := f.local(t, false, "show", "https://example.com/wombat"); !strings.Contains(out, `"tag":"burrowers","actor":"agent:laptop"`) {
+		t.Errorf("the tag is not by agent:laptop: %s", out)
 	}
 	code, _, stderr = f.remote(t, "w-secret", "annotate", "https://example.com/wombat", "--note", "x", "--actor", "human")
 	if code != cli.ExitUsage || !strings.Contains(stderr, `--actor "human": this token's writes are by agent:laptop`) {

@@ -2,7 +2,7 @@ package linkledger
 
 // The front command on another machine: with LINKLEDGER_URL and
 // LINKLEDGER_TOKEN set, the remote verbs (save, find/search, brief, show,
-// annotate, status) run on the server's ledger through its JSON API
+// annotate, status, tag, related) run on the server's ledger through its JSON API
 // (lib/remote), which runs this same command code there, so the output,
 // errors and exit codes are the local ones. docs/cli.md, "Remote ledger:
 // LINKLEDGER_URL".
