@@ -43,7 +43,7 @@ type fixture struct {
 
 // newFixture is a real ledger file with two saved links, served on
 // loopback by the handler running the front command in process.
-func newFixture(t *testing.T, o remote.Options) *fixture {
+func newFixture(t testing.TB, o remote.Options) *fixture {
 	t.Helper()
 	f := &fixture{db: filepath.Join(t.TempDir(), "ll.db")}
 	for _, args := range [][]string{
@@ -65,7 +65,7 @@ func newFixture(t *testing.T, o remote.Options) *fixture {
 }
 
 // run runs the front command in process with vars as its environment.
-func run(t *testing.T, vars map[string]string, args ...string) (int, string, string) {
+func run(t testing.TB, vars map[string]string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
@@ -74,11 +74,11 @@ func run(t *testing.T, vars map[string]string, args ...string) (int, string, str
 	return code, out.String(), errb.String()
 }
 
-func (f *fixture) local(t *testing.T, _ bool, args ...string) (int, string, string) {
+func (f *fixture) local(t testing.TB, _ bool, args ...string) (int, string, string) {
 	return run(t, map[string]string{"LINKLEDGER_DB": f.db}, args...)
 }
 
-func (f *fixture) remote(t *testing.T, token string, args ...string) (int, string, string) {
+func (f *fixture) remote(t testing.TB, token string, args ...string) (int, string, string) {
 	return run(t, map[string]string{remote.EnvURL: f.srv.URL + "/", remote.EnvToken: token}, args...)
 }
 
@@ -225,7 +225,7 @@ type answer struct {
 	run    remote.Response
 }
 
-func post(t *testing.T, url, token string, body []byte) answer {
+func post(t testing.TB, url, token string, body []byte) answer {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
