@@ -216,6 +216,9 @@ func Check(verb string, args []string) (Given, error) {
 			}
 		}
 	}
+	if verb == "brief" && len(pos) == 0 && !given.Has("query", "help", "h") {
+		return nil, usagef("linkledger brief TOPIC ..., or --query TEXT", "a remote brief takes its topic as arguments, not ll-find records on stdin")
+	}
 	if verb == "save" && len(pos) == 0 && !given.Has("help", "h") {
 		return nil, usagef("linkledger save https://example.com/post", "a remote save takes its links as arguments, not records on stdin")
 	}

@@ -199,6 +199,7 @@ func TestRefusals(t *testing.T) {
 		{"w-secret", []string{"save", "file:///etc/passwd"}, cli.ExitUsage, "not a web link"},
 		{"w-secret", []string{"save", "example.com/x"}, cli.ExitUsage, "not a web link"},
 		{"w-secret", []string{"save"}, cli.ExitUsage, "takes its links as arguments"},
+		{"r-secret", []string{"brief", "--max-tokens", "100"}, cli.ExitUsage, "a remote brief takes its topic as arguments"},
 		{"w-secret", []string{"find", "--db", "/tmp/other.db", "q"}, cli.ExitUsage, "--db: LINKLEDGER_URL is set"},
 		{"w-secret", []string{"find", "--queries", "/etc/passwd"}, cli.ExitUsage, "--queries: names a file"},
 		{"w-secret", []string{"show", "--rules=/etc/passwd", "https://example.com/quokka"}, cli.ExitUsage, "--rules: names a file"},
