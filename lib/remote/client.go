@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The environment of the front command's remote mode (read by the
@@ -155,4 +157,37 @@ func (c *Client) Run(ctx context.Context, req Request) (Response, error) {
 		return Response{}, &ServerError{Status: resp.StatusCode, Msg: "not an answer of linkledger's API: " + err.Error()}
 	}
 	return out, nil
+}
+
+// TerminalSafe is b for a terminal: what a server sends is shown to a
+// person as lines, never as control sequences (moving the cursor, setting
+// the window title, reordering text). Control characters other than
+// newline and tab, the bidirectional controls, and bytes that are not
+// UTF-8 become spaces; the layout (indents, columns) stays. The form for
+// a person that linkledger writes has none of them, so at a terminal the
+// output is the local one; a pipe gets the server's bytes as they came.
+func TerminalSafe(b []byte) []byte {
+	clean := true
+	for _, r := range string(b) {
+		if unsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return b
+	}
+	return []byte(strings.Map(func(r rune) rune {
+		if unsafeRune(r) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(string(b), " ")))
+}
+
+func unsafeRune(r rune) bool {
+	if r == '\n' || r == '\t' {
+		return false
+	}
+	return r == utf8.RuneError || unicode.IsControl(r) || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
 }

@@ -17,6 +17,9 @@ import (
 	"github.com/linkledger/linkledger/lib/remote"
 )
 
+// isTerminal is cli.IsTerminal (a test pretends).
+var isTerminal = cli.IsTerminal
+
 // localWithURL are the verbs that run here even with LINKLEDGER_URL set:
 // help, and the verbs of the server's own machine.
 var localWithURL = map[string]bool{
@@ -68,9 +71,16 @@ func remoteRun(ctx context.Context, env cli.Env, args []string) (code int, ok bo
 		return cli.Report(prog, env.Stderr, usageOf(err)), true
 	}
 	c := &remote.Client{Base: base, Token: token}
-	resp, err := c.Run(ctx, remote.Request{Verb: typed, Args: norm, Terminal: cli.IsTerminal(env.Stdout)})
+	resp, err := c.Run(ctx, remote.Request{Verb: typed, Args: norm, Terminal: isTerminal(env.Stdout)})
 	if err != nil {
 		return cli.Report(prog, env.Stderr, remoteError(base.Redacted(), err)), true
+	}
+	// a terminal shows lines, never a server's control sequences
+	if isTerminal(env.Stdout) {
+		resp.Stdout = remote.TerminalSafe(resp.Stdout)
+	}
+	if isTerminal(env.Stderr) {
+		resp.Stderr = remote.TerminalSafe(resp.Stderr)
 	}
 	if _, err := env.Stdout.Write(resp.Stdout); err != nil {
 		return cli.Report(prog, env.Stderr, err), true
