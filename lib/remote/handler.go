@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,9 @@ type Request struct {
 	// Terminal: the client's stdout is a terminal, so the output is the
 	// form for a person (--format human) unless the args ask otherwise.
 	Terminal bool `json:"terminal,omitempty"`
+	// Width is the columns of that terminal (0: unknown), for the lines
+	// of the human form to wrap as they would locally.
+	Width int `json:"width,omitempty"`
 }
 
 // Response is what the verb wrote and its exit code.
@@ -246,7 +250,15 @@ func (h *handler) run(ctx context.Context, verb string, req Request, actor strin
 		Stdin:  strings.NewReader(""),
 		Stdout: stdout,
 		Stderr: stderr,
-		Getenv: h.getenv,
+		Getenv: func(k string) string {
+			if k == cli.WidthEnv {
+				if req.Terminal && req.Width > 0 && req.Width <= cli.MaxWidth {
+					return strconv.Itoa(req.Width)
+				}
+				return ""
+			}
+			return h.getenv(k)
+		},
 		Getwd:  func() (string, error) { return "", errors.New("no working directory on the server") },
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.o.Timeout)

@@ -123,6 +123,14 @@ func TestTerminalForm(t *testing.T) {
 	if resp.status != 200 || string(resp.run.Stdout) != want || strings.HasPrefix(want, "{") {
 		t.Fatalf("terminal form: %d %q; want %q", resp.status, resp.run.Stdout, want)
 	}
+	// the client's width reaches the command (the wrapping itself, of
+	// snippets, is shown by the e2e script h32c_remote_cli under a pty)
+	_, narrow, _ := run(t, map[string]string{"LINKLEDGER_DB": f.db, cli.WidthEnv: "40"}, "find", "quokka", "--format", "human")
+	body, _ = json.Marshal(remote.Request{Verb: "find", Args: []string{"quokka"}, Terminal: true, Width: 40})
+	resp = post(t, f.srv.URL+remote.RunPath, "r-secret", body)
+	if string(resp.run.Stdout) != narrow {
+		t.Errorf("width 40: %q; want %q", resp.run.Stdout, narrow)
+	}
 }
 
 // TestWritesByToken: save and annotate through the server go into its

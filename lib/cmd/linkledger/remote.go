@@ -12,6 +12,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+
+	"golang.org/x/term"
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/remote"
@@ -71,7 +74,13 @@ func remoteRun(ctx context.Context, env cli.Env, args []string) (code int, ok bo
 		return cli.Report(prog, env.Stderr, usageOf(err)), true
 	}
 	c := &remote.Client{Base: base, Token: token}
-	resp, err := c.Run(ctx, remote.Request{Verb: typed, Args: norm, Terminal: isTerminal(env.Stdout)})
+	req := remote.Request{Verb: typed, Args: norm, Terminal: isTerminal(env.Stdout)}
+	if f, ok := env.Stdout.(*os.File); ok && req.Terminal {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+			req.Width = cols
+		}
+	}
+	resp, err := c.Run(ctx, req)
 	if err != nil {
 		return cli.Report(prog, env.Stderr, remoteError(base.Redacted(), err)), true
 	}
