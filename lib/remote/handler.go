@@ -259,7 +259,7 @@ func (h *handler) run(ctx context.Context, verb string, req Request, actor strin
 			}
 			return h.getenv(k)
 		},
-		Getwd:  func() (string, error) { return "", errors.New("no working directory on the server") },
+		Getwd: func() (string, error) { return "", errors.New("no working directory on the server") },
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.o.Timeout)
 	defer cancel()
