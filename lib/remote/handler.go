@@ -95,6 +95,9 @@ type Options struct {
 	MaxStderr   int
 	Timeout     time.Duration
 	Concurrency int
+	// QueueWait is how long a request waits for one of the Concurrency
+	// slots before it is answered 503 (0: 10 s).
+	QueueWait time.Duration
 }
 
 // scopeRank orders the token scopes: read < write < admin.
@@ -122,6 +125,9 @@ func Handler(o Options) http.Handler {
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
+	}
+	if o.QueueWait <= 0 {
+		o.QueueWait = queueWait
 	}
 	h := &handler{o: o, slots: make(chan struct{}, o.Concurrency)}
 	return h
@@ -214,7 +220,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	select {
 	case h.slots <- struct{}{}:
 		defer func() { <-h.slots }()
-	case <-time.After(queueWait):
+	case <-time.After(h.o.QueueWait):
 		w.Header().Set("Retry-After", "5")
 		fail(w, http.StatusServiceUnavailable, "busy: %d requests running; try again", h.o.Concurrency)
 		return

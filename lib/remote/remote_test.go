@@ -391,3 +391,45 @@ func TestClientRules(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrency: runs beyond Concurrency wait, then get 503 with
+// Retry-After; a slot freed serves the next request.
+func TestConcurrency(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 4)
+	h := remote.Handler(remote.Options{
+		DB: filepath.Join(t.TempDir(), "ll.db"),
+		Run: func(ctx context.Context, env cli.Env, args []string) int {
+			started <- struct{}{}
+			<-release
+			return 0
+		},
+		Identity:    identity,
+		Concurrency: 1,
+		QueueWait:   200 * time.Millisecond,
+	})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	body, _ := json.Marshal(remote.Request{Verb: "find", Args: []string{"q"}})
+	first := make(chan answer, 1)
+	go func() { first <- post(t, srv.URL+remote.RunPath, "r-secret", body) }()
+	<-started
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+remote.RunPath, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer r-secret")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("second request while the slot is taken: %d, Retry-After %q; want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	close(release)
+	if a := <-first; a.status != 200 {
+		t.Errorf("first request: %d", a.status)
+	}
+	if a := post(t, srv.URL+remote.RunPath, "r-secret", body); a.status != 200 {
+		t.Errorf("after the slot is free: %d %s", a.status, a.body)
+	}
+}
