@@ -151,7 +151,7 @@ func Normalize(verb string, args []string) ([]string, error) {
 		}
 		if takes && !hasValue {
 			if i+1 >= len(args) {
-				return nil, usagef(fmt.Sprintf("run 'linkledger %s --help' for usage", verb), "flag needs an argument: %s", a)
+				return nil, usagef(fmt.Sprintf("run 'linkledger %s --help' for usage", verb), "%s: needs a value", a)
 			}
 			i++
 			value, hasValue = args[i], true

@@ -91,6 +91,8 @@ func TestSameAsLocal(t *testing.T) {
 		{"find", "quokka"},
 		{"search", "quokka", "--limit", "1", "--tags", "animals"},
 		{"find", "--", "fresnel", "lens"},
+		{"find", "quokka", "-n", "1", "-t", "animals", "-q"},
+		{"find", "-n"},
 		{"find", "nothing-matches-this", "-e"},
 		{"brief", "quokka", "--max-tokens", "300"},
 		{"brief", "quokka", "--format", "md"},
