@@ -14,6 +14,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"time"
+
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // SessionTTL is how long a session lasts after its sign-in.
@@ -85,4 +87,46 @@ func (l *Ledger) UseSignIn(ctx context.Context, tok string, port int, now time.T
 		return false, nil
 	}
 	return l.st.UseUISignIn(ctx, secretHash(tok), port, now)
+}
+
+// NewTokenSession starts a served-mode session (linkledger serve, docs/ui.md
+// "Served mode") for a person who signed in with the device token name of
+// scope, valid until now+SessionTTL; it returns the session id (for the
+// cookie only: the ledger keeps its hash) and its expiry. The token itself
+// is not stored here. Expired served sessions are deleted.
+func (l *Ledger) NewTokenSession(ctx context.Context, name, scope string, now time.Time) (id string, expires time.Time, err error) {
+	if name == "" || scope == "" {
+		return "", time.Time{}, &InputError{Code: record.CodeBadInput, Message: "a token session needs the token's name and scope"}
+	}
+	id = newSecret()
+	expires = now.Add(SessionTTL).UTC().Truncate(time.Second)
+	if err := l.st.AddUITokenSession(ctx, secretHash(id), name, scope, now, expires); err != nil {
+		return "", time.Time{}, err
+	}
+	return id, expires, nil
+}
+
+// TokenSession returns the token name and scope a served-mode session was
+// signed in with, and false when id is no such session or it has expired
+// at now. A loopback session (NewSession) is not one.
+func (l *Ledger) TokenSession(ctx context.Context, id string, now time.Time) (name, scope string, ok bool, err error) {
+	if id == "" || len(id) > maxSecret {
+		return "", "", false, nil
+	}
+	return l.st.UITokenSession(ctx, secretHash(id), now)
+}
+
+// EndTokenSession ends the served-mode session id (sign-out).
+func (l *Ledger) EndTokenSession(ctx context.Context, id string) error {
+	if id == "" || len(id) > maxSecret {
+		return nil
+	}
+	return l.st.DeleteUITokenSession(ctx, secretHash(id))
+}
+
+// EndTokenSessions ends every served-mode session signed in with the token
+// name (the web app calls it when it finds the token revoked; revoking a
+// token may call it too) and returns how many it ended.
+func (l *Ledger) EndTokenSessions(ctx context.Context, name string) (int64, error) {
+	return l.st.DeleteUITokenSessions(ctx, name)
 }

@@ -70,3 +70,51 @@ func (s *Store) UseUISignIn(ctx context.Context, tokenHash string, port int, now
 	n, err := res.RowsAffected()
 	return n == 1, err
 }
+
+// AddUITokenSession stores a served-mode session (by the hash of its id)
+// signed in with the token name of scope, valid until expires, and
+// deletes the served sessions that have expired by now (migration 0023).
+func (s *Store) AddUITokenSession(ctx context.Context, idHash, name, scope string, now, expires time.Time) error {
+	n := record.FormatTime(now)
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM ui_token_sessions WHERE expires_at <= ?`, n); err != nil {
+		return err
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO ui_token_sessions (id_hash, token_name, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+		idHash, name, scope, n, record.FormatTime(expires))
+	return err
+}
+
+// UITokenSession returns the token name and scope of the served session
+// of idHash, and false when there is none or it has expired at now.
+func (s *Store) UITokenSession(ctx context.Context, idHash string, now time.Time) (name, scope string, ok bool, err error) {
+	var row struct {
+		Name  string `db:"token_name"`
+		Scope string `db:"scope"`
+	}
+	err = s.db.GetContext(ctx, &row, `SELECT token_name, scope FROM ui_token_sessions WHERE id_hash = ? AND expires_at > ?`,
+		idHash, record.FormatTime(now))
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", false, nil
+	}
+	if err != nil {
+		return "", "", false, err
+	}
+	return row.Name, row.Scope, true, nil
+}
+
+// DeleteUITokenSession deletes the served session of idHash (signing
+// out); deleting one that is not there is no error.
+func (s *Store) DeleteUITokenSession(ctx context.Context, idHash string) error {
+	_, err := s.db.ExecContext(ctx, `DELETE FROM ui_token_sessions WHERE id_hash = ?`, idHash)
+	return err
+}
+
+// DeleteUITokenSessions deletes every served session signed in with the
+// token name (its token was revoked) and returns how many there were.
+func (s *Store) DeleteUITokenSessions(ctx context.Context, name string) (int64, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM ui_token_sessions WHERE token_name = ?`, name)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}

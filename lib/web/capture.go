@@ -59,6 +59,15 @@ func (s *Server) reuse(w http.ResponseWriter, r *http.Request) {
 // text. Its only inputs are the port and the capture token (hex), both
 // ours, so it is built here and marked as a URL for the href.
 func (s *Server) bookmarkletJS() string {
+	if s.served != nil {
+		// served mode: the server's public origin (checked to be a plain
+		// scheme://host[:port]), no token: the window opened is a
+		// top-level navigation, which carries the SameSite=Lax session
+		// cookie of the browser that signed in
+		return "javascript:(function(){var s=String(window.getSelection()).slice(0,8000);" +
+			"window.open('" + s.served.first + "/capture?url='+encodeURIComponent(location.href)+'&title='+encodeURIComponent(document.title)+'&sel='+encodeURIComponent(s)," +
+			"'linkledger','width=480,height=600');})()"
+	}
 	return "javascript:(function(){var s=String(window.getSelection()).slice(0,8000);" +
 		"window.open('http://127.0.0.1:" + strconv.Itoa(s.opt.Port) + "/capture?bt=" + s.opt.CaptureToken +
 		"&url='+encodeURIComponent(location.href)+'&title='+encodeURIComponent(document.title)+'&sel='+encodeURIComponent(s)," +
@@ -67,10 +76,14 @@ func (s *Server) bookmarkletJS() string {
 
 func (s *Server) bookmarklet(w http.ResponseWriter, r *http.Request) {
 	js := s.bookmarkletJS()
+	origin := ""
+	if s.served != nil {
+		origin = s.served.first
+	}
 	s.render(w, r, http.StatusOK, "bookmarklet", view{Title: "Bookmarklet", Nav: "bookmarklet", Data: struct {
-		Href template.URL
-		Code string
-	}{template.URL(js), js}})
+		Href         template.URL
+		Code, Origin string
+	}{template.URL(js), js, origin}})
 }
 
 // captureAllowed reports whether a request to /capture that carries the
@@ -127,9 +140,9 @@ func (s *Server) capture(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		rec := &record.Record{URL: d.URL, Title: d.Title, Note: d.Note, Tags: splitTags(d.Tags)}
 		if d.Sel != "" {
-			rec.Annotations = []record.Annotation{{Type: record.AnnHighlight, Text: d.Sel, Actor: human}}
+			rec.Annotations = []record.Annotation{{Type: record.AnnHighlight, Text: d.Sel, Actor: actor(r)}}
 		}
-		d.Saved, err = s.opt.Ledger.Save(r.Context(), rec, ledger.SaveOptions{Actor: human})
+		d.Saved, err = s.opt.Ledger.Save(r.Context(), rec, ledger.SaveOptions{Actor: actor(r)})
 	}
 	if err != nil {
 		d.Error = err.Error()

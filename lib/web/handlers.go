@@ -24,7 +24,8 @@ const reviewPage = 50
 // perPage is how many results a list page shows.
 const perPage = 20
 
-// human is the actor of everything a person does in the app.
+// human is the actor of everything a person does in linkledger ui; in
+// served mode a session's writes are by its token's name (actor).
 const human = "human"
 
 // favicon answers the address browsers ask for on their own with our icon
@@ -88,6 +89,9 @@ type view struct {
 	Nav   string // the current section, for the menu
 	Flash string
 	Data  any
+	// Who is the signed-in token and its scope in served mode
+	// ("phone · read"), shown beside Sign out; empty in linkledger ui.
+	Who string
 }
 
 // flashes are the messages a redirect may ask for (?done=KEY): fixed
@@ -110,6 +114,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name s
 	}
 	if v.Flash == "" {
 		v.Flash = flashes[r.URL.Query().Get("done")]
+	}
+	if id, ok := identityFrom(r.Context()); ok {
+		v.Who = id.Name + " · " + id.Scope
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, v); err != nil {
@@ -263,7 +270,7 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 	var out *record.Record
 	if err == nil {
 		out, err = s.opt.Ledger.Save(r.Context(), &record.Record{URL: strings.TrimSpace(raw), Note: strings.TrimSpace(r.PostFormValue("note")),
-			Tags: splitTags(r.PostFormValue("tags"))}, ledger.SaveOptions{Actor: human})
+			Tags: splitTags(r.PostFormValue("tags"))}, ledger.SaveOptions{Actor: actor(r)})
 	}
 	if err != nil {
 		var ie *ledger.InputError
@@ -327,7 +334,7 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 	res, err := func() (*ledger.ImportResult, error) {
 		defer s.importing.Unlock()
 		return s.opt.Ledger.Import(r.Context(), hdr.Filename, data, ledger.ImportOptions{
-			Format: r.FormValue("format"), Tags: splitTags(r.FormValue("tags")), WebOnly: true, Actor: human})
+			Format: r.FormValue("format"), Tags: splitTags(r.FormValue("tags")), WebOnly: true, Actor: actor(r)})
 	}()
 	if err != nil && r.Context().Err() != nil {
 		// the client went away (closed the tab, gave up): the import
@@ -349,7 +356,7 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) retry(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.opt.Ledger.Retry(r.Context(), r.PathValue("id"), ledger.WriteOptions{Actor: human}); err != nil {
+	if _, err := s.opt.Ledger.Retry(r.Context(), r.PathValue("id"), ledger.WriteOptions{Actor: actor(r)}); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -621,7 +628,7 @@ func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "delete needs confirming"})
 		return
 	}
-	if _, err := s.opt.Ledger.Delete(r.Context(), r.PathValue("id"), ledger.WriteOptions{Actor: human}); err != nil {
+	if _, err := s.opt.Ledger.Delete(r.Context(), r.PathValue("id"), ledger.WriteOptions{Actor: actor(r)}); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -639,14 +646,14 @@ func (s *Server) annotate(w http.ResponseWriter, r *http.Request) {
 	var a record.Annotation
 	switch typ {
 	case record.AnnHighlight, record.AnnLowlight:
-		a = record.Annotation{Type: typ, Text: quote, Actor: human}
+		a = record.Annotation{Type: typ, Text: quote, Actor: actor(r)}
 	case record.AnnNote:
 		text := note
 		if quote != "" {
 			// the note quotes what it is about, as imported notes do
 			text = note + "\n\n> " + quote
 		}
-		a = record.Annotation{Type: typ, Text: strings.TrimSpace(text), Actor: human}
+		a = record.Annotation{Type: typ, Text: strings.TrimSpace(text), Actor: actor(r)}
 	default:
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "type: want highlight, lowlight or note"})
 		return
@@ -655,7 +662,7 @@ func (s *Server) annotate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "select some text (at most 16 KiB) or write a note"})
 		return
 	}
-	out, err := s.opt.Ledger.Annotate(r.Context(), id, []record.Annotation{a}, ledger.SaveOptions{Actor: human})
+	out, err := s.opt.Ledger.Annotate(r.Context(), id, []record.Annotation{a}, ledger.SaveOptions{Actor: actor(r)})
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -679,7 +686,7 @@ func (s *Server) pin(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	aid, err := annID(r)
 	if err == nil {
-		_, err = s.opt.Ledger.Pin(r.Context(), id, aid, r.PostFormValue("pin") != "0", ledger.SaveOptions{Actor: human})
+		_, err = s.opt.Ledger.Pin(r.Context(), id, aid, r.PostFormValue("pin") != "0", ledger.SaveOptions{Actor: actor(r)})
 	}
 	if err != nil {
 		s.fail(w, r, err)
@@ -696,7 +703,7 @@ func (s *Server) unannotate(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	aid, err := annID(r)
 	if err == nil {
-		_, err = s.opt.Ledger.Unannotate(r.Context(), id, []int64{aid}, ledger.WriteOptions{Actor: human})
+		_, err = s.opt.Ledger.Unannotate(r.Context(), id, []int64{aid}, ledger.WriteOptions{Actor: actor(r)})
 	}
 	if err != nil {
 		s.fail(w, r, err)
@@ -750,7 +757,7 @@ func (s *Server) reviewAnnotation(w http.ResponseWriter, r *http.Request) {
 func (s *Server) tags(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	add, remove := splitTags(r.PostFormValue("add")), splitTags(r.PostFormValue("remove"))
-	if _, err := s.opt.Ledger.Tag(r.Context(), id, add, remove, ledger.SaveOptions{Actor: human}); err != nil {
+	if _, err := s.opt.Ledger.Tag(r.Context(), id, add, remove, ledger.SaveOptions{Actor: actor(r)}); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -765,7 +772,7 @@ func (s *Server) promoteTag(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "no tag named"})
 		return
 	}
-	if _, err := s.opt.Ledger.Review(r.Context(), id, record.ReviewDecision{Tag: tag, Decision: ledger.ReviewConfirmed}, ledger.WriteOptions{Actor: human}); err != nil {
+	if _, err := s.opt.Ledger.Review(r.Context(), id, record.ReviewDecision{Tag: tag, Decision: ledger.ReviewConfirmed}, ledger.WriteOptions{Actor: actor(r)}); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -775,7 +782,7 @@ func (s *Server) promoteTag(w http.ResponseWriter, r *http.Request) {
 func (s *Server) archive(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	on := r.PostFormValue("archived") != "0"
-	if _, err := s.opt.Ledger.Archive(r.Context(), id, on, ledger.WriteOptions{Actor: human}); err != nil {
+	if _, err := s.opt.Ledger.Archive(r.Context(), id, on, ledger.WriteOptions{Actor: actor(r)}); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -841,7 +848,7 @@ func (s *Server) createPack(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	p, err := s.opt.Ledger.SavePack(r.Context(), name, r.PostFormValue("query"), o, ledger.PackWriteOptions{Actor: human, Embedder: s.opt.Embedder})
+	p, err := s.opt.Ledger.SavePack(r.Context(), name, r.PostFormValue("query"), o, ledger.PackWriteOptions{Actor: actor(r), Embedder: s.opt.Embedder})
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -851,7 +858,7 @@ func (s *Server) createPack(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) refreshPack(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	p, err := s.opt.Ledger.RefreshPack(r.Context(), name, ledger.PackWriteOptions{Actor: human, Embedder: s.opt.Embedder})
+	p, err := s.opt.Ledger.RefreshPack(r.Context(), name, ledger.PackWriteOptions{Actor: actor(r), Embedder: s.opt.Embedder})
 	if err != nil {
 		s.fail(w, r, err)
 		return

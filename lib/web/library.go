@@ -202,7 +202,7 @@ func writeReading(w http.ResponseWriter, rec *record.Record, flash string) {
 func (s *Server) star(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	on := r.PostFormValue("star") != "0"
-	rec, err := s.opt.Ledger.Star(r.Context(), id, on, ledger.WriteOptions{Actor: human})
+	rec, err := s.opt.Ledger.Star(r.Context(), id, on, ledger.WriteOptions{Actor: actor(r)})
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -224,7 +224,7 @@ func (s *Server) star(w http.ResponseWriter, r *http.Request) {
 func (s *Server) markRead(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	on := r.PostFormValue("read") != "0"
-	rec, err := s.opt.Ledger.MarkRead(r.Context(), id, on, ledger.WriteOptions{Actor: human})
+	rec, err := s.opt.Ledger.MarkRead(r.Context(), id, on, ledger.WriteOptions{Actor: actor(r)})
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -254,7 +254,7 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request) {
 	if err != nil || part < 0 || part > 10000 {
 		part = 0
 	}
-	if _, err := s.opt.Ledger.SetProgress(r.Context(), id, part, p, ledger.WriteOptions{Actor: human}); err != nil {
+	if _, err := s.opt.Ledger.SetProgress(r.Context(), id, part, p, ledger.WriteOptions{Actor: actor(r)}); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -20,8 +20,15 @@ const csp = "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-act
 // bounded bodies; then the pages.
 func (s *Server) Handler() http.Handler {
 	var h http.Handler = s.routes()
-	h = s.requireSession(h)
+	if s.served != nil {
+		h = s.requireTokenSession(h)
+	} else {
+		h = s.requireSession(h)
+	}
 	h = s.requireBrowserPost(h)
+	if s.served != nil {
+		h = s.servedOrigin(h)
+	}
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.plainError(w, http.StatusForbidden, "cross-origin request refused: forms of this app post from its own pages only")
@@ -49,6 +56,9 @@ func securityHeaders(next http.Handler) http.Handler {
 // a loopback name: a page of another site that made its name resolve to
 // 127.0.0.1 (DNS rebinding) sends its own name and is refused.
 func (s *Server) allowedHost(host string) bool {
+	if s.served != nil {
+		return s.servedHost(host)
+	}
 	port := strconv.Itoa(s.opt.Port)
 	switch strings.ToLower(host) {
 	case "127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port:
@@ -60,6 +70,10 @@ func (s *Server) allowedHost(host string) bool {
 func (s *Server) checkHost(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.allowedHost(r.Host) {
+			if s.served != nil {
+				s.plainError(w, http.StatusForbidden, "unknown Host: this app answers to the host of its public address only")
+				return
+			}
 			s.plainError(w, http.StatusForbidden, "unknown Host: this app answers to 127.0.0.1, localhost and [::1] with its port only")
 			return
 		}
@@ -94,7 +108,12 @@ func sameSecret(got, want string) bool {
 // sessionCookie is the name of this server's session cookie: browsers
 // send the cookies of 127.0.0.1 to every port, so each port has its own
 // name and two servers on two ports do not overwrite each other's.
-func (s *Server) sessionCookie() string { return cookiePrefix + strconv.Itoa(s.opt.Port) }
+func (s *Server) sessionCookie() string {
+	if s.served != nil {
+		return s.servedCookie()
+	}
+	return cookiePrefix + strconv.Itoa(s.opt.Port)
+}
 
 // cookiePrefix begins every session cookie's name; the port follows.
 const cookiePrefix = "ll_session_"

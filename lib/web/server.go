@@ -67,6 +67,12 @@ type Options struct {
 	// endpoint; searches and packs rank lexically, with a warning when a
 	// ranking was asked for). Its timeout bounds how long a page waits.
 	Embedder *embed.Client
+	// Served, when set, is the served mode of linkledger serve (served.go,
+	// docs/ui.md "Served mode"): sign-in with a device token instead of
+	// Token, Host and Origin checked against its public origins instead
+	// of loopback names and Port. Token, CaptureToken and Port are then
+	// unused.
+	Served *Served
 	// Stderr-free: errors of a page are shown on the page; Logf, when set,
 	// also receives them (the ui verb writes them to stderr).
 	Logf func(format string, args ...any)
@@ -74,8 +80,9 @@ type Options struct {
 
 // Server is the web app.
 type Server struct {
-	opt   Options
-	pages *pages
+	opt    Options
+	served *servedState // nil: linkledger ui (loopback)
+	pages  *pages
 	// importing is held by the import running (one at a time)
 	importing sync.Mutex
 	imports   importResults // the last import results, for their pages
@@ -86,7 +93,13 @@ func New(opt Options) (*Server, error) {
 	if opt.Ledger == nil {
 		return nil, errors.New("web: no ledger")
 	}
-	if len(opt.Token) < 16 {
+	var served *servedState
+	if opt.Served != nil {
+		var err error
+		if served, err = newServed(opt.Served); err != nil {
+			return nil, err
+		}
+	} else if len(opt.Token) < 16 {
 		return nil, errors.New("web: token too short")
 	}
 	if opt.CaptureToken == "" {
@@ -96,7 +109,7 @@ func New(opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opt: opt, pages: p}, nil
+	return &Server{opt: opt, served: served, pages: p}, nil
 }
 
 // NewToken returns a fresh random token (32 hex digits).

@@ -15,6 +15,10 @@ import (
 type signInData struct {
 	Why, Command string
 	SignedOut    bool
+	// Served: the token form of served mode, which goes on to Next (a
+	// path of this app) once signed in.
+	Served bool
+	Next   string
 }
 
 // signInPage explains how to sign in (code 401 when a page was asked for
@@ -26,6 +30,15 @@ func (s *Server) signInPage(w http.ResponseWriter, r *http.Request, code int, wh
 		cmd += " --addr 127.0.0.1:" + strconv.Itoa(s.opt.Port)
 	}
 	d := signInData{Why: why, Command: cmd, SignedOut: r.URL.Path == "/signin" && r.URL.Query().Get("out") == "1"}
+	if s.served != nil {
+		d.Served = true
+		switch {
+		case r.Method == http.MethodPost:
+			d.Next = localPath(r.PostFormValue("next"))
+		case r.URL.Path != "/signin":
+			d.Next = localPath(r.URL.RequestURI())
+		}
+	}
 	s.render(w, r, code, "signin", view{Title: "Sign in", Nav: "signin", Data: d})
 }
 
@@ -34,13 +47,21 @@ func (s *Server) signInPage(w http.ResponseWriter, r *http.Request, code int, wh
 // page. Without a valid session it still clears the cookie.
 func (s *Server) signOut(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(s.sessionCookie()); err == nil {
-		if err := s.opt.Ledger.EndSession(r.Context(), c.Value); err != nil {
+		end := s.opt.Ledger.EndSession
+		if s.served != nil {
+			end = s.opt.Ledger.EndTokenSession
+		}
+		if err := end(r.Context(), c.Value); err != nil {
 			s.logf("sign-out: %v", err)
 			s.plainError(w, http.StatusInternalServerError, "the session could not be ended")
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: s.sessionCookie(), Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	if s.served != nil {
+		s.clearCookie(w)
+	} else {
+		http.SetCookie(w, &http.Cookie{Name: s.sessionCookie(), Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	}
 	http.Redirect(w, r, "/signin?out=1", http.StatusSeeOther)
 }
 
