@@ -1,10 +1,11 @@
 package linkledger
 
 // A hidden, test-only server of the front command's JSON API (lib/remote)
-// on loopback: `linkledger api-serve-test --tokens FILE`. The e2e scripts
-// use it to run the remote verbs against a real server until `linkledger
-// serve` (which mounts the same handler at /api/v1/ behind its token
-// middleware) replaces it; the lead removes it at that merge.
+// on loopback: `linkledger api-serve-test --tokens FILE`, serving the same
+// handler (servedAPI) behind a token check of its own. The e2e scripts use
+// it to run the remote verbs against a real server until `linkledger
+// serve` mounts servedAPI at /api/v1/ (serve_api.go); the lead removes it
+// at that merge.
 
 import (
 	"bufio"
@@ -75,12 +76,7 @@ func apiServe(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command
 		}
 		return "", "", false
 	}
-	h := remote.Handler(remote.Options{
-		DB:       loc.Path,
-		Run:      func(ctx context.Context, e cli.Env, args []string) int { return Run(ctx, filters, e, args) },
-		Identity: identity,
-		Getenv:   env.Getenv,
-	})
+	h := servedAPI(filters, env, loc.Path, identity)
 	mux := http.NewServeMux()
 	mux.Handle(remote.Mount, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, _, ok := identity(r); !ok {
