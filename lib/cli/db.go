@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/store"
@@ -49,6 +50,9 @@ func (l DBLocation) how() string {
 // ~/.local/share).
 func LocateDB(flag string, env Env) (DBLocation, error) {
 	envDB := env.Getenv("LINKLEDGER_DB")
+	if err := notURL(flag, envDB, env.Getenv("LINKLEDGER_URL")); err != nil {
+		return DBLocation{}, err
+	}
 	switch {
 	case flag != "" && flag == envDB:
 		return DBLocation{Path: flag, Source: DBFromEnv}, nil
@@ -177,3 +181,26 @@ type hintError struct {
 func (e *hintError) Error() string { return e.err.Error() }
 func (e *hintError) Unwrap() error { return e.err }
 func (e *hintError) Hint() string  { return e.hint }
+
+// remoteHint names the command that talks to a server.
+const remoteHint = "the filters work on a local ledger file only; the front command talks to a server: LINKLEDGER_URL and LINKLEDGER_TOKEN with linkledger save, find, brief, show, annotate, status, tag or related (docs/cli.md)"
+
+// notURL refuses a ledger named by a URL (--db or LINKLEDGER_DB), and
+// LINKLEDGER_URL with no local file named: a local command would
+// otherwise work on (or create) another ledger than the one meant.
+func notURL(flag, envDB, serverURL string) error {
+	named := []struct{ name, val string }{{"LINKLEDGER_DB", envDB}}
+	if flag != envDB {
+		named = append(named, struct{ name, val string }{"--db", flag})
+	}
+	for _, v := range named {
+		if i := strings.Index(v.val, "://"); i > 0 && !strings.ContainsAny(v.val[:i], "/\\.") {
+			return UsageHint(remoteHint, "%s %s: a URL, not a ledger file", v.name, v.val)
+		}
+	}
+	if serverURL != "" && flag == "" && envDB == "" {
+		return UsageHint(remoteHint+"; give --db FILE (or LINKLEDGER_DB) for a local ledger",
+			"LINKLEDGER_URL is set, and this command works on a local ledger file only")
+	}
+	return nil
+}

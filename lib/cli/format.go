@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"strconv"
 
 	ucli "github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -65,6 +66,15 @@ func colorWanted(getenv func(string) string, stdoutTTY bool) bool {
 	return stdoutTTY
 }
 
+// WidthEnv is the width in columns of the terminal the human form is
+// for when stdout is not that terminal: the server of the front command's
+// remote verbs sets it to the client's width (lib/remote), so the lines
+// wrap as they would locally. Up to MaxWidth; otherwise not used.
+const WidthEnv = "LINKLEDGER_WIDTH"
+
+// MaxWidth is the widest WidthEnv taken.
+const MaxWidth = 1000
+
 // OutputOn returns the Output a command's flags ask for (--format, --jq,
 // --json, --raw-output) on env.Stdout, deciding once between records and
 // the human form (terminal detection on env.Stdout, colour from env), with
@@ -98,6 +108,11 @@ func outputOn(c *ucli.Command, env Env, format string) (*Output, error) {
 		o.Human(colorWanted(env.Getenv, tty))
 		if f, ok := env.Stdout.(*os.File); ok && tty {
 			if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+				o.SetWidth(cols)
+			}
+		} else if env.Getenv != nil {
+			// a remote verb's client terminal (WidthEnv)
+			if cols, err := strconv.Atoi(env.Getenv(WidthEnv)); err == nil && cols > 0 && cols <= MaxWidth {
 				o.SetWidth(cols)
 			}
 		}

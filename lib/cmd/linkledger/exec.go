@@ -82,7 +82,7 @@ func runFilter(ctx context.Context, dir, name string, env cli.Env, args []string
 	// embeddings endpoint stored in the ledger reaches ll-embed as the
 	// environment it reads (storedEmbedEnv; the last value of a key wins)
 	cmd.Env = os.Environ()
-	for _, k := range []string{cli.DisplayNameEnv, cli.CompleteEnv, cli.EmptyInputEnv, cli.EnvEmbedURL, cli.EnvEmbedModel} {
+	for _, k := range []string{cli.DisplayNameEnv, cli.CompleteEnv, cli.EmptyInputEnv, cli.EnvEmbedURL, cli.EnvEmbedModel, cli.WidthEnv} {
 		if v := env.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

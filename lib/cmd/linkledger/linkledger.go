@@ -70,6 +70,10 @@ func Main(filters Filters, env cli.Env, args []string) int {
 
 // Run is Main without process-wide signal handling.
 func Run(ctx context.Context, filters Filters, env cli.Env, args []string) int {
+	// LINKLEDGER_URL: the remote verbs run on the server (remote.go)
+	if code, ok := remoteRun(ctx, env, args); ok {
+		return code
+	}
 	cmd := New(filters, env)
 	if len(args) < 2 {
 		cmd.Writer = env.Stderr
@@ -268,6 +272,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, uiVerb(filters, env))
 	// the served ledger and its tokens (serve.go, tokens.go)
 	verbs = append(verbs, serveVerb(filters, env), tokenVerb(env))
+	// test only: the remote verbs' API on loopback (apiserve.go)
+	verbs = append(verbs, apiServeVerb(filters, env))
 	return verbs
 }
 

@@ -1,0 +1,193 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The environment of the front command's remote mode (read by the
+// command layer, handed here as values).
+const (
+	EnvURL       = "LINKLEDGER_URL"
+	EnvToken     = "LINKLEDGER_TOKEN"
+	EnvAllowHTTP = "LINKLEDGER_ALLOW_HTTP"
+)
+
+// CheckURL parses the server's base URL. https always; plain http only to
+// a loopback host (the token would cross the network in clear) unless
+// allowHTTP (a private network such as a tailnet, which encrypts).
+// Credentials, a query or a fragment in the URL are refused: the token
+// goes in a header, never in a URL.
+func CheckURL(raw string, allowHTTP bool) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, usagef("LINKLEDGER_URL is the base URL 'linkledger serve' prints, e.g. https://ledger.example:8443/",
+			"%s %q: want an http or https URL", EnvURL, raw)
+	}
+	if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+		return nil, usagef("put the token in LINKLEDGER_TOKEN; LINKLEDGER_URL is scheme, host, port and path only",
+			"%s: no credentials, query or fragment in the URL", EnvURL)
+	}
+	if u.Scheme == "http" && !allowHTTP && !Loopback(u.Hostname()) {
+		return nil, usagef("use https, or set LINKLEDGER_ALLOW_HTTP=1 when a private network (a tailnet, a VPN) encrypts the way",
+			"%s %s: plain http to a host other than loopback would send the token in clear", EnvURL, u.Redacted())
+	}
+	return u, nil
+}
+
+// Loopback reports whether host is this machine: localhost or a loopback
+// address.
+func Loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Client runs verbs on a server.
+type Client struct {
+	Base  *url.URL
+	Token string
+	// HTTP is the client used (nil: one with a timeout a little over
+	// the server's and no redirects followed).
+	HTTP *http.Client
+}
+
+// ServerError is an answer other than 200.
+type ServerError struct {
+	Status int
+	Msg    string
+}
+
+func (e *ServerError) Error() string {
+	if e.Msg == "" {
+		return http.StatusText(e.Status)
+	}
+	return e.Msg
+}
+
+// UnreachableError is a request that got no answer.
+type UnreachableError struct {
+	URL string
+	Err error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach the server at %s: %v", e.URL, e.Err)
+}
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// maxResponse bounds what the client reads: the server's output bounds,
+// base64 and JSON.
+const maxResponse = 2*(DefaultMaxStdout+DefaultMaxStderr) + 1<<20
+
+func (c *Client) httpClient() *http.Client {
+	if c.HTTP != nil {
+		return c.HTTP
+	}
+	return &http.Client{
+		Timeout: DefaultTimeout + queueWait + 30*time.Second,
+		// a redirect would be another URL's business: not followed
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// Endpoint is the run endpoint under the base URL.
+func (c *Client) Endpoint() string {
+	u := *c.Base
+	u.Path = strings.TrimSuffix(u.Path, "/") + RunPath
+	u.RawPath = ""
+	return u.String()
+}
+
+// Run sends req and returns the server's Response, or an
+// *UnreachableError, a *ServerError or ctx's error.
+func (c *Client) Run(ctx context.Context, req Request) (Response, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return Response{}, err
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint(), bytes.NewReader(body))
+	if err != nil {
+		return Response{}, err
+	}
+	hr.Header.Set("Content-Type", jsonType)
+	hr.Header.Set("Accept", jsonType)
+	hr.Header.Set("Authorization", "Bearer "+c.Token)
+	resp, err := c.httpClient().Do(hr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Response{}, ctx.Err()
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the URL is said once, by UnreachableError
+		}
+		return Response{}, &UnreachableError{URL: c.Base.Redacted(), Err: err}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
+	if err != nil {
+		return Response{}, &UnreachableError{URL: c.Base.Redacted(), Err: err}
+	}
+	if len(data) > maxResponse {
+		return Response{}, &ServerError{Status: resp.StatusCode, Msg: fmt.Sprintf("answer over %d bytes", maxResponse)}
+	}
+	if resp.StatusCode != http.StatusOK {
+		var eb errorBody
+		if json.Unmarshal(data, &eb) != nil || eb.Error == "" {
+			eb.Error = strings.TrimSpace(http.StatusText(resp.StatusCode))
+		}
+		return Response{}, &ServerError{Status: resp.StatusCode, Msg: eb.Error}
+	}
+	var out Response
+	if err := json.Unmarshal(data, &out); err != nil {
+		return Response{}, &ServerError{Status: resp.StatusCode, Msg: "not an answer of linkledger's API: " + err.Error()}
+	}
+	return out, nil
+}
+
+// TerminalSafe is b for a terminal: what a server sends is shown to a
+// person as lines, never as control sequences (moving the cursor, setting
+// the window title, reordering text). Control characters other than
+// newline and tab, the bidirectional controls, and bytes that are not
+// UTF-8 become spaces; the layout (indents, columns) stays. The form for
+// a person that linkledger writes has none of them, so at a terminal the
+// output is the local one; a pipe gets the server's bytes as they came.
+func TerminalSafe(b []byte) []byte {
+	clean := true
+	for _, r := range string(b) {
+		if unsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return b
+	}
+	return []byte(strings.Map(func(r rune) rune {
+		if unsafeRune(r) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(string(b), " ")))
+}
+
+func unsafeRune(r rune) bool {
+	if r == '\n' || r == '\t' {
+		return false
+	}
+	return r == utf8.RuneError || unicode.IsControl(r) || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
+}
