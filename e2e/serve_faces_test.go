@@ -33,7 +33,7 @@ func TestServeWebAndReplica(t *testing.T) {
 	phone := lastWord(run(t, dir, "linkledger", "token", "add", "human:phone", "--scope", "write", "--db", db))
 	agent := lastWord(run(t, dir, "linkledger", "token", "add", "agent:box", "--scope", "write", "--db", db))
 	replicaDir := filepath.Join(t.TempDir(), "replica")
-	base, stop := startServeEnv(t, dir, []string{"LINKLEDGER_LITESTREAM=" + ls}, "--db", db, "--no-worker", "--replica", "file://"+replicaDir)
+	base, stop := startServeEnv(t, dir, []string{"LINKLEDGER_LITESTREAM=" + ls}, "--db", db, "--replica", "file://"+replicaDir)
 
 	// the web app: the token form without a session
 	jar, _ := cookiejar.New(nil)
@@ -81,6 +81,15 @@ func TestServeWebAndReplica(t *testing.T) {
 		t.Fatal(err)
 	}
 	schemas := outputSchemas(t, cs)
+	// the server fetches public addresses only (no --private-fetch): a
+	// write token cannot make it read this machine's own services
+	srv := newTestServer()
+	defer srv.Close()
+	var probe mcp.SaveOutput
+	call(t, cs, schemas, "save", map[string]any{"url": srv.URL + "/quokka.html", "wait": 20}, &probe)
+	if b, _ := json.Marshal(probe.Item); probe.Item.Status != "failed" || !strings.Contains(string(b), "not a public address") {
+		t.Fatalf("a loopback page saved through serve: %s\nwant failed as not a public address", b)
+	}
 	var acked []string
 	for i := 0; i < 40; i++ {
 		u := "http://127.0.0.1:9/agent/" + string(rune('a'+i%26)) + "/" + time.Now().Format("150405.000000")

@@ -150,7 +150,7 @@ func TestServe(t *testing.T) {
 	if fi, err := os.Stat(db); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("ledger mode after token add: %v %v", fi.Mode(), err)
 	}
-	url := startServe(t, dir, "--db", db)
+	url := startServe(t, dir, "--db", db, "--private-fetch")
 
 	cs, err := connectHTTP(t, url, w)
 	if err != nil {

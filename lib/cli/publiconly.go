@@ -6,6 +6,9 @@ import (
 	ucli "github.com/urfave/cli/v3"
 )
 
+// PublicOnlyEnv names the variable that turns --public-only on.
+const PublicOnlyEnv = "LINKLEDGER_PUBLIC_ONLY"
+
 // PublicOnly reads --public-only, or LINKLEDGER_PUBLIC_ONLY when the flag
 // is not given (1, true, yes, on turn the guard on; 0, false, no, off or
 // empty leave it off). ll-fetch and ll-index (for images) read it alike.
@@ -13,7 +16,7 @@ func PublicOnly(c *ucli.Command, env Env) (bool, error) {
 	if c.IsSet("public-only") {
 		return c.Bool("public-only"), nil
 	}
-	switch v := strings.ToLower(strings.TrimSpace(env.Getenv("LINKLEDGER_PUBLIC_ONLY"))); v {
+	switch v := strings.ToLower(strings.TrimSpace(env.Getenv(PublicOnlyEnv))); v {
 	case "", "0", "false", "no", "off":
 		return false, nil
 	case "1", "true", "yes", "on":

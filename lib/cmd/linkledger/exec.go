@@ -80,9 +80,11 @@ func runFilter(ctx context.Context, dir, name string, env cli.Env, args []string
 	// the filter speaks of the command that was typed (cli.DisplayNameEnv)
 	// and, for shell completion, lists its flags (cli.CompleteEnv); an
 	// embeddings endpoint stored in the ledger reaches ll-embed as the
-	// environment it reads (storedEmbedEnv; the last value of a key wins)
+	// environment it reads (storedEmbedEnv; the last value of a key wins);
+	// linkledger serve's public-only fetching reaches ll-fetch and ll-index
+	// the same way (cli.PublicOnlyEnv)
 	cmd.Env = os.Environ()
-	for _, k := range []string{cli.DisplayNameEnv, cli.CompleteEnv, cli.EmptyInputEnv, cli.EnvEmbedURL, cli.EnvEmbedModel, cli.WidthEnv} {
+	for _, k := range []string{cli.DisplayNameEnv, cli.CompleteEnv, cli.EmptyInputEnv, cli.EnvEmbedURL, cli.EnvEmbedModel, cli.WidthEnv, cli.PublicOnlyEnv} {
 		if v := env.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

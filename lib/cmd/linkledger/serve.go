@@ -83,6 +83,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON) for saved URLs and item arguments, as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
 			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.StringSliceFlag{Name: "origin", Usage: "a public `URL` (scheme://host[:port]) the web app is reached at, e.g. the proxy's https address (repeatable; default: the address served)"},
+			&ucli.BoolFlag{Name: "private-fetch", Usage: "let the server fetch loopback and private addresses (default: public addresses only: any write token could otherwise make the server read its own network)"},
 			&ucli.StringFlag{Name: "replica", Usage: "copy the ledger continuously with Litestream to `URL` (file:///folder, sftp://user@host/folder, s3://bucket/path; docs/several-machines.md)"},
 		},
 	}
@@ -112,6 +113,13 @@ EXAMPLES:
 			if tlsCfg, err = serve.TLSConfig(certF, keyF); err != nil {
 				return &cli.ExitError{Code: cli.ExitFatal, Err: err}
 			}
+		}
+		if !c.Bool("private-fetch") {
+			// links saved from other machines are fetched on this one:
+			// public addresses only, redirects and images included, or a
+			// write token could read this machine's loopback services,
+			// its LAN and a cloud's metadata address (docs/several-machines.md)
+			env = envSet(env, cli.PublicOnlyEnv, "1")
 		}
 		ro, err := resolveOptions(c, env)
 		if err != nil {
@@ -179,7 +187,8 @@ EXAMPLES:
 				}
 			}()
 		}
-		h := serve.New(serve.Options{Ledger: st, MCP: mo, Web: web, BehindProxy: c.Bool("behind-proxy"), Logf: diag.Printf})
+		h := serve.New(serve.Options{Ledger: st, MCP: mo, Web: web, API: servedAPI(filters, env, loc.Path, serveIdentity),
+			BehindProxy: c.Bool("behind-proxy"), Logf: diag.Printf})
 		if _, err := fmt.Fprintln(env.Stdout, base); err != nil {
 			ln.Close()
 			return err

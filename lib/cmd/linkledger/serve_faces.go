@@ -108,3 +108,31 @@ func startReplica(ctx context.Context, env cli.Env, db, u string) (*replica.Proc
 	}
 	return nil, &cli.ExitError{Code: cli.ExitFatal, Err: fmt.Errorf("--replica %s: litestream did not start copying: %w", u, err)}
 }
+
+// envSet is env with variable k set to v (Getenv and LookupEnv).
+func envSet(env cli.Env, k, v string) cli.Env {
+	get, look := env.Getenv, env.LookupEnv
+	env.Getenv = func(name string) string {
+		if name == k {
+			return v
+		}
+		if get == nil {
+			return ""
+		}
+		return get(name)
+	}
+	env.LookupEnv = func(name string) (string, bool) {
+		if name == k {
+			return v, true
+		}
+		if look != nil {
+			return look(name)
+		}
+		if get == nil {
+			return "", false
+		}
+		val := get(name)
+		return val, val != ""
+	}
+	return env
+}
