@@ -20,7 +20,9 @@ MANDIR  := $(BIN)/man
 all: build
 
 # setup installs the system packages linkledger uses (poppler-utils for PDF
-# text). It is safe to run again; without root or apt it says what is missing.
+# text) and builds Litestream at a pinned version into bin/ (copies by
+# Litestream: docs/several-machines.md). It is safe to run again; without
+# root or apt it says what is missing.
 setup:
 	@scripts/setup.sh
 

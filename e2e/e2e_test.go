@@ -15,8 +15,10 @@
 package e2e
 
 import (
+	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -32,8 +34,18 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"llcheck": llcheck, "llevents": llevents, "pty": ptyCmd, "mkfifo": mkfifo, "mkzip": mkzip, "mkzipfill": mkzipfill, "mksparse": mksparse, "llsql": llsql, "sqlexec": sqlexec},
+		// [litestream]: a litestream binary (bin/litestream from make
+		// setup, or LINKLEDGER_LITESTREAM) is there; scripts name it with
+		// $LL_LITESTREAM
+		Condition: func(cond string) (bool, error) {
+			if cond == "litestream" {
+				return litestreamBinary() != "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("LINKLEDGER_DB", env.WorkDir+"/ll.db")
+			env.Setenv("LL_LITESTREAM", litestreamBinary())
 			// Nothing a script fetches may leave loopback (docs/fetch.md).
 			env.Setenv("LINKLEDGER_LOOPBACK_ONLY", "1")
 			env.Setenv("HOME", env.WorkDir)
@@ -51,6 +63,22 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// litestreamBinary is LINKLEDGER_LITESTREAM, else the checkout's
+// bin/litestream (make setup builds it there), else "".
+func litestreamBinary() string {
+	if p := os.Getenv("LINKLEDGER_LITESTREAM"); p != "" {
+		return p
+	}
+	p, err := filepath.Abs(filepath.Join("..", "bin", "litestream"))
+	if err != nil {
+		return ""
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	return p
 }
 
 // exitWith adapts a Main() int to the func() testscript wants.

@@ -7,6 +7,24 @@
 # or apt-get it prints what to install and carries on: the PDF adapter then
 # reports a clear missing_tool error instead of failing silently.
 set -u
+
+# Litestream (linkledger serve --replica, linkledger restore-replica; docs/
+# several-machines.md) is built from source through the Go module proxy at
+# this pinned version into bin/, beside linkledger, where linkledger looks
+# for it after LINKLEDGER_LITESTREAM and before PATH. bin/ is git-ignored.
+# Built once (a few minutes: it compiles its own SQLite); a litestream of
+# another version in bin/ is rebuilt. Without it the replica tests skip.
+LITESTREAM_VERSION=v0.5.18
+root=$(cd "$(dirname "$0")/.." && pwd)
+ls_bin="$root/bin/litestream"
+if ! go version -m "$ls_bin" 2>/dev/null | grep -Eq "^[[:space:]]+mod[[:space:]]+github.com/benbjohnson/litestream[[:space:]]+$LITESTREAM_VERSION([[:space:]]|$)"; then
+  echo "setup: building litestream $LITESTREAM_VERSION into bin/ (once, a few minutes)" >&2
+  mkdir -p "$root/bin"
+  if ! GOBIN="$root/bin" go install "github.com/benbjohnson/litestream/cmd/litestream@$LITESTREAM_VERSION"; then
+    echo "setup: could not build litestream $LITESTREAM_VERSION: linkledger serve --replica and restore-replica need it (the replica tests skip)" >&2
+  fi
+fi
+
 need=()
 echo '#include <sqlite3.h>' | ${CC:-cc} -E - >/dev/null 2>&1 || need+=(libsqlite3-dev)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)

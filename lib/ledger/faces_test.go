@@ -16,6 +16,7 @@ var faces = []string{
 	"github.com/linkledger/linkledger/lib/cmd/linkledger",
 	"github.com/linkledger/linkledger/lib/mcp",
 	"github.com/linkledger/linkledger/lib/web",
+	"github.com/linkledger/linkledger/lib/serve",
 }
 
 // TestFacesDoNotImportStore: no face's non-test files import the store,

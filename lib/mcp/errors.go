@@ -19,6 +19,9 @@ const (
 	CodeBusy     = "busy"      // another process held the write lock too long
 	CodeBudget   = "budget"    // max_tokens too small for even an empty pack
 	CodeInternal = "internal"  // a database or server failure
+	// CodeForbidden: the caller's token may not do this (linkledger
+	// serve: a read token calling a tool that writes)
+	CodeForbidden = "forbidden"
 )
 
 // ToolError is a tool's failure as the agent sees it: a code, the message

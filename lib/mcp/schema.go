@@ -1,12 +1,15 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -86,7 +89,35 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out])
 		t.OutputSchema = outputSchema[Out]()
 	}
 	t.OutputSchema = compactOutput(plainTypes(t.OutputSchema.(*jsonschema.Schema)))
-	sdk.AddTool(s.srv, t, h)
+	sdk.AddTool(s.srv, t, scoped(s, t, h))
+}
+
+// scoped checks the caller's scope before h runs (Options.Caller): a
+// tool annotated read-only needs read, every other tool write, so a tool
+// added later without the annotation is refused to a read token rather
+// than let through. Without Options.Caller it is h.
+func scoped[In, Out any](s *Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) sdk.ToolHandlerFor[In, Out] {
+	if s.opt.Caller == nil {
+		return h
+	}
+	need := ledger.ScopeWrite
+	if t.Annotations != nil && t.Annotations.ReadOnlyHint {
+		need = ledger.ScopeRead
+	}
+	name := t.Name
+	return func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Out, error) {
+		var zero Out
+		who, scope, ok := s.opt.Caller(req)
+		if !ok {
+			return nil, zero, &ToolError{Code: CodeForbidden, Message: fmt.Sprintf("%s: the call has no token", name)}
+		}
+		if !ledger.ScopeAllows(scope, need) {
+			return nil, zero, &ToolError{Code: CodeForbidden,
+				Message: fmt.Sprintf("%s: the token %s has scope %s; %s needs %s; nothing was written", name, who, scope, name, need),
+				Hint:    "use a token with scope " + need + " (linkledger token add NAME --scope " + need + " on the server)"}
+		}
+		return h(ctx, req, in)
+	}
 }
 
 // compactOutput makes an output schema cheaper for a client to read while

@@ -52,6 +52,14 @@ type Options struct {
 	// AllowHumanActor lets a call's actor be human (linkledger mcp
 	// --allow-human-actor); otherwise a call writes as agent:NAME only.
 	AllowHumanActor bool
+	// Caller, when set, says who makes each call (linkledger serve: the
+	// bearer token of the HTTP request, lib/serve): actor is the actor of
+	// every write the call makes, whatever its actor argument says (an
+	// actor argument is ignored), and scope ("read", "write" or "admin",
+	// ledger.ScopeAllows) is checked before the tool runs: a tool that
+	// is not read-only needs write. ok false refuses every call. nil: the
+	// actor comes from the call or the client's name (linkledger mcp).
+	Caller func(req *sdk.CallToolRequest) (actor, scope string, ok bool)
 }
 
 // Server serves the tools over one store.

@@ -237,6 +237,14 @@ var actorRe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // actor returns the actor a write is made by: the one given, else
 // agent:NAME from the client's name in the handshake (actorFor).
 func (s *Server) actor(req *sdk.CallToolRequest, given string) (string, error) {
+	if s.opt.Caller != nil {
+		// the token's actor, whatever the call says (scoped refused a
+		// call without one before it got here)
+		if who, _, ok := s.opt.Caller(req); ok {
+			return who, nil
+		}
+		return "", &ToolError{Code: CodeForbidden, Message: "the call has no token"}
+	}
 	name := ""
 	if req != nil && req.Session != nil {
 		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {

@@ -143,9 +143,11 @@ func TestHelpExamplesRun(t *testing.T) {
 	// backup_check run them); enrich needs an item with stored content
 	// (e2e enrich_stored runs its examples' forms); embed needs an
 	// embeddings endpoint (e2e embed_stored runs its examples' forms);
-	// ui is a server (its own tests run it)
+	// ui is a server (its own tests run it); so is serve (e2e TestServe);
+	// restore-replica needs a replica and the litestream binary
+	// (lib/replica's tests and e2e restore_replica run it)
 	itemVerbs := map[string]bool{"embed": true, "show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "star": true, "unstar": true, "delete": true, "mcp": true,
-		"import": true, "export": true, "backup": true, "check": true, "review": true, "enrich": true, "ui": true}
+		"import": true, "export": true, "backup": true, "check": true, "review": true, "enrich": true, "ui": true, "serve": true, "restore-replica": true}
 	for _, v := range root.Commands {
 		if !itemVerbs[v.Name] {
 			descs = append(descs, v.Description)

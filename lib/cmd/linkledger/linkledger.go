@@ -266,6 +266,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, embedVerb(env))
 	// the local web app (ui.go)
 	verbs = append(verbs, uiVerb(filters, env))
+	// the served ledger and its tokens (serve.go, tokens.go)
+	verbs = append(verbs, serveVerb(filters, env), tokenVerb(env))
 	return verbs
 }
 

@@ -24,9 +24,10 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// portVerbs returns the import, export, backup and check verbs.
+// portVerbs returns the import, export, backup, check and restore-replica
+// verbs.
 func portVerbs(filters Filters, env cli.Env) []*ucli.Command {
-	cmds := []*ucli.Command{importVerb(filters, env), exportVerb(env), backupVerb(env), checkVerb(env)}
+	cmds := []*ucli.Command{importVerb(filters, env), exportVerb(env), backupVerb(env), checkVerb(env), restoreReplicaVerb(env)}
 	for _, cmd := range cmds {
 		cli.Prepare(cmd, env)
 	}

@@ -1,0 +1,161 @@
+package linkledger
+
+// The serve verb: one ledger served to every device and agent over HTTP
+// (lib/serve; docs/several-machines.md).
+//
+// Reads: HTTP requests on --addr, each with a bearer token (linkledger
+// token add). Writes: the base URL as the first line of stdout, and
+// nothing else there; diagnostics on stderr (refused requests, never a
+// token). Touches: opens the store once (creating it only at the default
+// location, as ll-save does) and keeps it open; MCP calls write it as
+// linkledger mcp's do. Unless --no-worker it ingests pending items in the
+// background (backgroundWorker, as linkledger mcp and ui do).
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/cmd/findflags"
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/mcp"
+	"github.com/linkledger/linkledger/lib/serve"
+)
+
+func serveVerb(filters Filters, env cli.Env) *ucli.Command {
+	cmd := &ucli.Command{
+		Name:      "serve",
+		Usage:     "serve the ledger to other machines and agents over HTTP, with a token each",
+		UsageText: "linkledger serve [--db FILE] [--addr HOST:PORT] [--no-worker] [--tls-cert FILE --tls-key FILE] [--behind-proxy]",
+		Description: `serve makes this ledger the home of every device and agent: MCP over
+streamable HTTP at /mcp, for any MCP client on any machine. Its first line
+on stdout is the base URL (--addr 127.0.0.1:0 picks a free port). Ctrl-C
+stops it.
+
+Every request carries a token: 'Authorization: Bearer TOKEN', a token made
+with 'linkledger token add NAME --scope read|write'. The token's name is
+the actor of every write made with it (agent:NAME, or human for a
+human:DEVICE token), whatever the request says; a read token cannot save
+or annotate. Tokens are checked on every request: 'linkledger token
+revoke NAME' takes effect on the next one. A token in the URL is refused.
+After 10 failed attempts in a minute an address is refused for a minute;
+each failure is said on stderr, without the token.
+
+Beyond loopback the tokens must not cross the network in clear: give
+--tls-cert and --tls-key, or --behind-proxy when a TLS-terminating proxy
+or a private network (a tailnet) is in front (docs/several-machines.md
+says what each protects against). Otherwise an address beyond loopback
+is refused.
+
+Limits: a /mcp request body of 1 MiB, 256 connections at once, 10 s to
+send the headers, 1 min to send a request, 64 KiB of headers.
+
+While it runs it ingests saved links in the background (as linkledger
+mcp does); --no-worker leaves that to another process.
+
+EXAMPLES:
+   linkledger token add agent:build-box --scope write
+   linkledger serve --addr 127.0.0.1:7475
+   linkledger serve --addr 100.64.0.7:7475 --behind-proxy
+   linkledger serve --addr 0.0.0.0:7475 --tls-cert cert.pem --tls-key key.pem
+
+` + cli.ExitCodesHelp,
+		Flags: []ucli.Flag{
+			cli.DBFlag(),
+			cli.BusyTimeoutFlag(),
+			&ucli.StringFlag{Name: "addr", Value: "127.0.0.1:7475", Usage: "listen on `HOST:PORT` (port 0: a free one); beyond loopback only with TLS or --behind-proxy"},
+			&ucli.BoolFlag{Name: "no-worker", Usage: "do not ingest in the background"},
+			&ucli.StringFlag{Name: "tls-cert", Usage: "serve HTTPS with this certificate `FILE` (PEM; with --tls-key)"},
+			&ucli.StringFlag{Name: "tls-key", Usage: "the certificate's private key `FILE` (PEM)"},
+			&ucli.BoolFlag{Name: "behind-proxy", Usage: "a TLS-terminating proxy or a private network (a tailnet) is in front: allow an address beyond loopback without TLS"},
+			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON) for saved URLs and item arguments, as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
+			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
+		},
+	}
+	cmd.Action = func(ctx context.Context, c *ucli.Command) error {
+		if c.Args().Present() {
+			return cli.Usage("serve takes options only (got %q)", c.Args().First())
+		}
+		capN := c.Int("agent-cap")
+		if capN < ledger.MinAgentHighlightCap || capN > ledger.MaxAgentHighlightCap {
+			return cli.Usage("--agent-cap %d: want %d..%d", capN, ledger.MinAgentHighlightCap, ledger.MaxAgentHighlightCap)
+		}
+		certF, keyF := c.String("tls-cert"), c.String("tls-key")
+		if (certF == "") != (keyF == "") {
+			return cli.Usage("--tls-cert and --tls-key go together (got only one)")
+		}
+		withTLS := certF != ""
+		if err := serve.CheckAddr(c.String("addr"), withTLS, c.Bool("behind-proxy")); err != nil {
+			hint := ""
+			if ae, ok := err.(*serve.AddrError); ok {
+				hint = ae.Hint
+			}
+			return cli.UsageHint(hint, "%v", err)
+		}
+		var tlsCfg *tls.Config
+		if withTLS {
+			var err error
+			if tlsCfg, err = serve.TLSConfig(certF, keyF); err != nil {
+				return &cli.ExitError{Code: cli.ExitFatal, Err: err}
+			}
+		}
+		ro, err := resolveOptions(c, env)
+		if err != nil {
+			return err
+		}
+		loc, err := cli.LocateDB(c.String("db"), env)
+		if err != nil {
+			return err
+		}
+		wait := cli.BusyTimeout(c.Duration("busy-timeout"))
+		st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		// reads through a second handle with ll-find's short busy timeout,
+		// as linkledger mcp does
+		rd, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
+		if err != nil {
+			return err
+		}
+		defer rd.Close()
+		diag := cli.Diag{Prog: cli.FullName(c), W: env.Stderr}
+		mo := mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd}
+		if env, err = cli.WithStoredEmbed(ctx, env, rd); err != nil {
+			diag.Printf("warning: %v", err)
+		}
+		var fo ledger.FindOptions
+		findflags.Embedder(ctx, env, rd, &fo, diag)
+		mo.Embedder = fo.Embedder
+		ln, err := serve.Listen(c.String("addr"), withTLS, c.Bool("behind-proxy"))
+		if err != nil {
+			return &cli.ExitError{Code: cli.ExitFatal, Err: fmt.Errorf("listen on %s: %w", c.String("addr"), err)}
+		}
+		if !c.Bool("no-worker") {
+			l := backgroundWorker(filters, env, loc.Path, wait, rd, diag)
+			l.Start(ctx)
+			defer l.Stop()
+			mo.Worker = l.Wake
+		}
+		h := serve.New(serve.Options{Ledger: st, MCP: mo, BehindProxy: c.Bool("behind-proxy"), Logf: diag.Printf})
+		if _, err := fmt.Fprintln(env.Stdout, serve.BaseURL(ln, withTLS)); err != nil {
+			ln.Close()
+			return err
+		}
+		if n, err := st.Tokens(ctx); err == nil && len(n) == 0 {
+			diag.Printf("no tokens yet: every request is refused until one is added\nhint: linkledger token add agent:NAME --scope write")
+		}
+		err = serve.Serve(ctx, ln, h, tlsCfg)
+		if ctx.Err() != nil {
+			return nil // Ctrl-C: a clean stop
+		}
+		return err
+	}
+	cli.Prepare(cmd, env)
+	return cmd
+}

@@ -1,0 +1,11 @@
+package replica
+
+import "syscall"
+
+// sysProcAttr puts Litestream in its own process group (a Ctrl-C at the
+// terminal reaches linkledger, which stops Litestream last, after its own
+// writes) and has the kernel send it SIGTERM when linkledger dies, even
+// by kill -9: it then ships what is left and exits instead of running on.
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+}
