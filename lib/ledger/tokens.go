@@ -227,7 +227,9 @@ func (l *Ledger) Tokens(ctx context.Context) ([]Token, error) {
 	return out, nil
 }
 
-// RevokeToken deletes the token name: the next request with it fails.
+// RevokeToken deletes the token name: the next request with it fails,
+// and the web app's sessions signed in with it end (EndTokenSessions), so
+// a token of the same name made later does not bring them back.
 func (l *Ledger) RevokeToken(ctx context.Context, name string) error {
 	ok, err := l.st.DeleteServeToken(ctx, name)
 	if err != nil {
@@ -236,7 +238,8 @@ func (l *Ledger) RevokeToken(ctx context.Context, name string) error {
 	if !ok {
 		return &NoTokenError{Name: name}
 	}
-	return nil
+	_, err = l.EndTokenSessions(ctx, name)
+	return err
 }
 
 func storedToken(t store.ServeToken) Token {
