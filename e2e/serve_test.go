@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,12 +23,21 @@ import (
 // the test ends, and its stderr shown if the test failed.
 func startServe(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	u, _ := startServeEnv(t, dir, nil, args...)
+	return u
+}
+
+// startServeEnv is startServe with env added to the server's environment;
+// stop stops it at once (Ctrl-C, and a wait for it to exit) rather than
+// when the test ends.
+func startServeEnv(t *testing.T, dir string, env []string, args ...string) (u string, stop func()) {
+	t.Helper()
 	bin, err := exec.LookPath("linkledger")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = mcpEnv(dir)
+	cmd.Env = append(mcpEnv(dir), env...)
 	cmd.Dir = dir
 	logf, err := os.CreateTemp(dir, "serve-stderr-*.log")
 	if err != nil {
@@ -41,26 +51,30 @@ func startServe(t *testing.T, dir string, args ...string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("linkledger serve after Ctrl-C: %v", err)
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cmd.Process.Signal(os.Interrupt)
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("linkledger serve after Ctrl-C: %v", err)
+				}
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				t.Errorf("linkledger serve did not stop within 20s of Ctrl-C")
 			}
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("linkledger serve did not stop within 20s of Ctrl-C")
-		}
-		logf.Close()
-		if t.Failed() {
-			if b, err := os.ReadFile(logf.Name()); err == nil && len(b) > 0 {
-				t.Logf("linkledger serve stderr:\n%s", b)
+			logf.Close()
+			if t.Failed() {
+				if b, err := os.ReadFile(logf.Name()); err == nil && len(b) > 0 {
+					t.Logf("linkledger serve stderr:\n%s", b)
+				}
 			}
-		}
-	})
+		})
+	}
+	t.Cleanup(stop)
 	line := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -74,11 +88,11 @@ func startServe(t *testing.T, dir string, args ...string) string {
 		if !ok || !strings.HasPrefix(u, "http://127.0.0.1:") {
 			t.Fatalf("first line of linkledger serve: %q", u)
 		}
-		return u
+		return u, stop
 	case <-time.After(30 * time.Second):
 		t.Fatal("linkledger serve printed no URL in 30s")
 	}
-	return ""
+	return "", stop
 }
 
 // bearer adds a token to every request of a client.

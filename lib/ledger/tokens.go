@@ -227,9 +227,11 @@ func (l *Ledger) Tokens(ctx context.Context) ([]Token, error) {
 	return out, nil
 }
 
-// RevokeToken deletes the token name: the next request with it fails,
-// and the web app's sessions signed in with it end (EndTokenSessions), so
-// a token of the same name made later does not bring them back.
+// RevokeToken deletes the token name: the next request with it fails.
+// The web app's sessions signed in with it end too, at once: a session
+// left behind would come back to life if a token of the same name were
+// added later (a lost phone's cookie, after its token was revoked and a
+// new phone got one of the same name).
 func (l *Ledger) RevokeToken(ctx context.Context, name string) error {
 	ok, err := l.st.DeleteServeToken(ctx, name)
 	if err != nil {
@@ -238,8 +240,10 @@ func (l *Ledger) RevokeToken(ctx context.Context, name string) error {
 	if !ok {
 		return &NoTokenError{Name: name}
 	}
-	_, err = l.EndTokenSessions(ctx, name)
-	return err
+	if _, err := l.EndTokenSessions(ctx, name); err != nil {
+		return fmt.Errorf("token %q revoked, but its web sessions could not be ended: %w", name, err)
+	}
+	return nil
 }
 
 func storedToken(t store.ServeToken) Token {

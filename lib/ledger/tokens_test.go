@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger"
 )
@@ -103,5 +104,37 @@ func TestScopeAllows(t *testing.T) {
 		if got := ledger.ScopeAllows(c.have, c.need); got != c.ok {
 			t.Errorf("ScopeAllows(%q, %q) = %v", c.have, c.need, got)
 		}
+	}
+}
+
+// TestRevokeEndsWebSessions: revoking a token ends the web sessions signed
+// in with it at once, so a token of the same name added later does not
+// bring an old session (a lost phone's cookie) back to life.
+func TestRevokeEndsWebSessions(t *testing.T) {
+	ctx := context.Background()
+	l, err := ledger.Open(ctx, filepath.Join(t.TempDir(), "l.db"), ledger.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := l.AddToken(ctx, "human:phone", "write"); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	id, _, err := l.NewTokenSession(ctx, "human:phone", "write", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok, err := l.TokenSession(ctx, id, now); err != nil || !ok {
+		t.Fatalf("session before revocation: ok %v, %v", ok, err)
+	}
+	if err := l.RevokeToken(ctx, "human:phone"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.AddToken(ctx, "human:phone", "write"); err != nil {
+		t.Fatal(err)
+	}
+	if name, _, ok, err := l.TokenSession(ctx, id, now); err != nil || ok {
+		t.Fatalf("the old session after revoke and a new token of the same name: ok %v (%q), %v; want ended", ok, name, err)
 	}
 }

@@ -209,8 +209,11 @@ func killWriterAndRestore(t *testing.T, bin, url string, sftp replica.SFTP, d ti
 	if err := replica.Restore(ctx, url, restored, replica.RestoreOptions{Binary: bin, SFTP: sftp}); err != nil {
 		t.Fatalf("restore: %v\n%s", err, log.String())
 	}
-	if _, err := os.Stat(restored + "-wal"); err == nil {
-		t.Errorf("restore left a -wal file beside %s", restored)
+	if fi, err := os.Stat(restored); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("restored file: %v, mode %v; want 0600 as every ledger", err, fi.Mode().Perm())
+	}
+	if ents, err := os.ReadDir(filepath.Dir(restored)); err != nil || len(ents) != 1 {
+		t.Errorf("restore left files beside %s: %v %v", restored, ents, err)
 	}
 	l, err := ledger.Open(ctx, restored, ledger.OpenOptions{MustExist: true})
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -51,8 +50,9 @@ func (e *RestoreError) Unwrap() error { return e.Err }
 
 // Restore writes the ledger the replica at rawURL holds, as of its last
 // replicated point, to dbPath: one consistent SQLite file (Litestream
-// applies only whole transactions). It is written beside dbPath under a
-// temporary name and renamed, so dbPath is never half written; an
+// applies only whole transactions). It is written in a private folder beside
+// dbPath, given mode 0600 and then moved, so dbPath is never half written
+// nor readable by others; an
 // existing dbPath is refused (ExistsError) unless opt.Force, which also
 // removes dbPath's stale -wal and -shm files (they belong to the old file
 // and would damage the new one).
@@ -86,13 +86,17 @@ func Restore(ctx context.Context, rawURL, dbPath string, opt RestoreOptions) err
 		return err
 	}
 	defer os.RemoveAll(dir)
-	tmp := filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".restore-"+strconv.Itoa(os.Getpid())+".tmp")
-	cleanTmp := func() {
-		for _, s := range []string{"", "-wal", "-shm", "-journal"} {
-			os.Remove(tmp + s)
-		}
+	// Litestream creates its output with the umask's mode (0644 as a
+	// rule): it writes into a private folder beside dbPath (same file
+	// system: the rename is atomic), and the file gets the ledger's 0600
+	// before it is moved into place
+	work, err := os.MkdirTemp(filepath.Dir(db), "."+filepath.Base(db)+".restore-")
+	if err != nil {
+		return fmt.Errorf("restore to %s: %w", dbPath, err)
 	}
-	cleanTmp()
+	defer os.RemoveAll(work)
+	tmp := filepath.Join(work, filepath.Base(db))
+	cleanTmp := func() { os.RemoveAll(work) }
 	var log tailBuffer
 	cmd := exec.CommandContext(ctx, opt.Binary, "restore", "-config", cfg, "-no-expand-env", "-o", tmp, db)
 	cmd.Stdout, cmd.Stderr = &log, &log
@@ -106,6 +110,10 @@ func Restore(ctx context.Context, rawURL, dbPath string, opt RestoreOptions) err
 	if _, err := os.Stat(tmp); err != nil {
 		cleanTmp()
 		return &RestoreError{URL: t.URL, Log: log.last(), Err: errors.New("wrote no database: is the replica empty?")}
+	}
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		cleanTmp()
+		return fmt.Errorf("restore to %s: %w", dbPath, err)
 	}
 	if opt.Force {
 		for _, s := range []string{"-wal", "-shm"} {

@@ -142,9 +142,10 @@ func identityFrom(ctx context.Context) (identity, bool) {
 	return id, ok
 }
 
-// actor is who a write of r is by: in a served-mode session the actor of
-// its token's name (ledger.TokenActor: agent:NAME is agent:NAME,
-// human:DEVICE is human; docs/ui.md "Served mode"), human in linkledger ui.
+// actor is who a write of r is by: in a served-mode session the token's
+// actor (ledger.TokenActor: agent:NAME for an agent:NAME token, human for
+// a human:DEVICE one, as on /mcp; docs/ui.md "Served mode"), human in
+// linkledger ui.
 func actor(r *http.Request) string {
 	if id, ok := identityFrom(r.Context()); ok {
 		return ledger.TokenActor(id.Name)

@@ -52,11 +52,13 @@ last point Litestream copied) to FILE: a read-only copy on a laptop, or a
 new home after a disk died. URL is the replica linkledger serve --replica
 writes: file:///folder, sftp://user@host[:port]/folder or
 s3://bucket/path[?endpoint=https://host&region=R] (S3-compatible stores).
-FILE (--db or LINKLEDGER_DB; no default) is written under a temporary name beside it and renamed, so it is
-never half written; an existing FILE is refused unless --force (which
-replaces it: never do that to a ledger in use). Then the restored file is
-checked as linkledger check does (SQLite's integrity check, the search
-index's own check, the index against the tables).
+FILE (--db or LINKLEDGER_DB; no default) is written in a private folder
+beside it, given mode 0600 and moved into place, so it is never half
+written nor readable by others (a killed restore leaves that folder,
+.FILE.restore-N: remove it); an existing FILE is refused unless --force
+(which replaces it: never do that to a ledger in use). Then the restored
+file is checked as linkledger check does (SQLite's integrity check, the
+search index's own check, the index against the tables).
 
 It runs the litestream binary: LINKLEDGER_LITESTREAM names it; otherwise
 litestream beside linkledger (make setup builds it into bin/), otherwise

@@ -30,11 +30,17 @@ func serveVerb(filters Filters, env cli.Env) *ucli.Command {
 	cmd := &ucli.Command{
 		Name:      "serve",
 		Usage:     "serve the ledger to other machines and agents over HTTP, with a token each",
-		UsageText: "linkledger serve [--db FILE] [--addr HOST:PORT] [--no-worker] [--tls-cert FILE --tls-key FILE] [--behind-proxy]",
+		UsageText: "linkledger serve [--db FILE] [--addr HOST:PORT] [--no-worker] [--tls-cert FILE --tls-key FILE] [--behind-proxy] [--origin URL] [--replica URL]",
 		Description: `serve makes this ledger the home of every device and agent: MCP over
-streamable HTTP at /mcp, for any MCP client on any machine. Its first line
-on stdout is the base URL (--addr 127.0.0.1:0 picks a free port). Ctrl-C
-stops it.
+streamable HTTP at /mcp, for any MCP client on any machine; the web app at
+/ (a browser signs in with a token; --origin names the address browsers
+use when a proxy is in front); and /api/v1/ for the front command on other
+machines (LINKLEDGER_URL). Its first line on stdout is the base URL
+(--addr 127.0.0.1:0 picks a free port). Ctrl-C stops it.
+
+--replica URL copies the ledger continuously with Litestream (file://,
+sftp:// or s3://; docs/several-machines.md); the server takes requests
+once the first copy is made. restore-replica restores it elsewhere.
 
 Every request carries a token: 'Authorization: Bearer TOKEN', a token made
 with 'linkledger token add NAME --scope read|write'. The token's name is
@@ -62,6 +68,8 @@ EXAMPLES:
    linkledger serve --addr 127.0.0.1:7475
    linkledger serve --addr 100.64.0.7:7475 --behind-proxy
    linkledger serve --addr 0.0.0.0:7475 --tls-cert cert.pem --tls-key key.pem
+   linkledger serve --addr 127.0.0.1:7475 --behind-proxy --origin https://ledger.example.net
+   linkledger serve --replica file:///mnt/backup/linkledger
 
 ` + cli.ExitCodesHelp,
 		Flags: []ucli.Flag{
@@ -74,6 +82,8 @@ EXAMPLES:
 			&ucli.BoolFlag{Name: "behind-proxy", Usage: "a TLS-terminating proxy or a private network (a tailnet) is in front: allow an address beyond loopback without TLS"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON) for saved URLs and item arguments, as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
 			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
+			&ucli.StringSliceFlag{Name: "origin", Usage: "a public `URL` (scheme://host[:port]) the web app is reached at, e.g. the proxy's https address (repeatable; default: the address served)"},
+			&ucli.StringFlag{Name: "replica", Usage: "copy the ledger continuously with Litestream to `URL` (file:///folder, sftp://user@host/folder, s3://bucket/path; docs/several-machines.md)"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error {
@@ -142,8 +152,35 @@ EXAMPLES:
 			defer l.Stop()
 			mo.Worker = l.Wake
 		}
-		h := serve.New(serve.Options{Ledger: st, MCP: mo, BehindProxy: c.Bool("behind-proxy"), Logf: diag.Printf})
-		if _, err := fmt.Fprintln(env.Stdout, serve.BaseURL(ln, withTLS)); err != nil {
+		base := serve.BaseURL(ln, withTLS)
+		web, err := servedWeb(st, c.StringSlice("origin"), base, mo, diag)
+		if err != nil {
+			ln.Close()
+			return cli.Usage("%v", err)
+		}
+		if u := c.String("replica"); u != "" {
+			p, err := startReplica(ctx, env, loc.Path, u)
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			defer func() {
+				if err := p.Stop(context.Background()); err != nil {
+					diag.Printf("replica: %v", err)
+				}
+			}()
+			go func() {
+				select {
+				case <-p.Done():
+					if ctx.Err() == nil {
+						diag.Printf("warning: litestream exited (%v): the ledger is no longer copied to %s; restart linkledger serve", p.Err(), u)
+					}
+				case <-ctx.Done():
+				}
+			}()
+		}
+		h := serve.New(serve.Options{Ledger: st, MCP: mo, Web: web, BehindProxy: c.Bool("behind-proxy"), Logf: diag.Printf})
+		if _, err := fmt.Fprintln(env.Stdout, base); err != nil {
 			ln.Close()
 			return err
 		}
