@@ -26,7 +26,8 @@ import (
 type testTokens struct {
 	mu     sync.Mutex
 	bySec  map[string][2]string
-	checks int // TokenScope calls
+	checks int  // TokenScope calls
+	broken bool // TokenScope fails (the ledger busy)
 }
 
 func (tk *testTokens) add(secret, name, scope string) {
@@ -62,6 +63,9 @@ func (tk *testTokens) scope(_ context.Context, name string) (string, bool, error
 	tk.mu.Lock()
 	defer tk.mu.Unlock()
 	tk.checks++
+	if tk.broken {
+		return "", false, errors.New("database is locked")
+	}
 	for _, v := range tk.bySec {
 		if v[0] == name {
 			return v[1], true, nil
@@ -627,5 +631,28 @@ func TestServedLedgerTokens(t *testing.T) {
 	}
 	if res, _ := sv.post(t, browser(t), "/signin", url.Values{"token": {phone}}); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the revoked secret signs in: %d", res.StatusCode)
+	}
+}
+
+// TestServedTokenCheckFails: when the token cannot be checked (the ledger
+// busy) the request is a 500 that writes nothing, and the session is not
+// ended: the next request, with the ledger back, is signed in.
+func TestServedTokenCheckFails(t *testing.T) {
+	sv := startServed(t, false)
+	hc := sv.signInAs(t, writeSecret)
+	sv.tk.mu.Lock()
+	sv.tk.broken = true
+	sv.tk.mu.Unlock()
+	if code, _ := get(t, hc, sv.url+"/"); code != http.StatusInternalServerError {
+		t.Errorf("token check failing: %d, want 500", code)
+	}
+	if res, _ := sv.post(t, hc, "/save", url.Values{"url": {"http://127.0.0.1:9/busy"}}); res.StatusCode != http.StatusInternalServerError || sv.items(t) != 0 {
+		t.Errorf("a save while the token check fails: %d, %d items; want 500, none", res.StatusCode, sv.items(t))
+	}
+	sv.tk.mu.Lock()
+	sv.tk.broken = false
+	sv.tk.mu.Unlock()
+	if code, body := get(t, hc, sv.url+"/"); code != 200 {
+		t.Errorf("after the ledger is back: %d, want the inbox (still signed in)\n%s", code, body)
 	}
 }
