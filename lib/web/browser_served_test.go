@@ -36,15 +36,15 @@ func (d *deviceTokens) signIn(_ context.Context, secret string) (string, string,
 	return "", "", errors.New("unknown token")
 }
 
-func (d *deviceTokens) scope(_ context.Context, name string) (string, bool) {
+func (d *deviceTokens) scope(_ context.Context, name string) (string, bool, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, v := range d.m {
 		if v[0] == name {
-			return v[1], true
+			return v[1], true, nil
 		}
 	}
-	return "", false
+	return "", false, nil
 }
 
 func (d *deviceTokens) revoke(name string) {

@@ -44,8 +44,9 @@ type Served struct {
 	SignIn func(ctx context.Context, secret string) (name, scope string, err error)
 	// TokenScope returns the current scope of the token name, and false
 	// when it was revoked (or never was): called on every request of a
-	// session.
-	TokenScope func(ctx context.Context, name string) (scope string, ok bool)
+	// session. An error (the ledger busy) answers that request with 500
+	// and signs no one out. LedgerTokens gives both over a ledger.
+	TokenScope func(ctx context.Context, name string) (scope string, ok bool, err error)
 }
 
 // MaxTokenBytes bounds a token pasted on the sign-in page: a longer one is
@@ -152,6 +153,33 @@ func actor(r *http.Request) string {
 	return human
 }
 
+// LedgerTokens returns Served.SignIn and Served.TokenScope over the device
+// tokens of l (linkledger token add): SignIn is l.CheckToken, TokenScope
+// looks the name up in l.Tokens (read afresh on every call, so a revoked
+// token fails at the next request).
+func LedgerTokens(l *ledger.Ledger) (signIn func(context.Context, string) (string, string, error), tokenScope func(context.Context, string) (string, bool, error)) {
+	signIn = func(ctx context.Context, secret string) (string, string, error) {
+		t, err := l.CheckToken(ctx, secret)
+		if err != nil {
+			return "", "", err
+		}
+		return t.Name, t.Scope, nil
+	}
+	tokenScope = func(ctx context.Context, name string) (string, bool, error) {
+		ts, err := l.Tokens(ctx)
+		if err != nil {
+			return "", false, err
+		}
+		for _, t := range ts {
+			if t.Name == name {
+				return t.Scope, true, nil
+			}
+		}
+		return "", false, nil
+	}
+	return signIn, tokenScope
+}
+
 // readOnly reports whether r is of a session whose token cannot write.
 func readOnly(r *http.Request) bool {
 	id, ok := identityFrom(r.Context())
@@ -249,7 +277,12 @@ func (s *Server) requireTokenSession(next http.Handler) http.Handler {
 			s.noSession(w, r, "")
 			return
 		}
-		now, valid := s.opt.Served.TokenScope(ctx, name)
+		now, valid, err := s.opt.Served.TokenScope(ctx, name)
+		if err != nil {
+			s.logf("session: checking token %q: %v", name, err)
+			s.plainError(w, http.StatusInternalServerError, "the session's token could not be checked")
+			return
+		}
 		if !valid || scopeRank(now) == 0 {
 			n, err := s.opt.Ledger.EndTokenSessions(ctx, name)
 			if err != nil {

@@ -26,7 +26,8 @@ import (
 type testTokens struct {
 	mu     sync.Mutex
 	bySec  map[string][2]string
-	checks int // TokenScope calls
+	checks int  // TokenScope calls
+	broken bool // TokenScope fails (the ledger busy)
 }
 
 func (tk *testTokens) add(secret, name, scope string) {
@@ -58,16 +59,19 @@ func (tk *testTokens) signIn(_ context.Context, secret string) (string, string, 
 	return v[0], v[1], nil
 }
 
-func (tk *testTokens) scope(_ context.Context, name string) (string, bool) {
+func (tk *testTokens) scope(_ context.Context, name string) (string, bool, error) {
 	tk.mu.Lock()
 	defer tk.mu.Unlock()
 	tk.checks++
+	if tk.broken {
+		return "", false, errors.New("database is locked")
+	}
 	for _, v := range tk.bySec {
 		if v[0] == name {
-			return v[1], true
+			return v[1], true, nil
 		}
 	}
-	return "", false
+	return "", false, nil
 }
 
 const (
@@ -559,5 +563,96 @@ func TestServedOptionsChecked(t *testing.T) {
 	}
 	if _, err := New(Options{Ledger: l, Served: &Served{Origins: []string{"https://x.example", "http://100.64.1.2:7475/"}, SignIn: tk.signIn, TokenScope: tk.scope}}); err != nil {
 		t.Errorf("good origins refused: %v", err)
+	}
+}
+
+// TestServedLedgerTokens: served mode over the ledger's own device tokens
+// (LedgerTokens, as linkledger serve wires it): a human:DEVICE token
+// writes as human and an agent:NAME token as itself (ledger.TokenActor);
+// a read token cannot write; revoking ends the sessions at once, so a
+// token of the same name made again does not bring an old browser back.
+func TestServedLedgerTokens(t *testing.T) {
+	ctx := context.Background()
+	l := openLedger(t, filepath.Join(t.TempDir(), "ll.db"))
+	phone, err := l.AddToken(ctx, "human:phone", "write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, _ := l.AddToken(ctx, "agent:box", "write")
+	tablet, _ := l.AddToken(ctx, "human:tablet", "read")
+	rec, err := l.Save(ctx, &record.Record{URL: "http://127.0.0.1:9/a", Title: "A"}, ledger.SaveOptions{Actor: "human"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := listen(t, "127.0.0.1:0")
+	sv := &served{url: "http://" + ln.Addr().String(), l: l}
+	signIn, scope := LedgerTokens(l)
+	srv, err := New(Options{Ledger: l, Served: &Served{Origins: []string{sv.url}, SignIn: signIn, TokenScope: scope}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv.Handler()}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+
+	for _, c := range []struct{ secret, note, actor string }{{phone, "from the phone", "human"}, {box, "from the box", "agent:box"}} {
+		hc := sv.signInAs(t, c.secret)
+		if res, body := sv.post(t, hc, "/items/"+rec.ID+"/annotate", url.Values{"type": {"note"}, "note": {c.note}}); res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("annotate: %d\n%s", res.StatusCode, body)
+		}
+	}
+	got, err := l.Show(ctx, rec.ID, ledger.ShowOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actors := map[string]string{}
+	for _, a := range got.Annotations {
+		actors[a.Text] = a.Actor
+	}
+	if actors["from the phone"] != "human" || actors["from the box"] != "agent:box" {
+		t.Errorf("actors %v: want human for human:phone, agent:box for agent:box", actors)
+	}
+	ro := sv.signInAs(t, tablet)
+	if res, _ := sv.post(t, ro, "/save", url.Values{"url": {"http://127.0.0.1:9/b"}}); res.StatusCode != http.StatusForbidden || sv.items(t) != 1 {
+		t.Errorf("a read token's save: %d, %d items; want 403, 1", res.StatusCode, sv.items(t))
+	}
+	hc := sv.signInAs(t, phone)
+	if code, _ := get(t, hc, sv.url+"/"); code != 200 {
+		t.Fatalf("signed in: %d", code)
+	}
+	if err := l.RevokeToken(ctx, "human:phone"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.AddToken(ctx, "human:phone", "write"); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := get(t, hc, sv.url+"/"); code != http.StatusUnauthorized || !strings.Contains(body, `name="token"`) {
+		t.Errorf("after revoke and a new token of the same name: %d, want the sign-in page (401)", code)
+	}
+	if res, _ := sv.post(t, browser(t), "/signin", url.Values{"token": {phone}}); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the revoked secret signs in: %d", res.StatusCode)
+	}
+}
+
+// TestServedTokenCheckFails: when the token cannot be checked (the ledger
+// busy) the request is a 500 that writes nothing, and the session is not
+// ended: the next request, with the ledger back, is signed in.
+func TestServedTokenCheckFails(t *testing.T) {
+	sv := startServed(t, false)
+	hc := sv.signInAs(t, writeSecret)
+	sv.tk.mu.Lock()
+	sv.tk.broken = true
+	sv.tk.mu.Unlock()
+	if code, _ := get(t, hc, sv.url+"/"); code != http.StatusInternalServerError {
+		t.Errorf("token check failing: %d, want 500", code)
+	}
+	if res, _ := sv.post(t, hc, "/save", url.Values{"url": {"http://127.0.0.1:9/busy"}}); res.StatusCode != http.StatusInternalServerError || sv.items(t) != 0 {
+		t.Errorf("a save while the token check fails: %d, %d items; want 500, none", res.StatusCode, sv.items(t))
+	}
+	sv.tk.mu.Lock()
+	sv.tk.broken = false
+	sv.tk.mu.Unlock()
+	if code, body := get(t, hc, sv.url+"/"); code != 200 {
+		t.Errorf("after the ledger is back: %d, want the inbox (still signed in)\n%s", code, body)
 	}
 }

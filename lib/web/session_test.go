@@ -35,7 +35,7 @@ func sessionCookieOf(t *testing.T, res *http.Response, ts *httptest.Server) *htt
 }
 
 // openLedger opens (or creates) the ledger at path for the test.
-func openLedger(t *testing.T, path string) *ledger.Ledger {
+func openLedger(t testing.TB, path string) *ledger.Ledger {
 	t.Helper()
 	l, err := ledger.Open(context.Background(), path, ledger.OpenOptions{})
 	if err != nil {

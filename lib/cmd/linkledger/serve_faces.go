@@ -34,6 +34,7 @@ func servedWeb(st *ledger.Ledger, origins []string, base string, mo mcp.Options,
 		}
 		origins[i] = u.Scheme + "://" + u.Host
 	}
+	signIn, tokenScope := web.LedgerTokens(st)
 	srv, err := web.New(web.Options{
 		Ledger:   st,
 		Embedder: mo.Embedder,
@@ -44,26 +45,10 @@ func servedWeb(st *ledger.Ledger, origins []string, base string, mo mcp.Options,
 			// a Secure cookie is sent over https only: the first origin says
 			// how browsers reach the app
 			Secure: strings.HasPrefix(origins[0], "https://"),
-			SignIn: func(ctx context.Context, secret string) (string, string, error) {
-				t, err := st.CheckToken(ctx, secret)
-				if err != nil {
-					return "", "", err
-				}
-				return t.Name, t.Scope, nil
-			},
-			TokenScope: func(ctx context.Context, name string) (string, bool) {
-				ts, err := st.Tokens(ctx)
-				if err != nil {
-					diag.Printf("tokens: %v", err)
-					return "", false
-				}
-				for _, t := range ts {
-					if t.Name == name {
-						return t.Scope, true
-					}
-				}
-				return "", false
-			},
+			// the ledger's tokens, read afresh on every request; a failed
+			// read (the ledger busy) is a 500, never a sign-out
+			SignIn:     signIn,
+			TokenScope: tokenScope,
 		},
 	})
 	if err != nil {
