@@ -139,6 +139,10 @@ func groupItem(first *scoredItem, g []groupMember, ranked map[string]*scoredItem
 		}
 		y.score += add
 		y.why.RankingScore = round(y.score)
+		if y.why.Fusion == nil {
+			// the shown parts' exact sum (see Store.adjust)
+			y.why.RankingScore = y.why.BM25 + y.why.PinnedBoost - y.why.LowConfidencePenalty
+		}
 		return &y
 	}
 	best := boosted(first)

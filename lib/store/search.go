@@ -65,7 +65,7 @@ const DefaultCut = 0.3
 
 // DefaultWeights are the documented defaults.
 var DefaultWeights = Weights{
-	Title:                2,
+	Title:                2.5,
 	Body:                 1,
 	Annotations:          2,
 	PinnedBoost:          2,

@@ -369,7 +369,11 @@ func (s *Store) adjust(ctx context.Context, conn *sqlx.Conn, items []*scoredItem
 			it.why.LowConfidencePenalty = lowConfidencePenalty(w.LowConfidencePenalty, st.Low, st.Total)
 		}
 		it.score = it.rel + it.why.PinnedBoost - it.why.LowConfidencePenalty
-		it.why.RankingScore = round(it.score)
+		// exactly the sum of the parts shown, in the order the docs
+		// write it, so a reader (jq) adding them gets ranking_score: a
+		// rounded total can differ from the rounded parts' sum in the
+		// last bit
+		it.why.RankingScore = it.why.BM25 + it.why.PinnedBoost - it.why.LowConfidencePenalty
 	}
 	return nil
 }
