@@ -32,12 +32,20 @@ type OpenOptions struct {
 	// and then (linkledger ui's import form): SQLite's sub-journals in
 	// memory, as ll-save --batch has them (store.Options.MemorySubjournal).
 	BulkImports bool
+	// Bulk sets the connection up for one bulk load (ll-save --batch:
+	// store.Options.Bulk).
+	Bulk bool
+	// ReadPolicies reads the query-time policies once at open (ll-find,
+	// ll-brief: store.Options.ReadPolicies).
+	ReadPolicies bool
+	// Now is the clock (nil: the wall clock); tests set it.
+	Now func() time.Time
 }
 
 // Open opens the ledger at path (created when missing, unless
 // opt.MustExist).
 func Open(ctx context.Context, path string, opt OpenOptions) (*Ledger, error) {
-	st, err := store.Open(ctx, path, opt.StoreOptions())
+	st, err := store.Open(ctx, path, opt.storeOptions())
 	if err != nil {
 		return nil, err
 	}

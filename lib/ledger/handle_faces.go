@@ -60,11 +60,10 @@ type (
 	Problem = store.Problem
 )
 
-// StoreOptions are opt as the store's options, for an opener that opens
-// the store itself (lib/cli's, which put errors in the user's terms) and
-// wraps it with New.
-func (opt OpenOptions) StoreOptions() store.Options {
-	return store.Options{BusyTimeout: opt.BusyTimeout, MustExist: opt.MustExist, ReadOnly: opt.ReadOnly, PagePool: opt.PagePool, MemorySubjournal: opt.BulkImports}
+// storeOptions are opt as the store's options.
+func (opt OpenOptions) storeOptions() store.Options {
+	return store.Options{BusyTimeout: opt.BusyTimeout, MustExist: opt.MustExist, ReadOnly: opt.ReadOnly, PagePool: opt.PagePool,
+		MemorySubjournal: opt.BulkImports, Bulk: opt.Bulk, ReadPolicies: opt.ReadPolicies, Now: opt.Now}
 }
 
 // Now is the store's clock (UTC, to the second).

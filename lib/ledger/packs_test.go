@@ -15,7 +15,6 @@ import (
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/internal/embedtest"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/store"
 )
@@ -83,9 +82,9 @@ func TestPackKeepsRanking(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	embedtest.Index(t, st, "hash-64",
-		embedtest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress."},
-		embedtest.Doc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter."})
+	indexEmbedded(t, st, "hash-64",
+		embedDoc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress."},
+		embedDoc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter."})
 	ok := &embed.Client{URL: srv.URL + "/v1", Model: "hash-64", Attempts: 1}
 	items := func(p *record.PackInfo) []string {
 		t.Helper()

@@ -10,7 +10,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/internal/embedtest"
 	"github.com/linkledger/linkledger/lib/store"
 )
 
@@ -28,7 +27,7 @@ func TestFindGivesUpWithItsCaller(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	embedtest.Index(t, st, "hash-64", embedtest.Doc{URL: "https://g.test/nac", Text: "Acetylcysteine lowers oxidative stress."})
+	indexEmbedded(t, st, "hash-64", embedDoc{URL: "https://g.test/nac", Text: "Acetylcysteine lowers oxidative stress."})
 	slow := &embed.Client{URL: srv.URL + "/slow/v1", Model: "hash-64", Attempts: 1, Timeout: 60 * time.Second}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
