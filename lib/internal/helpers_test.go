@@ -12,7 +12,7 @@ const (
 	// ledgertest is the fixture package of the tests over lib/ledger.
 	ledgertest = module + "lib/ledger/ledgertest"
 	// storePkg is the store, which every binary links.
-	storePkg = module + "lib/store"
+	storePkg = module + "lib/ledger/internal/store"
 )
 
 // TestTestHelpersNotShipped: the packages under lib/internal are test

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // BriefOptions are the settings of Brief.

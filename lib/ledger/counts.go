@@ -3,7 +3,7 @@ package ledger
 import (
 	"context"
 
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 )
 
 // Counts are the ledger's sizes a face shows beside an empty answer: how

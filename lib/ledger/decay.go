@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // DecayOptions choose the decay of one search (ll-find, ll-brief, the MCP

@@ -54,14 +54,14 @@ func TestFacesDoNotImportStore(t *testing.T) {
 
 // forbidden reports whether a face may not import imp.
 func forbidden(imp string) bool {
-	return imp == "github.com/linkledger/linkledger/lib/store" || imp == "database/sql" ||
+	return imp == "github.com/linkledger/linkledger/lib/ledger/internal/store" || imp == "database/sql" ||
 		strings.HasPrefix(imp, "github.com/mattn/go-sqlite3") || strings.HasPrefix(imp, "github.com/jmoiron/sqlx")
 }
 
 // TestForbidden: the import check itself.
 func TestForbidden(t *testing.T) {
 	for imp, want := range map[string]bool{
-		"github.com/linkledger/linkledger/lib/store": true,
+		"github.com/linkledger/linkledger/lib/ledger/internal/store": true,
 		"database/sql":                                true,
 		"github.com/mattn/go-sqlite3":                 true,
 		"github.com/jmoiron/sqlx":                     true,
@@ -78,7 +78,7 @@ func TestForbidden(t *testing.T) {
 const (
 	module = "github.com/linkledger/linkledger/"
 	// storePkg is the store, behind lib/ledger.
-	storePkg = module + "lib/store"
+	storePkg = module + "lib/ledger/internal/store"
 	// door is the one package tree that may import the store.
 	door = module + "lib/ledger"
 )

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // The service calls of the ll-* filters (ll-save, ll-index, ll-find,

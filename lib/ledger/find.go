@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // FindOptions are the settings of Find, Related and Brief: what the

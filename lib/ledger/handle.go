@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Ledger is an open ledger: the service layer as methods over one store,

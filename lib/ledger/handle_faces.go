@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // The rest of the service layer as methods of Ledger, and the store's

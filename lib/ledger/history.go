@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // History returns every change to the item arg names (an id, or its URL

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/importer"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Retry makes the item arg names due for ingest now (attempts reset, a

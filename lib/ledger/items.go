@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // ShowOptions are the settings of Show.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 )
 
 func TestVerbsNameUnknownItems(t *testing.T) {

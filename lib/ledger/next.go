@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Next steps: after a result with an obvious next step, every face names

@@ -3,8 +3,8 @@ package ledger
 import (
 	"context"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Orphans lists the highlights and lowlights whose quote is no longer in

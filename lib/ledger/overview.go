@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/query"
-	"github.com/linkledger/linkledger/lib/store"
 	"github.com/linkledger/linkledger/lib/tokens"
 )
 

@@ -3,7 +3,7 @@ package ledger
 import (
 	"context"
 
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 )
 
 // CountPending is how many saved items wait for the worker now: the

@@ -3,8 +3,8 @@ package ledger
 import (
 	"context"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // RelatedHits ranks the items related to the item id (store.Related) and

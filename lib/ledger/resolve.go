@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/canon"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // IsItemID reports whether s has the form of an item id: ll_ and 16

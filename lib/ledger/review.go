@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // ReviewQueueOptions are the settings of ReviewQueue.

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // queueVersions are the versions the review queue shows, by annotation

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/canon"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // SaveOptions are the settings of Save, Annotate, Tag and Pin.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Semantic retrieval (docs/retrieval.md, "Semantic and hybrid

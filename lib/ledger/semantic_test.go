@@ -10,7 +10,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 )
 
 // TestFindGivesUpWithItsCaller: a hybrid Find whose query is embedded on

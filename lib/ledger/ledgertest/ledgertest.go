@@ -13,7 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 )
 
 // Open opens (creating) a ledger in a fresh folder of t, closed when the
