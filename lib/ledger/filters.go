@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -170,38 +169,4 @@ func (l *Ledger) ItemsToEmbed(ctx context.Context, model string, ids []string, a
 // PutVectors stores the chunk vectors of one item for model.
 func (l *Ledger) PutVectors(ctx context.Context, itemID, model string, vs []ChunkVector) (int, error) {
 	return l.st.PutVectors(ctx, itemID, model, vs)
-}
-
-// ResolveDecay is opt with the decay policy resolved: the ledger's stored
-// policy with opt.Decay's changes (ll-find and ll-brief resolve it once,
-// right after opening).
-func (l *Ledger) ResolveDecay(ctx context.Context, opt FindOptions) (FindOptions, error) {
-	return ResolveDecay(ctx, l.st, opt)
-}
-
-// RelatedHits ranks the neighbours of the item id with so.
-func (l *Ledger) RelatedHits(ctx context.Context, id string, so SearchOptions) (*SearchResult, error) {
-	return RelatedHits(ctx, l.st, id, so)
-}
-
-// SemanticSide is the semantic side of a search with opt (nil: lexical),
-// the mode used and warnings.
-func (l *Ledger) SemanticSide(ctx context.Context, opt FindOptions) (*Semantic, string, []string) {
-	return SemanticSide(ctx, l.st, opt)
-}
-
-// RelatedSide is SemanticSide for related items.
-func (l *Ledger) RelatedSide(ctx context.Context, opt FindOptions) (*Semantic, string, []string) {
-	return RelatedSide(ctx, l.st, opt)
-}
-
-// PackFrom builds the brief pack of recs (found with fo) and its text. A
-// nil ledger packs records read from stdin, with no ledger to read
-// stored chunks from (ll-brief with no query).
-func (l *Ledger) PackFrom(ctx context.Context, recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack, string, error) {
-	var st *store.Store
-	if l != nil {
-		st = l.st
-	}
-	return PackFrom(ctx, st, recs, fo, opt)
 }

@@ -15,7 +15,8 @@ import (
 // every neighbour, as --all-matches). The list is cut from its best
 // neighbour, not the page's: the page so.Offset, so.Limit is taken from
 // the cut list, so pages stay stable.
-func RelatedHits(ctx context.Context, st *store.Store, id string, so store.SearchOptions) (*store.SearchResult, error) {
+func (l *Ledger) RelatedHits(ctx context.Context, id string, so store.SearchOptions) (*store.SearchResult, error) {
+	st := l.st
 	limit := so.Limit
 	if limit <= 0 {
 		limit = 10 // store.SearchOptions' default

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/canon"
-	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -57,7 +56,8 @@ func (e *NoItemError) Hint() string {
 // that canonicalizes to the saved one. It returns a *NoItemError when no
 // such item is stored, including when arg is neither an id nor a URL; other
 // errors are the database's.
-func ResolveItem(ctx context.Context, st *store.Store, arg string, opt ResolveOptions) (string, error) {
+func (l *Ledger) ResolveItem(ctx context.Context, arg string, opt ResolveOptions) (string, error) {
+	st := l.st
 	a := strings.TrimSpace(arg)
 	id := a
 	if !IsItemID(a) {

@@ -765,7 +765,7 @@ func (s *Server) promoteTag(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "no tag named"})
 		return
 	}
-	if _, err := s.opt.Ledger.Review(r.Context(), id, record.ReviewDecision{Tag: tag, Decision: ledger.ReviewConfirmed}, ledger.WriteOptions{Actor: human}); err != nil {
+	if _, err := s.opt.Ledger.Review(r.Context(), ledger.ReviewDecision{ItemID: id, Tag: tag, Decision: ledger.ReviewConfirmed}, ledger.WriteOptions{Actor: human}); err != nil {
 		s.fail(w, r, err)
 		return
 	}
