@@ -25,6 +25,7 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
@@ -359,9 +360,21 @@ func (r *findRun) related(ctx context.Context) error {
 	findflags.Warn(r.diag, warnings)
 	ro := r.opts
 	ro.Semantic = sem
-	res, err := r.st.RelatedHits(ctx, r.fv.String("related"), ro)
+	// the argument read as linkledger related reads it: an id, or a URL
+	// canonicalized (case, tracking parameters) to its item
+	arg := r.fv.String("related")
+	cwd, _ := r.env.Getwd()
+	id, err := r.st.ResolveItem(ctx, arg, ledger.ResolveOptions{Rules: canon.DefaultRules(), Cwd: cwd, Home: r.env.Getenv("HOME")})
+	var nie *ledger.NoItemError
+	if errors.As(err, &nie) {
+		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", arg)}
+	}
+	if err != nil {
+		return err
+	}
+	res, err := r.st.RelatedHits(ctx, id, ro)
 	if errors.Is(err, ledger.ErrNotFound) {
-		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", r.fv.String("related"))}
+		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", arg)}
 	}
 	if err != nil {
 		return err
