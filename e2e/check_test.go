@@ -7,7 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/ledgertest"
 )
 
 // llcheck DB CHUNKS [MIN MAX] checks a store after a crash: PRAGMA
@@ -23,23 +23,23 @@ func llcheck(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	want, _ := strconv.Atoi(args[1])
 	ctx := context.Background()
-	s, err := store.Open(ctx, ts.MkAbs(args[0]), store.Options{})
+	db, closeDB, err := ledgertest.DB(ctx, ts.MkAbs(args[0]))
 	ts.Check(err)
-	defer s.Close()
-	res, err := s.IntegrityCheck(ctx)
+	defer closeDB()
+	res, err := ledgertest.IntegrityCheck(ctx, ts.MkAbs(args[0]))
 	ts.Check(err)
 	if res != "ok" {
 		ts.Fatalf("integrity_check: %s", res)
 	}
 	var bad []string
-	ts.Check(s.DB().Select(&bad, `SELECT i.id FROM items i WHERE
+	ts.Check(db.Select(&bad, `SELECT i.id FROM items i WHERE
 		(SELECT count(*) FROM content_chunks c WHERE c.item_id = i.id) != ?`, want))
 	if len(bad) > 0 {
 		ts.Fatalf("%d items with a chunk count other than %d, e.g. %s", len(bad), want, bad[0])
 	}
 	var items, rows int
-	ts.Check(s.DB().Get(&items, `SELECT count(*) FROM items`))
-	ts.Check(s.DB().Get(&rows, `SELECT count(*) FROM search`))
+	ts.Check(db.Get(&items, `SELECT count(*) FROM items`))
+	ts.Check(db.Get(&rows, `SELECT count(*) FROM search`))
 	if rows != items*(want+1) {
 		ts.Fatalf("%d full-text rows for %d items, want %d", rows, items, items*(want+1))
 	}
@@ -60,11 +60,11 @@ func llevents(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: llevents DB ID ENTITY:ACTION...")
 	}
 	ctx := context.Background()
-	s, err := store.Open(ctx, ts.MkAbs(args[0]), store.Options{})
+	db, closeDB, err := ledgertest.DB(ctx, ts.MkAbs(args[0]))
 	ts.Check(err)
-	defer s.Close()
+	defer closeDB()
 	var got []string
-	ts.Check(s.DB().SelectContext(ctx, &got, `SELECT entity || ':' || action FROM events WHERE item_id = ? ORDER BY id`, args[1]))
+	ts.Check(db.SelectContext(ctx, &got, `SELECT entity || ':' || action FROM events WHERE item_id = ? ORDER BY id`, args[1]))
 	if strings.Join(got, " ") != strings.Join(args[2:], " ") {
 		ts.Fatalf("events of %s: %s\nwant: %s", args[1], strings.Join(got, " "), strings.Join(args[2:], " "))
 	}

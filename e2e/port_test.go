@@ -10,7 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/ledgertest"
 )
 
 // mkzip ZIP NAME[=FILE]... writes a zip of the files (an export zip for
@@ -46,10 +46,10 @@ func llsql(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: llsql DB QUERY")
 	}
 	ctx := context.Background()
-	s, err := store.Open(ctx, ts.MkAbs(args[0]), store.Options{})
+	db, closeDB, err := ledgertest.DB(ctx, ts.MkAbs(args[0]))
 	ts.Check(err)
-	defer s.Close()
-	rows, err := s.DB().QueryxContext(ctx, args[1])
+	defer closeDB()
+	rows, err := db.QueryxContext(ctx, args[1])
 	ts.Check(err)
 	defer rows.Close()
 	for rows.Next() {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // How a database location was chosen (DBLocation.Source).
@@ -88,10 +87,10 @@ func LocateDB(flag string, env Env) (DBLocation, error) {
 // missing database is never created: it is a fatal error (exit 1) that
 // says where the command looked, how that place was chosen, and how to
 // start one.
-func OpenReader(ctx context.Context, loc DBLocation, opts store.Options) (*store.Store, error) {
+func OpenReader(ctx context.Context, loc DBLocation, opts ledger.OpenOptions) (*ledger.Ledger, error) {
 	opts.MustExist = true
-	st, err := store.Open(ctx, loc.Path, opts)
-	if errors.Is(err, store.ErrNoDatabase) {
+	st, err := ledger.Open(ctx, loc.Path, opts)
+	if errors.Is(err, ledger.ErrNoDatabase) {
 		return nil, &ExitError{Code: ExitFatal, Err: &hintError{
 			err:  fmt.Errorf("no database at %s (%s)", loc.Path, loc.how()),
 			hint: "save a first link with: linkledger save URL"}}
@@ -109,7 +108,7 @@ func OpenReader(ctx context.Context, loc DBLocation, opts store.Options) (*store
 // a first run. The folders it creates are the owner's only (0700); a
 // folder that cannot be made (a file in the way, no permission) is a
 // fatal error naming it.
-func OpenWriter(ctx context.Context, loc DBLocation, opts store.Options) (*store.Store, error) {
+func OpenWriter(ctx context.Context, loc DBLocation, opts ledger.OpenOptions) (*ledger.Ledger, error) {
 	dir := filepath.Dir(loc.Path)
 	if _, err := os.Stat(dir); err != nil {
 		// only the owner may read a store: 0700 on the folders
@@ -120,31 +119,11 @@ func OpenWriter(ctx context.Context, loc DBLocation, opts store.Options) (*store
 				hint: "choose another place with --db or LINKLEDGER_DB"}}
 		}
 	}
-	st, err := store.Open(ctx, loc.Path, opts)
+	st, err := ledger.Open(ctx, loc.Path, opts)
 	if err != nil {
 		return nil, openError(loc, err)
 	}
 	return st, nil
-}
-
-// OpenLedgerReader is OpenReader for a face (the linkledger commands,
-// the MCP server, the web app), which reaches the store only through
-// lib/ledger.
-func OpenLedgerReader(ctx context.Context, loc DBLocation, opts ledger.OpenOptions) (*ledger.Ledger, error) {
-	st, err := OpenReader(ctx, loc, opts.StoreOptions())
-	if err != nil {
-		return nil, err
-	}
-	return ledger.New(st), nil
-}
-
-// OpenLedgerWriter is OpenWriter for a face.
-func OpenLedgerWriter(ctx context.Context, loc DBLocation, opts ledger.OpenOptions) (*ledger.Ledger, error) {
-	st, err := OpenWriter(ctx, loc, opts.StoreOptions())
-	if err != nil {
-		return nil, err
-	}
-	return ledger.New(st), nil
 }
 
 // pathErr is a folder-creation error without Go's "mkdir PATH:" prefix.
@@ -165,7 +144,7 @@ func openError(loc DBLocation, err error) error { return DBError(loc.Path, err) 
 // path, unless the error already names it (a file that is not a
 // linkledger database).
 func DBError(path string, err error) error {
-	var nl *store.NotLedgerError
+	var nl *ledger.NotLedgerError
 	if errors.As(err, &nl) {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger"
 )
 
 func TestLocateDBSource(t *testing.T) {
@@ -52,11 +52,11 @@ func TestOpenReaderWriter(t *testing.T) {
 	}
 
 	missing := DBLocation{Path: filepath.Join(dir, "no", "such", "x.db"), Source: DBFromFlag}
-	if _, err := OpenReader(ctx, missing, store.Options{}); exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "no database at "+missing.Path+" (given with --db)") {
+	if _, err := OpenReader(ctx, missing, ledger.OpenOptions{}); exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "no database at "+missing.Path+" (given with --db)") {
 		t.Errorf("reader on a missing database: %v", err)
 	}
 	// a writer creates the missing folders of any location, 0700
-	w, err := OpenWriter(ctx, missing, store.Options{})
+	w, err := OpenWriter(ctx, missing, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatalf("writer in a missing folder: %v", err)
 	}
@@ -71,32 +71,32 @@ func TestOpenReaderWriter(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "x.db"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err = OpenWriter(ctx, blocked, store.Options{})
+	_, err = OpenWriter(ctx, blocked, ledger.OpenOptions{})
 	if exitCode(err) != ExitFatal || !strings.Contains(err.Error(), "cannot create its folder "+filepath.Join(dir, "x.db", "sub")+" (given by LINKLEDGER_DB)") {
 		t.Errorf("writer with a file in the way: %v", err)
 	}
 	os.Remove(filepath.Join(dir, "x.db"))
 
 	here := DBLocation{Path: filepath.Join(dir, "x.db"), Source: DBFromEnv}
-	if _, err := OpenReader(ctx, here, store.Options{}); exitCode(err) != ExitFatal {
+	if _, err := OpenReader(ctx, here, ledger.OpenOptions{}); exitCode(err) != ExitFatal {
 		t.Errorf("reader on a missing file: %v", err)
 	}
 	if _, err := os.Stat(here.Path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("reader created the file: %v", err)
 	}
-	st, err := OpenWriter(ctx, here, store.Options{})
+	st, err := OpenWriter(ctx, here, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatalf("writer: %v", err)
 	}
 	st.Close()
-	st, err = OpenReader(ctx, here, store.Options{})
+	st, err = OpenReader(ctx, here, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatalf("reader on the new file: %v", err)
 	}
 	st.Close()
 
 	def := DBLocation{Path: filepath.Join(dir, "data", "linkledger", "linkledger.db"), Source: DBFromDefault}
-	st, err = OpenWriter(ctx, def, store.Options{})
+	st, err = OpenWriter(ctx, def, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatalf("writer at the default location: %v", err)
 	}
@@ -123,7 +123,7 @@ func TestOpenWriterModes(t *testing.T) {
 		return st.Mode().Perm()
 	}
 	def := DBLocation{Path: filepath.Join(dir, "data", "linkledger", "linkledger.db"), Source: DBFromDefault}
-	st, err := OpenWriter(ctx, def, store.Options{})
+	st, err := OpenWriter(ctx, def, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestOpenWriterModes(t *testing.T) {
 		t.Errorf("the user's folder %s: mode %o, want 755 (unchanged)", dir, m)
 	}
 	mine := DBLocation{Path: filepath.Join(dir, "x.db"), Source: DBFromFlag}
-	st, err = OpenWriter(ctx, mine, store.Options{})
+	st, err = OpenWriter(ctx, mine, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,8 +162,8 @@ func TestOpenNotLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	loc := DBLocation{Path: p, Source: DBFromFlag}
-	for name, open := range map[string]func(context.Context, DBLocation, store.Options) (*store.Store, error){"reader": OpenReader, "writer": OpenWriter} {
-		_, err := open(ctx, loc, store.Options{})
+	for name, open := range map[string]func(context.Context, DBLocation, ledger.OpenOptions) (*ledger.Ledger, error){"reader": OpenReader, "writer": OpenWriter} {
+		_, err := open(ctx, loc, ledger.OpenOptions{})
 		if err == nil || err.Error() != p+" is not a SQLite database" {
 			t.Errorf("%s: %v, want %q", name, err, p+" is not a SQLite database")
 		}

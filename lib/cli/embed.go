@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger"
 )
 
 // Environment of the embeddings endpoint (docs/retrieval.md). The key is
@@ -69,7 +69,7 @@ func EmbedFromEnv(env Env, timeout time.Duration) (*embed.Client, error) {
 // EmbedSettings is where WithStoredEmbed reads the stored endpoint: the
 // store (a filter's) or a ledger.Ledger (a face's).
 type EmbedSettings interface {
-	StoredEmbed(ctx context.Context) (store.EmbedSetting, *store.StoredSetting, error)
+	StoredEmbed(ctx context.Context) (ledger.EmbedEndpoint, *ledger.StoredSetting, error)
 }
 
 // WithStoredEmbed returns env with the ledger's stored embeddings

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/localfile"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // A Firefox profile's places.sqlite: bookmarks (moz_bookmarks, type 1)
@@ -59,7 +58,7 @@ func readFirefox(path string, data []byte, s *Sink) error {
 			}
 		}
 	}
-	marks, err := store.ReadPlaces(context.Background(), copyPath, store.PlacesLimits{})
+	marks, err := ReadPlaces(context.Background(), copyPath, PlacesLimits{})
 	// the copy is not needed past here: gone before the links are written
 	os.RemoveAll(dir)
 	if err != nil {

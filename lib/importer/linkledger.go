@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/linkledger/linkledger/lib/ndjson"
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // linkledger's own NDJSON export (linkledger export): each record is passed
@@ -33,8 +33,8 @@ var linkledgerExport = register(&Format{
 			if err != nil {
 				return err
 			}
-			if !store.IsExport(rec) || rec.ID == "" {
-				if err := s.Bad(line, fmt.Sprintf("not a linkledger export record (no id or %s)", store.ExportItemKey)); err != nil {
+			if !rec.IsExport() || rec.ID == "" {
+				if err := s.Bad(line, fmt.Sprintf("not a linkledger export record (no id or %s)", record.ExportItemKey)); err != nil {
 					return err
 				}
 				continue

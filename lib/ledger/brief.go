@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/linkledger/linkledger/lib/brief"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // BriefOptions are the settings of Brief.
@@ -51,15 +51,15 @@ type BriefResult struct {
 // Brief searches for opt.Find.Query and packs the best items, one per
 // group of copies, with their evidence under opt.MaxTokens. A budget too
 // small for even an empty pack is brief.ErrBudget.
-func Brief(ctx context.Context, st *store.Store, opt BriefOptions) (*BriefResult, error) {
+func (l *Ledger) Brief(ctx context.Context, opt BriefOptions) (*BriefResult, error) {
 	fo := opt.Find
 	fo.Limit = opt.maxItems() + opt.maxPointers()
 	fo.Detailed = opt.Detailed()
-	res, err := Find(ctx, st, fo)
+	res, err := l.Find(ctx, fo)
 	if err != nil {
 		return nil, err
 	}
-	pack, text, err := PackFrom(ctx, st, res.Hits, fo, opt)
+	pack, text, err := l.PackFrom(ctx, res.Hits, fo, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +98,8 @@ func (o BriefOptions) maxPointers() int {
 // unless fo.AllCopies; at most opt.MaxItems full entries are taken, then
 // at most opt.MaxPointers pointers.
 func Pack(recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack, string, error) {
-	return PackFrom(context.Background(), nil, recs, fo, opt)
+	var l *Ledger
+	return l.PackFrom(context.Background(), recs, fo, opt)
 }
 
 // rarityScan bounds the rows counted per query term to weigh it (see
@@ -108,10 +109,14 @@ const rarityScan = 5000
 // PackFrom is Pack with the store the records came from: the full
 // entries' passages are chosen from their stored text (a record that
 // carries its chunks uses those), and the query's terms are weighed by
-// their rarity in the ledger. st nil: records without chunks keep their
-// snippets. A store that cannot be read leaves the snippets too: the
+// their rarity in the ledger. A nil ledger (Pack, ll-brief reading
+// records from stdin): records without chunks keep their snippets. A store that cannot be read leaves the snippets too: the
 // brief is still made.
-func PackFrom(ctx context.Context, st *store.Store, recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack, string, error) {
+func (l *Ledger) PackFrom(ctx context.Context, recs []*record.Record, fo FindOptions, opt BriefOptions) (*brief.Pack, string, error) {
+	var st *store.Store
+	if l != nil {
+		st = l.st
+	}
 	var copies brief.Copies
 	var items []brief.Item
 	for _, r := range recs {

@@ -2,8 +2,6 @@ package ledger
 
 import (
 	"context"
-
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Counts are the ledger's sizes a face shows beside an empty answer: how
@@ -18,7 +16,8 @@ type Counts struct {
 const IngestHint = "linkledger worker"
 
 // CountItems returns the ledger's Counts.
-func CountItems(ctx context.Context, st *store.Store) (Counts, error) {
+func (l *Ledger) CountItems(ctx context.Context) (Counts, error) {
+	st := l.st
 	var c Counts
 	var err error
 	if c.Items, err = st.CountItems(ctx); err != nil || c.Items == 0 {

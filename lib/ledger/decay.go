@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // DecayOptions choose the decay of one search (ll-find, ll-brief, the MCP
@@ -25,7 +25,8 @@ type DecayOptions struct {
 
 // DecayPolicy returns the ledger's decay policy: the stored one
 // (linkledger config decay), else store.DefaultDecay. stored says which.
-func DecayPolicy(ctx context.Context, st *store.Store) (p store.DecayPolicy, stored *store.StoredSetting, err error) {
+func (l *Ledger) DecayPolicy(ctx context.Context) (p store.DecayPolicy, stored *store.StoredSetting, err error) {
+	st := l.st
 	p, stored, err = st.StoredDecay(ctx)
 	if err != nil {
 		return store.DecayPolicy{}, nil, err
@@ -44,7 +45,7 @@ func (o DecayOptions) Resolve(ctx context.Context, st *store.Store) (store.Decay
 	if o.Below != nil && o.After != nil {
 		return store.DecayPolicy{Below: *o.Below, After: *o.After}, nil
 	}
-	p, _, err := DecayPolicy(ctx, st)
+	p, _, err := New(st).DecayPolicy(ctx)
 	if err != nil {
 		return store.DecayPolicy{}, err
 	}
@@ -64,7 +65,8 @@ func (o DecayOptions) Resolve(ctx context.Context, st *store.Store) (store.Decay
 // weights carry the policy, and opt.Decay names it exactly (resolving
 // again changes nothing). ll-find's modes that call the store directly
 // use it; Find, Related and Brief call it themselves.
-func ResolveDecay(ctx context.Context, st *store.Store, opt FindOptions) (FindOptions, error) {
+func (l *Ledger) ResolveDecay(ctx context.Context, opt FindOptions) (FindOptions, error) {
+	st := l.st
 	p, err := opt.Decay.Resolve(ctx, st)
 	if err != nil {
 		return opt, err
@@ -98,8 +100,8 @@ type decayValue struct {
 }
 
 // DecaySetting is the ledger's decay policy as a config record.
-func DecaySetting(ctx context.Context, st *store.Store) (*record.Record, error) {
-	p, stored, err := DecayPolicy(ctx, st)
+func (l *Ledger) DecaySetting(ctx context.Context) (*record.Record, error) {
+	p, stored, err := l.DecayPolicy(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -116,18 +118,20 @@ func DecaySetting(ctx context.Context, st *store.Store) (*record.Record, error) 
 
 // SetDecay stores the ledger's decay policy (p off: decay stays off until
 // changed) and returns it as a config record.
-func SetDecay(ctx context.Context, st *store.Store, p store.DecayPolicy, actor string) (*record.Record, error) {
+func (l *Ledger) SetDecay(ctx context.Context, p store.DecayPolicy, actor string) (*record.Record, error) {
+	st := l.st
 	if err := st.SetDecay(ctx, p, actor); err != nil {
 		return nil, err
 	}
-	return DecaySetting(ctx, st)
+	return l.DecaySetting(ctx)
 }
 
 // ResetDecay deletes the stored decay policy (store.DefaultDecay applies
 // again) and returns the policy now in force as a config record.
-func ResetDecay(ctx context.Context, st *store.Store) (*record.Record, error) {
+func (l *Ledger) ResetDecay(ctx context.Context) (*record.Record, error) {
+	st := l.st
 	if _, err := st.ResetSetting(ctx, store.SettingDecay); err != nil {
 		return nil, fmt.Errorf("reset %s: %w", store.SettingDecay, err)
 	}
-	return DecaySetting(ctx, st)
+	return l.DecaySetting(ctx)
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // decayStore is a store with one item whose agent highlights are 200
@@ -30,7 +30,7 @@ func decayStore(t *testing.T) *store.Store {
 	if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Annotate(ctx, st, url, []record.Annotation{
+	if _, err := New(st).Annotate(ctx, url, []record.Annotation{
 		{Type: "highlight", Text: "weak guess", Confidence: fp(0.3)},
 		{Type: "highlight", Text: "fair guess", Confidence: fp(0.45)},
 	}, SaveOptions{Actor: "agent:a"}); err != nil {
@@ -47,7 +47,7 @@ func dp(d time.Duration) *time.Duration { return &d }
 func highlightsOf(t *testing.T, st *store.Store, o FindOptions) []string {
 	t.Helper()
 	o.Query = "kites"
-	res, err := Find(context.Background(), st, o)
+	res, err := New(st).Find(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 	ctx := context.Background()
 	st := decayStore(t)
 	// zero weights mean the defaults, with or without decay set
-	o, err := ResolveDecay(ctx, st, FindOptions{})
+	o, err := New(st).ResolveDecay(ctx, FindOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 	if err := st.SetDecay(ctx, store.DecayPolicy{}, store.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
-	again, err := ResolveDecay(ctx, st, o)
+	again, err := New(st).ResolveDecay(ctx, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +120,11 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 		t.Errorf("resolved twice (-first +second):\n%s", diff)
 	}
 	// the scores with zero weights are the scores with the defaults
-	a, err := Find(ctx, st, FindOptions{Query: "kites", Decay: DecayOptions{Off: true}})
+	a, err := New(st).Find(ctx, FindOptions{Query: "kites", Decay: DecayOptions{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Find(ctx, st, FindOptions{Query: "kites", Weights: store.DefaultWeights, Decay: DecayOptions{Off: true}})
+	b, err := New(st).Find(ctx, FindOptions{Query: "kites", Weights: store.DefaultWeights, Decay: DecayOptions{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestReviewQueueDecayMarks(t *testing.T) {
 	ctx := context.Background()
 	st := decayStore(t)
 	list := func(o ReviewQueueOptions) []string {
-		recs, err := ReviewQueue(ctx, st, o)
+		recs, err := New(st).ReviewQueue(ctx, o)
 		if err != nil {
 			t.Fatal(err)
 		}

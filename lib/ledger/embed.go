@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // EmbedOptions are the settings of EmbedStored.
@@ -50,7 +50,8 @@ const embedPage = 16
 // called with each item's outcome: {id, embed: {model, dimensions,
 // chunks}} or {id, embed: {model, error}}. It returns how many items
 // failed.
-func EmbedStored(ctx context.Context, st *store.Store, c *embed.Client, opt EmbedOptions, emit func(*record.Record) error) (failed int, err error) {
+func (l *Ledger) EmbedStored(ctx context.Context, c *embed.Client, opt EmbedOptions, emit func(*record.Record) error) (failed int, err error) {
+	st := l.st
 	after, done, model := "", 0, c.Identity()
 	var brk embed.Breaker
 	// pack the codes a search scans that wait for a block (a block

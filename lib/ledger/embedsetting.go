@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // embedValue is the JSON value of the embed setting in a config record:
@@ -26,7 +26,8 @@ type embedValue struct {
 // EmbedSetting is the ledger's stored embeddings endpoint as a config
 // record (source "default": none stored, no endpoint unless the
 // environment names one).
-func EmbedSetting(ctx context.Context, st *store.Store) (*record.Record, error) {
+func (l *Ledger) EmbedSetting(ctx context.Context) (*record.Record, error) {
+	st := l.st
 	e, stored, err := st.StoredEmbed(ctx)
 	if err != nil {
 		return nil, err
@@ -51,18 +52,20 @@ func EmbedSetting(ctx context.Context, st *store.Store) (*record.Record, error) 
 
 // SetEmbed stores the ledger's embeddings endpoint (or e.Off: none, until
 // changed) and returns it as a config record.
-func SetEmbed(ctx context.Context, st *store.Store, e store.EmbedSetting, actor string) (*record.Record, error) {
+func (l *Ledger) SetEmbed(ctx context.Context, e store.EmbedSetting, actor string) (*record.Record, error) {
+	st := l.st
 	if err := st.SetEmbed(ctx, e, actor); err != nil {
 		return nil, err
 	}
-	return EmbedSetting(ctx, st)
+	return l.EmbedSetting(ctx)
 }
 
 // ResetEmbed deletes the stored embeddings endpoint and returns the
 // setting now in force as a config record.
-func ResetEmbed(ctx context.Context, st *store.Store) (*record.Record, error) {
+func (l *Ledger) ResetEmbed(ctx context.Context) (*record.Record, error) {
+	st := l.st
 	if _, err := st.ResetSetting(ctx, store.SettingEmbed); err != nil {
 		return nil, fmt.Errorf("reset %s: %w", store.SettingEmbed, err)
 	}
-	return EmbedSetting(ctx, st)
+	return l.EmbedSetting(ctx)
 }

@@ -10,8 +10,8 @@ import (
 // commands (linkledger VERB), the MCP server and the web app. They reach
 // the database through lib/ledger only, so that none holds logic another
 // needs. The filters (lib/cmd/ll*) are not faces: they are the stages of
-// the pipeline, and ll-save, ll-index and ll-find open the store
-// themselves (docs/cli.md, "Three faces").
+// the pipeline, and ll-save, ll-index and ll-find open the ledger
+// through lib/ledger too (docs/cli.md, "Three faces": TestOneDoor).
 var faces = []string{
 	"github.com/linkledger/linkledger/lib/cmd/linkledger",
 	"github.com/linkledger/linkledger/lib/mcp",
@@ -55,14 +55,14 @@ func TestFacesDoNotImportStore(t *testing.T) {
 
 // forbidden reports whether a face may not import imp.
 func forbidden(imp string) bool {
-	return imp == "github.com/linkledger/linkledger/lib/store" || imp == "database/sql" ||
+	return imp == "github.com/linkledger/linkledger/lib/ledger/internal/store" || imp == "database/sql" ||
 		strings.HasPrefix(imp, "github.com/mattn/go-sqlite3") || strings.HasPrefix(imp, "github.com/jmoiron/sqlx")
 }
 
 // TestForbidden: the import check itself.
 func TestForbidden(t *testing.T) {
 	for imp, want := range map[string]bool{
-		"github.com/linkledger/linkledger/lib/store": true,
+		"github.com/linkledger/linkledger/lib/ledger/internal/store": true,
 		"database/sql":                                true,
 		"github.com/mattn/go-sqlite3":                 true,
 		"github.com/jmoiron/sqlx":                     true,
@@ -73,5 +73,54 @@ func TestForbidden(t *testing.T) {
 		if got := forbidden(imp); got != want {
 			t.Errorf("forbidden(%q) = %v, want %v", imp, got, want)
 		}
+	}
+}
+
+const (
+	module = "github.com/linkledger/linkledger/"
+	// storePkg is the store, behind lib/ledger.
+	storePkg = module + "lib/ledger/internal/store"
+	// door is the one package tree that may import the store.
+	door = module + "lib/ledger"
+)
+
+// TestOneDoor: lib/ledger is the only door to the store. No package
+// outside lib/ledger (the faces, the ll-* filters, the importers, the
+// scripts, and their tests, e2e included) imports it; lib/ledger and its
+// test fixtures do (so the check is not stale). The compiler keeps this
+// for internal/ packages; the test says it to a reader of the tree.
+func TestOneDoor(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not on PATH")
+	}
+	out, err := exec.Command(goBin, "list", "-tags", "sqlite_fts5", "-f",
+		"{{.ImportPath}}|{{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}",
+		module+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	inside := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imps, ok := strings.Cut(line, "|")
+		if !ok {
+			t.Fatalf("go list line %q", line)
+		}
+		if pkg == storePkg || strings.HasPrefix(pkg, storePkg+"/") {
+			continue
+		}
+		for _, imp := range strings.Fields(imps) {
+			if imp != storePkg {
+				continue
+			}
+			if pkg == door || strings.HasPrefix(pkg, door+"/") {
+				inside++
+				continue
+			}
+			t.Errorf("%s imports the store %s: go through %s", pkg, storePkg, door)
+		}
+	}
+	if inside == 0 {
+		t.Errorf("nothing in %s imports %s: the check is stale", door, storePkg)
 	}
 }

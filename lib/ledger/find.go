@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // FindOptions are the settings of Find, Related and Brief: what the
@@ -135,16 +135,17 @@ type FindResult struct {
 
 // Find searches the ledger (or, with no query, lists items newest first)
 // and marks the stale items it returns as due for revalidation.
-func Find(ctx context.Context, st *store.Store, opt FindOptions) (*FindResult, error) {
+func (l *Ledger) Find(ctx context.Context, opt FindOptions) (*FindResult, error) {
+	st := l.st
 	opt = applyQuery(opt, st.Now())
-	opt, err := ResolveDecay(ctx, st, opt)
+	opt, err := l.ResolveDecay(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
 	var warnings []string
 	mode := ""
 	if opt.Query != "" {
-		opt.semantic, mode, warnings = SemanticSide(ctx, st, opt)
+		opt.semantic, mode, warnings = l.SemanticSide(ctx, opt)
 	}
 	so := opt.SearchOptions()
 	var res *store.SearchResult
@@ -201,22 +202,23 @@ func archivedMatches(ctx context.Context, st *store.Store, so store.SearchOption
 // vectors when the ranking is semantic or hybrid (RelatedSide), weak
 // neighbours left out (RelatedHits; opt.Cut as for a query); opt.Query
 // is ignored.
-func Related(ctx context.Context, st *store.Store, arg string, opt FindOptions, ro ResolveOptions) (*FindResult, error) {
-	id, err := ResolveItem(ctx, st, arg, ro)
+func (l *Ledger) Related(ctx context.Context, arg string, opt FindOptions, ro ResolveOptions) (*FindResult, error) {
+	st := l.st
+	id, err := l.ResolveItem(ctx, arg, ro)
 	if err != nil {
 		return nil, err
 	}
-	if opt, err = ResolveDecay(ctx, st, opt); err != nil {
+	if opt, err = l.ResolveDecay(ctx, opt); err != nil {
 		return nil, err
 	}
 	var (
 		warnings []string
 		mode     string
 	)
-	opt.semantic, mode, warnings = RelatedSide(ctx, st, opt)
+	opt.semantic, mode, warnings = l.RelatedSide(ctx, opt)
 	so := opt.SearchOptions()
 	so.Text = ""
-	res, err := RelatedHits(ctx, st, id, so)
+	res, err := l.RelatedHits(ctx, id, so)
 	if err != nil {
 		return nil, notFound(err, arg, st)
 	}
@@ -225,8 +227,9 @@ func Related(ctx context.Context, st *store.Store, arg string, opt FindOptions, 
 
 // Status returns one item's full ingest status (as ll-find --id): state,
 // attempts, last error, timestamps and counts.
-func Status(ctx context.Context, st *store.Store, arg string, ro ResolveOptions) (*record.Record, error) {
-	id, err := ResolveItem(ctx, st, arg, ro)
+func (l *Ledger) Status(ctx context.Context, arg string, ro ...ResolveOptions) (*record.Record, error) {
+	st := l.st
+	id, err := l.ResolveItem(ctx, arg, firstResolve(ro))
 	if err != nil {
 		return nil, err
 	}

@@ -4,9 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // The rest of the service layer as methods of Ledger, and the store's
@@ -47,7 +46,7 @@ const ActorHuman = store.ActorHuman
 type (
 	// Decay is a decay policy (SetDecay, DecayOptions.Resolve).
 	Decay = store.DecayPolicy
-	// ReviewDecision is one decision of Decide: an annotation or a tag
+	// ReviewDecision is one decision of Review and ReviewAll: an annotation or a tag
 	// (ItemID and Tag) confirmed or rejected.
 	ReviewDecision = store.ReviewDecision
 	// ExportFilter chooses the items of ExportIDs.
@@ -60,11 +59,10 @@ type (
 	Problem = store.Problem
 )
 
-// StoreOptions are opt as the store's options, for an opener that opens
-// the store itself (lib/cli's, which put errors in the user's terms) and
-// wraps it with New.
-func (opt OpenOptions) StoreOptions() store.Options {
-	return store.Options{BusyTimeout: opt.BusyTimeout, MustExist: opt.MustExist, ReadOnly: opt.ReadOnly, PagePool: opt.PagePool, MemorySubjournal: opt.BulkImports}
+// storeOptions are opt as the store's options.
+func (opt OpenOptions) storeOptions() store.Options {
+	return store.Options{BusyTimeout: opt.BusyTimeout, MustExist: opt.MustExist, ReadOnly: opt.ReadOnly, PagePool: opt.PagePool,
+		MemorySubjournal: opt.BulkImports, Bulk: opt.Bulk, ReadPolicies: opt.ReadPolicies, Now: opt.Now}
 }
 
 // Now is the store's clock (UTC, to the second).
@@ -143,84 +141,16 @@ func (l *Ledger) Repair(ctx context.Context) (orphans, items int, err error) {
 	return l.st.Repair(ctx)
 }
 
-// ResolveItem is ResolveItem on this ledger.
-func (l *Ledger) ResolveItem(ctx context.Context, arg string, opt ResolveOptions) (string, error) {
-	return ResolveItem(ctx, l.st, arg, opt)
-}
-
-// CountPending is CountPending on this ledger.
-func (l *Ledger) CountPending(ctx context.Context, maxAttempts int) (int, error) {
-	return CountPending(ctx, l.st, maxAttempts)
-}
-
 // CountClaimable is how many pending items no other ingest loop holds a
 // live claim on (store.CountClaimable): what the next claiming pass takes.
 func (l *Ledger) CountClaimable(ctx context.Context, maxAttempts int) (int, error) {
 	return l.st.CountClaimable(ctx, maxAttempts)
 }
 
-// CountItems is CountItems on this ledger.
-func (l *Ledger) CountItems(ctx context.Context) (Counts, error) { return CountItems(ctx, l.st) }
-
-// Brief is Brief on this ledger.
-func (l *Ledger) Brief(ctx context.Context, opt BriefOptions) (*BriefResult, error) {
-	return Brief(ctx, l.st, opt)
-}
-
-// Related is Related on this ledger.
-func (l *Ledger) Related(ctx context.Context, arg string, opt FindOptions, ro ResolveOptions) (*FindResult, error) {
-	return Related(ctx, l.st, arg, opt, ro)
-}
-
-// Decide applies one review decision (Review with the item in d).
-func (l *Ledger) Decide(ctx context.Context, d ReviewDecision, opt WriteOptions) (*record.Record, error) {
-	return Review(ctx, l.st, d, opt)
-}
-
-// DecaySetting is DecaySetting on this ledger.
-func (l *Ledger) DecaySetting(ctx context.Context) (*record.Record, error) {
-	return DecaySetting(ctx, l.st)
-}
-
-// SetDecay is SetDecay on this ledger.
-func (l *Ledger) SetDecay(ctx context.Context, p Decay, actor string) (*record.Record, error) {
-	return SetDecay(ctx, l.st, p, actor)
-}
-
-// ResetDecay is ResetDecay on this ledger.
-func (l *Ledger) ResetDecay(ctx context.Context) (*record.Record, error) {
-	return ResetDecay(ctx, l.st)
-}
-
 // ResolveDecayOptions is o.Resolve on this ledger: the policy o gives, over the
 // stored one.
 func (l *Ledger) ResolveDecayOptions(ctx context.Context, o DecayOptions) (Decay, error) {
 	return o.Resolve(ctx, l.st)
-}
-
-// EmbedStored is EmbedStored on this ledger.
-func (l *Ledger) EmbedStored(ctx context.Context, c *embed.Client, opt EmbedOptions, emit func(*record.Record) error) (int, error) {
-	return EmbedStored(ctx, l.st, c, opt, emit)
-}
-
-// Orphans is Orphans on this ledger.
-func (l *Ledger) Orphans(ctx context.Context, limit int) ([]*record.Record, error) {
-	return Orphans(ctx, l.st, limit)
-}
-
-// BuildOverview is BuildOverview on this ledger.
-func (l *Ledger) BuildOverview(ctx context.Context, opt OverviewOptions) (*Overview, error) {
-	return BuildOverview(ctx, l.st, opt)
-}
-
-// Cite is Cite on this ledger.
-func (l *Ledger) Cite(ctx context.Context, arg string, opt CiteOptions) (*record.Citation, error) {
-	return Cite(ctx, l.st, arg, opt)
-}
-
-// CheckPinnable is CheckPinnable on this ledger.
-func (l *Ledger) CheckPinnable(ctx context.Context, id, arg string, annotationID int64) error {
-	return CheckPinnable(ctx, l.st, id, arg, annotationID)
 }
 
 // EmbedEndpoint is a stored embeddings endpoint (SetEmbed).
@@ -233,29 +163,6 @@ type StoredSetting = store.StoredSetting
 // makes a Ledger a cli.EmbedSettings.
 func (l *Ledger) StoredEmbed(ctx context.Context) (EmbedEndpoint, *StoredSetting, error) {
 	return l.st.StoredEmbed(ctx)
-}
-
-// EmbedSetting is EmbedSetting on this ledger.
-func (l *Ledger) EmbedSetting(ctx context.Context) (*record.Record, error) {
-	return EmbedSetting(ctx, l.st)
-}
-
-// SetEmbed is SetEmbed on this ledger.
-func (l *Ledger) SetEmbed(ctx context.Context, e EmbedEndpoint, actor string) (*record.Record, error) {
-	return SetEmbed(ctx, l.st, e, actor)
-}
-
-// ResetEmbed is ResetEmbed on this ledger.
-func (l *Ledger) ResetEmbed(ctx context.Context) (*record.Record, error) {
-	return ResetEmbed(ctx, l.st)
-}
-
-// PendingNext is PendingNext on this ledger.
-func (l *Ledger) PendingNext(ctx context.Context) int { return PendingNext(ctx, l.st) }
-
-// Absent is Absent on this ledger.
-func (l *Ledger) Absent(ctx context.Context, q string, n int, best Best) []string {
-	return Absent(ctx, l.st, q, n, best)
 }
 
 // Image is the stored copy of the item's image at position n (1, 2, ...

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // History returns every change to the item arg names (an id, or its URL
@@ -13,13 +12,14 @@ import (
 // event with the item's id and the event (entity, action, actor, time,
 // detail). A deleted item keeps its history, so arg may name an item that
 // no longer exists; an arg no event names is a *NoItemError.
-func History(ctx context.Context, st *store.Store, arg string, ro ResolveOptions) ([]*record.Record, error) {
-	id, err := ResolveItem(ctx, st, arg, ro)
+func (l *Ledger) History(ctx context.Context, arg string, ro ...ResolveOptions) ([]*record.Record, error) {
+	st := l.st
+	id, err := l.ResolveItem(ctx, arg, firstResolve(ro))
 	var nie *NoItemError
 	if errors.As(err, &nie) {
 		// not an item now: perhaps one that was deleted
 		var r record.Record
-		if Canonicalize(&r, arg, ro) != nil || r.ID == "" {
+		if Canonicalize(&r, arg, firstResolve(ro)) != nil || r.ID == "" {
 			return nil, err
 		}
 		id = r.ID

@@ -8,15 +8,16 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/importer"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Retry makes the item arg names due for ingest now (attempts reset, a
 // retry event in its history); the next worker pass ingests it. The
 // result carries the item's identity and status.
-func Retry(ctx context.Context, st *store.Store, arg string, opt WriteOptions) (*record.Record, error) {
-	id, err := ResolveItem(ctx, st, arg, opt.Resolve)
+func (l *Ledger) Retry(ctx context.Context, arg string, opt WriteOptions) (*record.Record, error) {
+	st := l.st
+	id, err := l.ResolveItem(ctx, arg, opt.Resolve)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +28,8 @@ func Retry(ctx context.Context, st *store.Store, arg string, opt WriteOptions) (
 // StateCounts returns how many items are in each ingest state (saved,
 // fetched, parsed, enriched, failed), how many are archived ("archived")
 // and how many are copies of another item's text ("copies").
-func StateCounts(ctx context.Context, st *store.Store) (map[string]int, error) {
+func (l *Ledger) StateCounts(ctx context.Context) (map[string]int, error) {
+	st := l.st
 	return st.StateCounts(ctx)
 }
 
@@ -72,7 +74,8 @@ const (
 // Queue lists the items of a queue (QueuePending, QueueFailed), oldest
 // first, at most limit (0: all). A failed item's record carries its
 // ingest status and last error (the "ingest" extra field).
-func Queue(ctx context.Context, st *store.Store, which string, limit int) ([]*record.Record, error) {
+func (l *Ledger) Queue(ctx context.Context, which string, limit int) ([]*record.Record, error) {
+	st := l.st
 	q := store.QueueOptions{Limit: limit}
 	switch which {
 	case QueuePending:
@@ -89,7 +92,8 @@ func Queue(ctx context.Context, st *store.Store, which string, limit int) ([]*re
 // highlight), newest first, filtered by actor, tag, confidence, review
 // state and text: records with the item's id, url and title and
 // annotations[0].
-func Highlights(ctx context.Context, st *store.Store, f HighlightFilter) ([]*record.Record, error) {
+func (l *Ledger) Highlights(ctx context.Context, f HighlightFilter) ([]*record.Record, error) {
+	st := l.st
 	for _, t := range f.Types {
 		switch t {
 		case record.AnnHighlight, record.AnnLowlight, record.AnnNote:
@@ -143,7 +147,8 @@ const importBatch = 5000
 // whose client went away); what was committed stays. A row that cannot
 // be read or a link that cannot be saved is counted and reported in the
 // result; the rest is saved.
-func Import(ctx context.Context, st *store.Store, name string, data []byte, opt ImportOptions) (*ImportResult, error) {
+func (l *Ledger) Import(ctx context.Context, name string, data []byte, opt ImportOptions) (*ImportResult, error) {
+	st := l.st
 	f := importer.Formats[opt.Format]
 	if opt.Format != "" && f == nil {
 		return nil, &InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("format %q: want one of %s", opt.Format, strings.Join(importer.Names(), ", "))}

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // ShowOptions are the settings of Show.
@@ -22,8 +22,9 @@ type ShowOptions struct {
 // Show returns everything stored about the item arg names (an id or its
 // URL): metadata, ingest status and last error, archived_at, tags with who
 // added them, every annotation and artifact, and with opt.Text its chunks.
-func Show(ctx context.Context, st *store.Store, arg string, opt ShowOptions) (*record.Record, error) {
-	id, err := ResolveItem(ctx, st, arg, opt.Resolve)
+func (l *Ledger) Show(ctx context.Context, arg string, opt ShowOptions) (*record.Record, error) {
+	st := l.st
+	id, err := l.ResolveItem(ctx, arg, opt.Resolve)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +34,8 @@ func Show(ctx context.Context, st *store.Store, arg string, opt ShowOptions) (*r
 
 // Tags lists every tag with its item count by actor, most used first, as
 // records with a tag_count object.
-func Tags(ctx context.Context, st *store.Store) ([]*record.Record, error) {
+func (l *Ledger) Tags(ctx context.Context) ([]*record.Record, error) {
+	st := l.st
 	counts, err := st.TagCounts(ctx)
 	if err != nil {
 		return nil, err
@@ -64,7 +66,8 @@ func (o WriteOptions) actor() string {
 // none: an id that is not one of the item's annotations fails with a
 // *store.NoAnnotationError and removes nothing. The result record carries
 // the item's identity and change.annotations_removed.
-func Unannotate(ctx context.Context, st *store.Store, arg string, annotationIDs []int64, opt WriteOptions) (*record.Record, error) {
+func (l *Ledger) Unannotate(ctx context.Context, arg string, annotationIDs []int64, opt WriteOptions) (*record.Record, error) {
+	st := l.st
 	rec, err := itemRef(ctx, st, arg, opt.Resolve)
 	if err != nil {
 		return nil, err
@@ -85,7 +88,8 @@ func Unannotate(ctx context.Context, st *store.Store, arg string, annotationIDs 
 // the item id: a *NoAnnotationError when it is not one of the item's
 // annotations, an *InputError (with a hint) when it is not a highlight.
 // arg is the item as the user gave it, for the hint.
-func CheckPinnable(ctx context.Context, st *store.Store, id, arg string, annotationID int64) error {
+func (l *Ledger) CheckPinnable(ctx context.Context, id, arg string, annotationID int64) error {
+	st := l.st
 	rec, err := st.Show(ctx, id, store.ShowOptions{})
 	if err != nil {
 		return notFound(err, arg, st)
@@ -125,7 +129,8 @@ func (e *NoAnnotationError) Hint() string {
 // archived item is left out of searches, listings, related items and
 // briefs unless they ask for it, and is still shown, ingested and kept.
 // Archiving twice changes nothing (change.changed false).
-func Archive(ctx context.Context, st *store.Store, arg string, archived bool, opt WriteOptions) (*record.Record, error) {
+func (l *Ledger) Archive(ctx context.Context, arg string, archived bool, opt WriteOptions) (*record.Record, error) {
+	st := l.st
 	rec, err := itemRef(ctx, st, arg, opt.Resolve)
 	if err != nil {
 		return nil, err
@@ -145,7 +150,8 @@ func Archive(ctx context.Context, st *store.Store, arg string, archived bool, op
 // Delete removes the item arg names for good: its chunks, annotations,
 // tags, artifacts and full-text rows, in one transaction. Its history
 // stays, with a deleted event. The result record carries what was removed.
-func Delete(ctx context.Context, st *store.Store, arg string, opt WriteOptions) (*record.Record, error) {
+func (l *Ledger) Delete(ctx context.Context, arg string, opt WriteOptions) (*record.Record, error) {
+	st := l.st
 	rec, err := itemRef(ctx, st, arg, opt.Resolve)
 	if err != nil {
 		return nil, err
@@ -161,7 +167,7 @@ func Delete(ctx context.Context, st *store.Store, arg string, opt WriteOptions) 
 // itemRef resolves arg and returns the item's identity (id, url,
 // canonical_url, source_type, title) as a record for a verb's result.
 func itemRef(ctx context.Context, st *store.Store, arg string, opt ResolveOptions) (*record.Record, error) {
-	id, err := ResolveItem(ctx, st, arg, opt)
+	id, err := New(st).ResolveItem(ctx, arg, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,13 @@
 // Package ledger is linkledger's service layer: what each verb does over
 // the store (resolve an item argument, find, related, brief, status, save,
 // annotate, tag, pin, show, list tags, remove an annotation, archive,
-// delete), as functions that take a *store.Store and plain option structs
-// and return records or typed errors.
+// delete), as methods of one *Ledger (the open database) that take plain
+// option structs and return records or typed errors. It is the only door
+// to the store (lib/ledger/internal/store): one method per operation, no
+// package function taking the store beside it.
 //
-// Both faces call it: the CLI (ll-find, ll-brief, ll-save's input reading,
-// the linkledger verbs) and the MCP server (lib/mcp). So it never reads
+// Every face and filter calls it: the ll-* filters, the linkledger verbs,
+// the MCP server (lib/mcp) and the web app (lib/web). So it never reads
 // flags, os.Args or the environment and never writes to stdout or stderr:
 // the caller decides how a result or an error is shown (the errors carry a
 // Hint for the next command to try, or a record error code).

@@ -8,7 +8,6 @@ import (
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Next steps: after a result with an obvious next step, every face names
@@ -163,7 +162,8 @@ func matchedWord(w string, why *record.WhyRanked) bool {
 // searched word is unmatched and the best item is fetched (a pending
 // item matches on its URL, note and tags, which the word index does not
 // hold); nil when the look-up fails (a hint is never worth an error).
-func Absent(ctx context.Context, st *store.Store, q string, n int, best Best) []string {
+func (l *Ledger) Absent(ctx context.Context, q string, n int, best Best) []string {
+	st := l.st
 	if st == nil || (n > 0 && best.Pending) {
 		return nil
 	}
@@ -235,8 +235,8 @@ func SaveNext(id, status string) Next {
 // PendingNext is how many saved items wait for the worker, for the line
 // a face adds to its next step; 0 when the count fails (a hint is never
 // worth an error).
-func PendingNext(ctx context.Context, st *store.Store) int {
-	n, err := CountPending(ctx, st, 0)
+func (l *Ledger) PendingNext(ctx context.Context) int {
+	n, err := l.CountPending(ctx, 0)
 	if err != nil {
 		return 0
 	}

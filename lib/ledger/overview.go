@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/query"
-	"github.com/linkledger/linkledger/lib/store"
 	"github.com/linkledger/linkledger/lib/tokens"
 )
 
@@ -80,7 +80,8 @@ type OverviewItem struct {
 // BuildOverview reads the ledger and makes its overview within the
 // budget: past it, groups keep 3 words, then the longest list loses its
 // last entry, until the text form fits (truncated: true).
-func BuildOverview(ctx context.Context, st *store.Store, opt OverviewOptions) (*Overview, error) {
+func (l *Ledger) BuildOverview(ctx context.Context, opt OverviewOptions) (*Overview, error) {
+	st := l.st
 	if opt.MaxTokens == 0 {
 		opt.MaxTokens = DefaultOverviewTokens
 	}

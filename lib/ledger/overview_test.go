@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 	"github.com/linkledger/linkledger/lib/tokens"
 )
 
@@ -64,7 +64,7 @@ func TestOverview(t *testing.T) {
 		}
 	}
 
-	o, err := BuildOverview(ctx, st, OverviewOptions{})
+	o, err := New(st).BuildOverview(ctx, OverviewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestOverview(t *testing.T) {
 	}
 
 	// deterministic
-	again, err := BuildOverview(ctx, st, OverviewOptions{})
+	again, err := New(st).BuildOverview(ctx, OverviewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestOverview(t *testing.T) {
 	}
 
 	// a small budget cuts lists, never the counts
-	small, err := BuildOverview(ctx, st, OverviewOptions{MaxTokens: MinOverviewTokens})
+	small, err := New(st).BuildOverview(ctx, OverviewOptions{MaxTokens: MinOverviewTokens})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,13 +137,13 @@ func TestOverview(t *testing.T) {
 	if !small.Truncated || small.Tokens > MinOverviewTokens || small.Items != 7 || !strings.HasPrefix(OverviewText(small), "7 items") {
 		t.Errorf("overview in %d tokens: %d tokens, truncated %v\n%s", MinOverviewTokens, small.Tokens, small.Truncated, OverviewText(small))
 	}
-	if _, err := BuildOverview(ctx, st, OverviewOptions{MaxTokens: 50}); err == nil {
+	if _, err := New(st).BuildOverview(ctx, OverviewOptions{MaxTokens: 50}); err == nil {
 		t.Errorf("max tokens 50: no error")
 	}
 }
 
 func TestOverviewEmpty(t *testing.T) {
-	o, err := BuildOverview(context.Background(), openTest(t), OverviewOptions{})
+	o, err := New(openTest(t)).BuildOverview(context.Background(), OverviewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func BenchmarkOverview(b *testing.B) {
 			seedBench(b, st, size)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := BuildOverview(ctx, st, OverviewOptions{}); err != nil {
+				if _, err := New(st).BuildOverview(ctx, OverviewOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}

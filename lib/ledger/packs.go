@@ -15,8 +15,8 @@ import (
 
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // MaxNameLen is the longest pack or task name, in bytes.
@@ -91,7 +91,7 @@ func packBrief(ctx context.Context, st *store.Store, query string, o record.Pack
 	if pointers == 0 {
 		pointers = -1 // a pack saved with no pointers keeps none
 	}
-	res, err := Brief(ctx, st, BriefOptions{
+	res, err := New(st).Brief(ctx, BriefOptions{
 		Find: FindOptions{Query: query, Tags: o.Tags, Type: o.Type,
 			Mode: o.Mode, SemanticWeight: o.SemanticWeight, Embedder: e},
 		MaxItems: o.MaxItems, MaxPointers: pointers, PointerWords: o.PointerWords, MaxTokens: o.MaxTokens,
@@ -155,7 +155,8 @@ func (o PackWriteOptions) actor() string {
 
 // SavePack builds the brief of query and saves it as the pack name. A
 // taken name fails with a *PackExistsError unless opt.Replace.
-func SavePack(ctx context.Context, st *store.Store, name, query string, o record.PackOptions, opt PackWriteOptions) (*record.PackInfo, error) {
+func (l *Ledger) SavePack(ctx context.Context, name, query string, o record.PackOptions, opt PackWriteOptions) (*record.PackInfo, error) {
+	st := l.st
 	if err := CheckName("pack", name); err != nil {
 		return nil, err
 	}
@@ -193,7 +194,8 @@ func SavePack(ctx context.Context, st *store.Store, name, query string, o record
 // (its ranking included: a mode it was saved with is kept, and falls back
 // to lexical with a warning when the semantic side cannot be had) and
 // stores it as a new version that says what entered and what left.
-func RefreshPack(ctx context.Context, st *store.Store, name string, opt PackWriteOptions) (*record.PackInfo, error) {
+func (l *Ledger) RefreshPack(ctx context.Context, name string, opt PackWriteOptions) (*record.PackInfo, error) {
+	st := l.st
 	old, err := st.Pack(ctx, name, 0)
 	if errors.Is(err, store.ErrNoPack) {
 		return nil, &NoPackError{Name: name}
@@ -222,7 +224,8 @@ func RefreshPack(ctx context.Context, st *store.Store, name string, opt PackWrit
 }
 
 // ShowPack returns the pack name at version (0: the latest).
-func ShowPack(ctx context.Context, st *store.Store, name string, version int) (*record.PackInfo, error) {
+func (l *Ledger) ShowPack(ctx context.Context, name string, version int) (*record.PackInfo, error) {
+	st := l.st
 	p, err := st.Pack(ctx, name, version)
 	if errors.Is(err, store.ErrNoPack) {
 		return nil, &NoPackError{Name: name, Version: version}
@@ -231,7 +234,8 @@ func ShowPack(ctx context.Context, st *store.Store, name string, version int) (*
 }
 
 // ListPacks returns every pack at its latest version, without briefs.
-func ListPacks(ctx context.Context, st *store.Store) ([]record.PackInfo, error) {
+func (l *Ledger) ListPacks(ctx context.Context) ([]record.PackInfo, error) {
+	st := l.st
 	return st.Packs(ctx)
 }
 
@@ -293,11 +297,12 @@ type CiteOptions struct {
 
 // Cite records that the item arg names (an id or its URL) was used in a
 // task.
-func Cite(ctx context.Context, st *store.Store, arg string, opt CiteOptions) (*record.Citation, error) {
+func (l *Ledger) Cite(ctx context.Context, arg string, opt CiteOptions) (*record.Citation, error) {
+	st := l.st
 	if err := CheckName("task", opt.Task); err != nil {
 		return nil, err
 	}
-	id, err := ResolveItem(ctx, st, arg, opt.Resolve)
+	id, err := l.ResolveItem(ctx, arg, opt.Resolve)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +326,8 @@ type StatsOptions struct {
 // Stats measures evidence reuse over a period: the share of tasks that
 // reused a stored source (the design's bar: 30%), the items saved and never
 // used, and the most reused sources (record.UsageStats).
-func Stats(ctx context.Context, st *store.Store, opt StatsOptions) (*record.UsageStats, error) {
+func (l *Ledger) Stats(ctx context.Context, opt StatsOptions) (*record.UsageStats, error) {
+	st := l.st
 	if opt.Until.IsZero() {
 		opt.Until = st.Now()
 	}

@@ -15,9 +15,8 @@ import (
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/internal/embedtest"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 func TestPackDiff(t *testing.T) {
@@ -83,9 +82,9 @@ func TestPackKeepsRanking(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	embedtest.Index(t, st, "hash-64",
-		embedtest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress."},
-		embedtest.Doc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter."})
+	indexEmbedded(t, st, "hash-64",
+		embedDoc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress."},
+		embedDoc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter."})
 	ok := &embed.Client{URL: srv.URL + "/v1", Model: "hash-64", Attempts: 1}
 	items := func(p *record.PackInfo) []string {
 		t.Helper()
@@ -105,7 +104,7 @@ func TestPackKeepsRanking(t *testing.T) {
 	hybrid := o
 	hybrid.Mode, hybrid.SemanticWeight = store.ModeHybrid, &w
 
-	p, err := SavePack(ctx, st, "h", "NAC", hybrid, PackWriteOptions{Embedder: ok})
+	p, err := New(st).SavePack(ctx, "h", "NAC", hybrid, PackWriteOptions{Embedder: ok})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +114,7 @@ func TestPackKeepsRanking(t *testing.T) {
 	if p.Options.Mode != "hybrid" || p.Options.SemanticWeight == nil || *p.Options.SemanticWeight != 0.7 {
 		t.Errorf("stored options = %+v", p.Options)
 	}
-	p, err = RefreshPack(ctx, st, "h", PackWriteOptions{Embedder: ok})
+	p, err = New(st).RefreshPack(ctx, "h", PackWriteOptions{Embedder: ok})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +122,7 @@ func TestPackKeepsRanking(t *testing.T) {
 		t.Errorf("refresh hybrid: mode %q left %v items (-want +got):\n%s", p.Mode, p.Left, d)
 	}
 	// no endpoint now: lexical, with the reason, not an error
-	p, err = RefreshPack(ctx, st, "h", PackWriteOptions{})
+	p, err = New(st).RefreshPack(ctx, "h", PackWriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +131,7 @@ func TestPackKeepsRanking(t *testing.T) {
 	}
 	// the endpoint failing: the same
 	bad := &embed.Client{URL: srv.URL + "/500/v1", Model: "hash-64", Attempts: 1}
-	p, err = RefreshPack(ctx, st, "h", PackWriteOptions{Embedder: bad})
+	p, err = New(st).RefreshPack(ctx, "h", PackWriteOptions{Embedder: bad})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,10 +143,10 @@ func TestPackKeepsRanking(t *testing.T) {
 	lexical := o
 	lexical.Mode = store.ModeLexical
 	asked := fake.Requests()
-	if p, err = SavePack(ctx, st, "l", "NAC", lexical, PackWriteOptions{Embedder: ok}); err != nil {
+	if p, err = New(st).SavePack(ctx, "l", "NAC", lexical, PackWriteOptions{Embedder: ok}); err != nil {
 		t.Fatal(err)
 	}
-	if p, err = RefreshPack(ctx, st, "l", PackWriteOptions{Embedder: ok}); err != nil {
+	if p, err = New(st).RefreshPack(ctx, "l", PackWriteOptions{Embedder: ok}); err != nil {
 		t.Fatal(err)
 	}
 	if len(items(p)) != 0 || p.Mode != "" || p.Warnings != nil || fake.Requests() != asked {
@@ -155,13 +154,13 @@ func TestPackKeepsRanking(t *testing.T) {
 	}
 
 	// saved with no mode: the default of each build, nothing stored
-	if p, err = SavePack(ctx, st, "d", "NAC", o, PackWriteOptions{Embedder: ok}); err != nil {
+	if p, err = New(st).SavePack(ctx, "d", "NAC", o, PackWriteOptions{Embedder: ok}); err != nil {
 		t.Fatal(err)
 	}
 	if p.Mode != "hybrid" || p.Options.Mode != "" || p.Options.SemanticWeight != nil {
 		t.Errorf("default pack: mode %q options %+v", p.Mode, p.Options)
 	}
-	if p, err = RefreshPack(ctx, st, "d", PackWriteOptions{}); err != nil {
+	if p, err = New(st).RefreshPack(ctx, "d", PackWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(items(p)) != 0 || p.Mode != "" || p.Warnings != nil {
@@ -173,10 +172,10 @@ func TestPackKeepsRanking(t *testing.T) {
 	if _, err := st.SavePack(ctx, "f", "NAC", fuzzy, store.PackVersion{Brief: `{"items":[],"tokens":1,"max_tokens":2000}`}, store.ActorHuman, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RefreshPack(ctx, st, "f", PackWriteOptions{Embedder: ok}); err == nil || !strings.Contains(err.Error(), `pack "f": stored options: mode "fuzzy"`) {
+	if _, err := New(st).RefreshPack(ctx, "f", PackWriteOptions{Embedder: ok}); err == nil || !strings.Contains(err.Error(), `pack "f": stored options: mode "fuzzy"`) {
 		t.Errorf("refresh of a stored bad mode: %v", err)
 	}
-	if p, err := ShowPack(ctx, st, "f", 0); err != nil || p.Version != 1 {
+	if p, err := New(st).ShowPack(ctx, "f", 0); err != nil || p.Version != 1 {
 		t.Errorf("after a failed refresh: %v %+v", err, p)
 	}
 	b, err := json.Marshal(o)

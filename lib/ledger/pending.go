@@ -2,14 +2,13 @@ package ledger
 
 import (
 	"context"
-
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // CountPending is how many saved items wait for the worker now: the
 // pending queue, failed items retried below maxAttempts (0: the
 // default). The faces say it when they name the worker as the next step,
 // and the ingest loop polls it.
-func CountPending(ctx context.Context, st *store.Store, maxAttempts int) (int, error) {
+func (l *Ledger) CountPending(ctx context.Context, maxAttempts int) (int, error) {
+	st := l.st
 	return st.CountPending(ctx, maxAttempts)
 }

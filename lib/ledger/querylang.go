@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // applyQuery reads opt.Query in the query language (lib/query, ParseLang:

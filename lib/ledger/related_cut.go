@@ -3,8 +3,8 @@ package ledger
 import (
 	"context"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // RelatedHits ranks the items related to the item id (store.Related) and
@@ -15,7 +15,8 @@ import (
 // every neighbour, as --all-matches). The list is cut from its best
 // neighbour, not the page's: the page so.Offset, so.Limit is taken from
 // the cut list, so pages stay stable.
-func RelatedHits(ctx context.Context, st *store.Store, id string, so store.SearchOptions) (*store.SearchResult, error) {
+func (l *Ledger) RelatedHits(ctx context.Context, id string, so store.SearchOptions) (*store.SearchResult, error) {
+	st := l.st
 	limit := so.Limit
 	if limit <= 0 {
 		limit = 10 // store.SearchOptions' default

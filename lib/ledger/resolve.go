@@ -7,7 +7,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // IsItemID reports whether s has the form of an item id: ll_ and 16
@@ -57,7 +56,8 @@ func (e *NoItemError) Hint() string {
 // that canonicalizes to the saved one. It returns a *NoItemError when no
 // such item is stored, including when arg is neither an id nor a URL; other
 // errors are the database's.
-func ResolveItem(ctx context.Context, st *store.Store, arg string, opt ResolveOptions) (string, error) {
+func (l *Ledger) ResolveItem(ctx context.Context, arg string, opt ResolveOptions) (string, error) {
+	st := l.st
 	a := strings.TrimSpace(arg)
 	id := a
 	if !IsItemID(a) {

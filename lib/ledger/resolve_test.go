@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 func openTest(t *testing.T) *store.Store {
@@ -62,7 +62,7 @@ func TestResolveItem(t *testing.T) {
 		{"ftp://example.com/x", ""},
 		{"", ""},
 	} {
-		got, err := ResolveItem(ctx, st, tc.arg, ResolveOptions{Cwd: dir})
+		got, err := New(st).ResolveItem(ctx, tc.arg, ResolveOptions{Cwd: dir})
 		if tc.want == "" {
 			var ne *NoItemError
 			if !errors.As(err, &ne) {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // ReviewQueueOptions are the settings of ReviewQueue.
@@ -25,7 +25,8 @@ type ReviewQueueOptions struct {
 // annotation (the item's id, url and title with annotations[0], decayed
 // true when the decay policy leaves it out of ranking and briefs) or per
 // tag (tagged[0]).
-func ReviewQueue(ctx context.Context, st *store.Store, opt ReviewQueueOptions) ([]*record.Record, error) {
+func (l *Ledger) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*record.Record, error) {
+	st := l.st
 	p, err := opt.Decay.Resolve(ctx, st)
 	if err != nil {
 		return nil, err
@@ -39,7 +40,8 @@ func ReviewQueue(ctx context.Context, st *store.Store, opt ReviewQueueOptions) (
 // An unknown annotation fails with store.ErrNoAnnotation, an unknown tag
 // with a not_found record error; an agent confirming or rejecting, or
 // changing a person's decision, with a bad_input record error.
-func Review(ctx context.Context, st *store.Store, d store.ReviewDecision, opt WriteOptions) (*record.Record, error) {
+func (l *Ledger) Review(ctx context.Context, d store.ReviewDecision, opt WriteOptions) (*record.Record, error) {
+	st := l.st
 	rec, err := st.Review(ctx, d, opt.actor())
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, &store.NoAnnotationError{IDs: []int64{d.AnnotationID}}
@@ -71,13 +73,9 @@ type (
 // decides in batches calls it, so all share the rule: a decision that
 // carries IfVersion is compared with the annotation (or tag) as it is in
 // the same transaction that changes it.
-func ReviewAll(ctx context.Context, st *store.Store, ds []store.ReviewDecision, opt WriteOptions) ([]*record.Record, error) {
+func (l *Ledger) ReviewAll(ctx context.Context, ds []store.ReviewDecision, opt WriteOptions) ([]*record.Record, error) {
+	st := l.st
 	return st.ReviewAll(ctx, ds, opt.actor())
-}
-
-// DecideAll is ReviewAll on this ledger.
-func (l *Ledger) DecideAll(ctx context.Context, ds []ReviewDecision, opt WriteOptions) ([]*record.Record, error) {
-	return ReviewAll(ctx, l.st, ds, opt)
 }
 
 // AnnotationVersions are the versions of item itemID's annotations by id

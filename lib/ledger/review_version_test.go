@@ -5,15 +5,15 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // queueVersions are the versions the review queue shows, by annotation
 // text (and "tag:NAME" for tags).
 func queueVersions(t *testing.T, st *store.Store) map[string]string {
 	t.Helper()
-	recs, err := ReviewQueue(context.Background(), st, ReviewQueueOptions{})
+	recs, err := New(st).ReviewQueue(context.Background(), ReviewQueueOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func queueVersions(t *testing.T, st *store.Store) map[string]string {
 
 func reviewOf(t *testing.T, st *store.Store, text string) string {
 	t.Helper()
-	rec, err := Show(context.Background(), st, "https://decay.test/kites", ShowOptions{})
+	rec, err := New(st).Show(context.Background(), "https://decay.test/kites", ShowOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func reviewOf(t *testing.T, st *store.Store, text string) string {
 
 func annIDOf(t *testing.T, st *store.Store, text string) int64 {
 	t.Helper()
-	rec, err := Show(context.Background(), st, "https://decay.test/kites", ShowOptions{})
+	rec, err := New(st).Show(context.Background(), "https://decay.test/kites", ShowOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,14 +71,14 @@ func TestReviewStale(t *testing.T) {
 	if v["weak guess"] == "" || v["weak guess"] == v["fair guess"] {
 		t.Fatalf("versions: %v", v)
 	}
-	rec, err := Review(ctx, st, store.ReviewDecision{AnnotationID: weak, Decision: store.ReviewConfirmed, IfVersion: v["weak guess"]}, WriteOptions{})
+	rec, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: store.ReviewConfirmed, IfVersion: v["weak guess"]}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rec.Annotations[0].Version == "" || rec.Annotations[0].Version == v["weak guess"] {
 		t.Errorf("the answer's version %q: want a new one", rec.Annotations[0].Version)
 	}
-	_, err = Review(ctx, st, store.ReviewDecision{AnnotationID: weak, Decision: store.ReviewRejected, IfVersion: v["weak guess"]}, WriteOptions{})
+	_, err = New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: store.ReviewRejected, IfVersion: v["weak guess"]}, WriteOptions{})
 	var se *StaleError
 	if !errors.As(err, &se) || se.AnnotationID != weak || se.Now != "confirmed by human" {
 		t.Fatalf("stale reject: %v, want a StaleError saying confirmed by human", err)
@@ -88,16 +88,16 @@ func TestReviewStale(t *testing.T) {
 	}
 	// an edit: the confidence set by another page
 	fair := annIDOf(t, st, "fair guess")
-	if _, err := Review(ctx, st, store.ReviewDecision{AnnotationID: fair, Confidence: fp(0.8)}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Confidence: fp(0.8)}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Review(ctx, st, store.ReviewDecision{AnnotationID: fair, Decision: store.ReviewRejected, IfVersion: v["fair guess"]}, WriteOptions{}); !errors.As(err, &se) {
+	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: store.ReviewRejected, IfVersion: v["fair guess"]}, WriteOptions{}); !errors.As(err, &se) {
 		t.Fatalf("reject after an edit: %v, want a StaleError", err)
 	}
 	if got := reviewOf(t, st, "fair guess"); got != "" {
 		t.Errorf("after the stale reject: %q, want undecided", got)
 	}
-	if _, err := Review(ctx, st, store.ReviewDecision{AnnotationID: fair, Decision: store.ReviewRejected}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: store.ReviewRejected}, WriteOptions{}); err != nil {
 		t.Errorf("a decision without a version: %v", err)
 	}
 }
@@ -109,14 +109,14 @@ func TestReviewUndo(t *testing.T) {
 	ctx := context.Background()
 	st := decayStore(t)
 	weak, fair := annIDOf(t, st, "weak guess"), annIDOf(t, st, "fair guess")
-	rec, err := Review(ctx, st, store.ReviewDecision{AnnotationID: weak, Decision: store.ReviewRejected}, WriteOptions{})
+	rec, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: store.ReviewRejected}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Review(ctx, st, store.ReviewDecision{AnnotationID: weak, Decision: ReviewUndo}, WriteOptions{Actor: "agent:a"}); err == nil {
+	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: ReviewUndo}, WriteOptions{Actor: "agent:a"}); err == nil {
 		t.Error("an agent undid a person's decision")
 	}
-	undone, err := Review(ctx, st, store.ReviewDecision{AnnotationID: weak, Decision: ReviewUndo, IfVersion: rec.Annotations[0].Version}, WriteOptions{})
+	undone, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: ReviewUndo, IfVersion: rec.Annotations[0].Version}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,13 +126,13 @@ func TestReviewUndo(t *testing.T) {
 	if _, ok := queueVersions(t, st)["weak guess"]; !ok {
 		t.Error("an undone annotation is not back in the queue")
 	}
-	if _, err := Review(ctx, st, store.ReviewDecision{AnnotationID: weak, Decision: ReviewUndo}, WriteOptions{}); err == nil {
+	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: ReviewUndo}, WriteOptions{}); err == nil {
 		t.Error("an undo of an undecided annotation was accepted")
 	}
-	if _, err := Review(ctx, st, store.ReviewDecision{AnnotationID: fair, Decision: store.ReviewConfirmed}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: store.ReviewConfirmed}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Review(ctx, st, store.ReviewDecision{AnnotationID: fair, Decision: ReviewUndo}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: ReviewUndo}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := reviewOf(t, st, "fair guess"); got != "" {
@@ -146,7 +146,7 @@ func TestReviewUndo(t *testing.T) {
 func TestReviewAllOneTransaction(t *testing.T) {
 	ctx := context.Background()
 	st := decayStore(t)
-	if _, err := Tag(ctx, st, "https://decay.test/kites", []string{"birds"}, nil, SaveOptions{Actor: "agent:a"}); err != nil {
+	if _, err := New(st).Tag(ctx, "https://decay.test/kites", []string{"birds"}, nil, SaveOptions{Actor: "agent:a"}); err != nil {
 		t.Fatal(err)
 	}
 	v := queueVersions(t, st)
@@ -157,7 +157,7 @@ func TestReviewAllOneTransaction(t *testing.T) {
 		{ItemID: item, Tag: "birds", Decision: store.ReviewConfirmed, IfVersion: v["tag:birds"]},
 		{AnnotationID: fair, Decision: store.ReviewRejected, IfVersion: "0000000000000000"},
 	}
-	_, err := ReviewAll(ctx, st, batch, WriteOptions{})
+	_, err := New(st).ReviewAll(ctx, batch, WriteOptions{})
 	var be *BatchError
 	var se *StaleError
 	if !errors.As(err, &be) || be.Index != 2 || !errors.As(err, &se) {
@@ -170,7 +170,7 @@ func TestReviewAllOneTransaction(t *testing.T) {
 		t.Error("a failed batch decided the tag")
 	}
 	batch[2].IfVersion = v["fair guess"]
-	recs, err := ReviewAll(ctx, st, batch, WriteOptions{})
+	recs, err := New(st).ReviewAll(ctx, batch, WriteOptions{})
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("batch: %d, %v", len(recs), err)
 	}
@@ -178,10 +178,10 @@ func TestReviewAllOneTransaction(t *testing.T) {
 		t.Errorf("after the batch: %q %q", a, b)
 	}
 	// the tag, decided: a stale second decision is refused; undo puts it back
-	if _, err := Review(ctx, st, store.ReviewDecision{ItemID: item, Tag: "birds", Decision: store.ReviewRejected, IfVersion: v["tag:birds"]}, WriteOptions{}); !errors.As(err, &se) || se.Tag != "birds" {
+	if _, err := New(st).Review(ctx, store.ReviewDecision{ItemID: item, Tag: "birds", Decision: store.ReviewRejected, IfVersion: v["tag:birds"]}, WriteOptions{}); !errors.As(err, &se) || se.Tag != "birds" {
 		t.Errorf("stale tag decision: %v", err)
 	}
-	if _, err := Review(ctx, st, store.ReviewDecision{ItemID: item, Tag: "birds", Decision: ReviewUndo, IfVersion: recs[1].Tagged[0].Version}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, store.ReviewDecision{ItemID: item, Tag: "birds", Decision: ReviewUndo, IfVersion: recs[1].Tagged[0].Version}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := queueVersions(t, st)["tag:birds"]; got != v["tag:birds"] {

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/canon"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // SaveOptions are the settings of Save, Annotate, Tag and Pin.
@@ -100,7 +100,8 @@ func quote(in string) string {
 // carries id, url, canonical_url, source_type, status, new and save.
 // A bad input is an *InputError; a request the store refuses (an unknown
 // id, a bad actor) a *record.Error; a busy database store.IsBusy.
-func Save(ctx context.Context, st *store.Store, rec *record.Record, opt SaveOptions) (*record.Record, error) {
+func (l *Ledger) Save(ctx context.Context, rec *record.Record, opt SaveOptions) (*record.Record, error) {
+	st := l.st
 	in := *rec
 	if t := strings.TrimSpace(in.URL); t != "" || in.ID == "" {
 		if err := Canonicalize(&in, t, opt.Resolve); err != nil {
@@ -126,7 +127,8 @@ func Save(ctx context.Context, st *store.Store, rec *record.Record, opt SaveOpti
 // gets opt.Actor; agent annotations without a confidence get 0.5; beyond
 // the agent highlight cap the lowest-confidence unpinned agent highlight
 // is displaced (save.displaced).
-func Annotate(ctx context.Context, st *store.Store, arg string, anns []record.Annotation, opt SaveOptions) (*record.Record, error) {
+func (l *Ledger) Annotate(ctx context.Context, arg string, anns []record.Annotation, opt SaveOptions) (*record.Record, error) {
+	st := l.st
 	if len(anns) == 0 {
 		return nil, &InputError{Code: record.CodeBadInput, Message: "no annotation given"}
 	}
@@ -134,7 +136,8 @@ func Annotate(ctx context.Context, st *store.Store, arg string, anns []record.An
 }
 
 // Tag adds and removes tags on the item arg names.
-func Tag(ctx context.Context, st *store.Store, arg string, add, remove []string, opt SaveOptions) (*record.Record, error) {
+func (l *Ledger) Tag(ctx context.Context, arg string, add, remove []string, opt SaveOptions) (*record.Record, error) {
+	st := l.st
 	if len(add) == 0 && len(remove) == 0 {
 		return nil, &InputError{Code: record.CodeBadInput, Message: "no tag to add or remove"}
 	}
@@ -144,7 +147,8 @@ func Tag(ctx context.Context, st *store.Store, arg string, add, remove []string,
 // Pin pins (pin true) or unpins one of the item's highlights by its
 // annotation id. A pinned highlight is never displaced by the agent
 // highlight cap and adds the pinned boost to the item's ranking.
-func Pin(ctx context.Context, st *store.Store, arg string, annotationID int64, pin bool, opt SaveOptions) (*record.Record, error) {
+func (l *Ledger) Pin(ctx context.Context, arg string, annotationID int64, pin bool, opt SaveOptions) (*record.Record, error) {
+	st := l.st
 	rec := &record.Record{}
 	if pin {
 		rec.Pin = []int64{annotationID}
@@ -156,11 +160,11 @@ func Pin(ctx context.Context, st *store.Store, arg string, annotationID int64, p
 
 // saveExisting saves rec onto the existing item arg names.
 func saveExisting(ctx context.Context, st *store.Store, arg string, rec *record.Record, opt SaveOptions) (*record.Record, error) {
-	id, err := ResolveItem(ctx, st, arg, opt.Resolve)
+	id, err := New(st).ResolveItem(ctx, arg, opt.Resolve)
 	if err != nil {
 		return nil, err
 	}
 	rec.ID = id
-	out, err := Save(ctx, st, rec, opt)
+	out, err := New(st).Save(ctx, rec, opt)
 	return out, notFound(err, arg, st)
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/linkledger/linkledger/lib/embed"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // Semantic retrieval (docs/retrieval.md, "Semantic and hybrid
@@ -33,7 +33,8 @@ func ParseMode(m string) error {
 // failing) leaves the lexical ranking and a warning, never an error. It
 // returns the store's semantic side (nil: lexical), the mode used and the
 // warnings.
-func SemanticSide(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, []string) {
+func (l *Ledger) SemanticSide(ctx context.Context, opt FindOptions) (*store.Semantic, string, []string) {
+	st := l.st
 	if opt.Query == "" {
 		return nil, store.ModeLexical, nil
 	}
@@ -108,7 +109,8 @@ func EmbedFailed(err error) string {
 // asks no endpoint: the item's own vectors stand for the query
 // (store.Related). It returns the side without a vector (nil: lexical),
 // the mode and the warnings.
-func RelatedSide(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, []string) {
+func (l *Ledger) RelatedSide(ctx context.Context, opt FindOptions) (*store.Semantic, string, []string) {
+	st := l.st
 	sem, mode, _, warnings := semanticMode(ctx, st, opt)
 	return sem, mode, warnings
 }

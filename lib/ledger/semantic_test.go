@@ -10,8 +10,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/internal/embedtest"
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 )
 
 // TestFindGivesUpWithItsCaller: a hybrid Find whose query is embedded on
@@ -28,12 +27,12 @@ func TestFindGivesUpWithItsCaller(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	embedtest.Index(t, st, "hash-64", embedtest.Doc{URL: "https://g.test/nac", Text: "Acetylcysteine lowers oxidative stress."})
+	indexEmbedded(t, st, "hash-64", embedDoc{URL: "https://g.test/nac", Text: "Acetylcysteine lowers oxidative stress."})
 	slow := &embed.Client{URL: srv.URL + "/slow/v1", Model: "hash-64", Attempts: 1, Timeout: 60 * time.Second}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = Find(ctx, st, FindOptions{Query: "NAC", Embedder: slow})
+	_, err = New(st).Find(ctx, FindOptions{Query: "NAC", Embedder: slow})
 	if took := time.Since(start); took > 10*time.Second {
 		t.Fatalf("Find took %v after its caller gave up at 200ms", took)
 	}

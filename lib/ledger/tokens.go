@@ -23,7 +23,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 )
 
 // ErrBadToken is the error of CheckToken for a secret no token has (never

@@ -11,7 +11,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 var benchWords = strings.Fields("agent memory link source retrieval ranking snippet highlight budget token search index chunk store query evidence")
@@ -24,7 +23,7 @@ var benchWords = strings.Fields("agent memory link source retrieval ranking snip
 // the server's overhead; scripts/benchmcp times whole calls at 10k items.
 func BenchmarkTools(b *testing.B) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(b.TempDir(), "ll.db"), store.Options{})
+	st, err := ledger.Open(ctx, filepath.Join(b.TempDir(), "ll.db"), ledger.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -39,7 +38,7 @@ func BenchmarkTools(b *testing.B) {
 		rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle,
 			Title: fmt.Sprintf("Post %d about %s", i, benchWords[i%len(benchWords)]), Text: &text, Checksum: fmt.Sprint("sha256:", i),
 			Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 80}}}
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -47,7 +46,7 @@ func BenchmarkTools(b *testing.B) {
 	query := "agent memory ranking"
 	b.Run("ledger.Find", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := ledger.Find(ctx, st, ledger.FindOptions{Query: query}); err != nil {
+			if _, err := st.Find(ctx, ledger.FindOptions{Query: query}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // TestFindFollowsDecayPolicy: the find tool (no decay argument) follows
@@ -20,7 +19,7 @@ import (
 func TestFindFollowsDecayPolicy(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), store.Options{Now: func() time.Time { return now }})
+	st, err := ledger.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), ledger.OpenOptions{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,11 +28,11 @@ func TestFindFollowsDecayPolicy(t *testing.T) {
 	text := "owls hunt at night (an owls guess)"
 	rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle, Title: "Owls",
 		Text: &text, Checksum: "sha256:owls", Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 4}}}
-	if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	c := 0.3
-	if _, err := ledger.Annotate(ctx, st, url, []record.Annotation{{Type: "highlight", Text: "owls guess", Confidence: &c}}, ledger.SaveOptions{Actor: "agent:a"}); err != nil {
+	if _, err := st.Annotate(ctx, url, []record.Annotation{{Type: "highlight", Text: "owls guess", Confidence: &c}}, ledger.SaveOptions{Actor: "agent:a"}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.AddDate(1, 0, 0)
@@ -61,7 +60,7 @@ func TestFindFollowsDecayPolicy(t *testing.T) {
 	if diff := cmp.Diff([]string{}, highlights()); diff != "" {
 		t.Errorf("default policy (-want +got):\n%s", diff)
 	}
-	if err := st.SetDecay(ctx, store.DecayPolicy{}, store.ActorHuman); err != nil {
+	if _, err := st.SetDecay(ctx, ledger.Decay{}, ledger.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"owls guess"}, highlights()); diff != "" {

@@ -12,9 +12,8 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/internal/embedtest"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/ledgertest"
 )
 
 // TestFindByMeaning: with an embedder, find and brief rank by meaning by
@@ -23,29 +22,29 @@ import (
 // semanticLedger is a store of two items with vectors of the fake's
 // hash-64 model ("Acetylcysteine ..." is found by "NAC" by meaning only),
 // and the fake endpoint's URL.
-func semanticLedger(t *testing.T) (*store.Store, string) {
+func semanticLedger(t *testing.T) (*ledger.Ledger, string) {
 	t.Helper()
 	ctx := context.Background()
 	srv := httptest.NewServer(&embedfake.Server{})
 	t.Cleanup(srv.Close)
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), store.Options{})
+	st, err := ledger.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	embedtest.Index(t, st, "hash-64",
-		embedtest.Doc{URL: "https://m.test/1", Text: "Acetylcysteine lowers oxidative stress."},
-		embedtest.Doc{URL: "https://m.test/2", Text: "Rye bread needs a sour starter."})
+	ledgertest.Index(t, st, "hash-64",
+		ledgertest.Doc{URL: "https://m.test/1", Text: "Acetylcysteine lowers oxidative stress."},
+		ledgertest.Doc{URL: "https://m.test/2", Text: "Rye bread needs a sour starter."})
 	return st, srv.URL
 }
 
 // connectTest connects a client to a server over st with opt, in
 // memory; both are closed when the test ends.
-func connectTest(t testing.TB, st *store.Store, opt Options) *sdk.ClientSession {
+func connectTest(t testing.TB, st *ledger.Ledger, opt Options) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	ct, stt := sdk.NewInMemoryTransports()
-	ss, err := New(ledger.New(st), opt).SDK().Connect(ctx, stt, nil)
+	ss, err := New(st, opt).SDK().Connect(ctx, stt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +60,7 @@ func connectTest(t testing.TB, st *store.Store, opt Options) *sdk.ClientSession 
 // callSemantic calls tool on a server over st with embedder e and
 // returns its structured result as JSON, its text and whether it is an
 // error.
-func callSemantic(t *testing.T, st *store.Store, e *embed.Client, tool string, args map[string]any) (string, string, bool) {
+func callSemantic(t *testing.T, st *ledger.Ledger, e *embed.Client, tool string, args map[string]any) (string, string, bool) {
 	t.Helper()
 	cs := connectTest(t, st, Options{Embedder: e})
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: args})

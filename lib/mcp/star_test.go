@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/ledgertest"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // TestTagStars: the tag tool's star argument stars and unstars an item
@@ -15,13 +16,13 @@ import (
 // finds it; without star, tag is as before.
 func TestTagStars(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), store.Options{})
+	st, err := ledger.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	for _, u := range []string{"https://a.test/one", "https://a.test/two"} {
-		if _, err := st.Save(ctx, &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "Page " + u}, store.SaveOptions{}); err != nil {
+		if _, err := st.SaveRecord(ctx, &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "Page " + u}, ledger.StoreSaveOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,8 +40,13 @@ func TestTagStars(t *testing.T) {
 	if got := starredIDs(); !strings.Contains(got, record.ItemID("https://a.test/one")) || strings.Contains(got, record.ItemID("https://a.test/two")) {
 		t.Errorf("find is:starred after star: %s", got)
 	}
+	db, closeDB, err := ledgertest.DB(ctx, st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeDB()
 	var actor string
-	if err := st.DB().Get(&actor, `SELECT actor FROM events WHERE action = 'starred'`); err != nil || actor != "agent:test" {
+	if err := db.Get(&actor, `SELECT actor FROM events WHERE action = 'starred'`); err != nil || actor != "agent:test" {
 		t.Errorf("starred by %q (%v), want agent:test", actor, err)
 	}
 	raw, text, isErr = callSemantic(t, st, nil, "tag", map[string]any{"item": "https://a.test/one", "add": []string{"x"}, "star": false})

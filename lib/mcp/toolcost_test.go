@@ -11,8 +11,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 	"github.com/linkledger/linkledger/lib/tokens"
 )
 
@@ -22,7 +22,7 @@ import (
 func toolListCost(t *testing.T) (total, outputSchemas int) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), store.Options{})
+	st, err := ledger.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestToolListCost(t *testing.T) {
 // (compactOutput).
 func TestToolsValidate(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), store.Options{})
+	st, err := ledger.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func textOf(res *sdk.CallToolResult) string {
 // bounds its text form too.
 func TestResultForms(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), store.Options{})
+	st, err := ledger.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestResultForms(t *testing.T) {
 		rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle,
 			Title: fmt.Sprintf("Memory post %d", i), Text: &text, Checksum: fmt.Sprint("sha256:", i),
 			Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 40}}}
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -455,9 +455,10 @@ func (s *Server) save(ctx context.Context, req *sdk.CallToolRequest, in SaveInpu
 	if ledger.IsItemID(strings.TrimSpace(in.URL)) {
 		return SaveOutput{}, "", usage("url %q: an item id; save takes a URL (annotate and tag take an id)", in.URL)
 	}
-	// an agent saves web links only, and the answer must not depend on
-	// which local files exist: WebInput never looks at the file system
-	u, err := canon.WebInput(in.URL)
+	// an agent saves web links only, by the remote faces' one rule
+	// (ledger.RemoteURL, which never looks at the file system); the
+	// messages say so in MCP's terms
+	u, err := ledger.RemoteURL(in.URL)
 	switch {
 	case errors.Is(err, canon.ErrLocalFile):
 		return SaveOutput{}, "", &ToolError{Code: record.CodeFileNotAllowed,

@@ -3,8 +3,8 @@ package web
 // BenchmarkPages measures the server time of each page over a ledger of
 // 10,000 items (make bench runs it; docs/benchmarks.md has the figures):
 // median and p95 per page, the search page as a ratio to the in-process
-// find it calls, and the page weight without the item's text. The store
-// is seeded through lib/store here (a test may; the package may not).
+// find it calls, and the page weight without the item's text. The ledger
+// is seeded through its own methods (Index, SaveRecord).
 
 import (
 	"context"
@@ -21,7 +21,6 @@ import (
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 var benchWords = strings.Fields(`memory agent link source retrieval index chunk token ranking evidence
@@ -58,7 +57,7 @@ func benchItem(i, chunks, words int) *record.Record {
 func benchLedger(b *testing.B) (path, bigID string) {
 	ctx := context.Background()
 	path = filepath.Join(b.TempDir(), "bench.db")
-	st, err := store.Open(ctx, path, store.Options{})
+	st, err := ledger.Open(ctx, path, ledger.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,7 +65,7 @@ func benchLedger(b *testing.B) (path, bigID string) {
 	const size = 10000
 	for i := 0; i < size; i++ {
 		r := benchItem(i, 4, 60)
-		if _, err := st.Index(ctx, r, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, r, ledger.IndexOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		if i%20 == 0 {
@@ -76,13 +75,13 @@ func benchLedger(b *testing.B) (path, bigID string) {
 				actor = "human"
 			}
 			rec := &record.Record{ID: r.ID, Annotations: []record.Annotation{{Type: record.AnnHighlight, Text: r.Chunks[1].Text[:80], Actor: actor, Confidence: &conf}}}
-			if _, err := st.Save(ctx, rec, store.SaveOptions{Actor: actor}); err != nil {
+			if _, err := st.SaveRecord(ctx, rec, ledger.StoreSaveOptions{Actor: actor}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
 	big := benchItem(size, 1600, 400) // ~4 MB of text
-	if _, err := st.Index(ctx, big, store.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, big, ledger.IndexOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	return path, big.ID
@@ -171,12 +170,12 @@ func reportPageFind(b *testing.B, page, find []time.Duration) {
 func BenchmarkReaderBig(b *testing.B) {
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "big.db")
-	st, err := store.Open(ctx, path, store.Options{})
+	st, err := ledger.Open(ctx, path, ledger.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	big := benchItem(1, 1600, 400)
-	if _, err := st.Index(ctx, big, store.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, big, ledger.IndexOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	st.Close()
@@ -213,7 +212,7 @@ func benchGet(b *testing.B, h http.Handler, path string) *httptest.ResponseRecor
 func BenchmarkSearchHybrid(b *testing.B) {
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "hybrid.db")
-	st, err := store.Open(ctx, path, store.Options{})
+	st, err := ledger.Open(ctx, path, ledger.OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -224,7 +223,7 @@ func BenchmarkSearchHybrid(b *testing.B) {
 			r.Chunks[c].Embedding = embed.Encode(embedfake.Vector(model, r.Chunks[c].Text))
 		}
 		r.Embed = &record.EmbedInfo{Model: model, Dimensions: 64, Chunks: len(r.Chunks)}
-		if _, err := st.Index(ctx, r, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, r, ledger.IndexOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/internal/embedtest"
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/ledgertest"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // TestBrowserSearchRanking: `linkledger ui` started with an embeddings
@@ -24,13 +24,13 @@ func TestBrowserSearchRanking(t *testing.T) {
 	fake := httptest.NewServer(&embedfake.Server{})
 	defer fake.Close()
 	a := startUI(t, "LINKLEDGER_EMBED_URL="+fake.URL+"/v1", "LINKLEDGER_EMBED_MODEL=hash-64")
-	st, err := store.Open(context.Background(), a.db, store.Options{})
+	st, err := ledger.Open(context.Background(), a.db, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	embedtest.Index(t, st, "hash-64",
-		embedtest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress in the lungs."},
-		embedtest.Doc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter and a long rest."})
+	ledgertest.Index(t, st, "hash-64",
+		ledgertest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress in the lungs."},
+		ledgertest.Doc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter and a long rest."})
 	st.Close()
 	nac := record.ItemID("https://m.test/nac")
 

@@ -133,12 +133,12 @@ func (s *Server) capture(w http.ResponseWriter, r *http.Request) {
 	d := &captureData{URL: strings.TrimSpace(r.PostFormValue("url")), Title: strings.TrimSpace(r.PostFormValue("title")),
 		Sel: strings.TrimSpace(r.PostFormValue("sel")), Note: strings.TrimSpace(r.PostFormValue("note")),
 		Tags: r.PostFormValue("tags"), BT: r.PostFormValue("bt")}
-	err := webURL(d.URL)
+	u, err := ledger.RemoteURL(d.URL)
 	if err == nil && len(d.Sel) > maxQuote {
 		err = &ledger.InputError{Code: record.CodeBadInput, Message: "the selection is over 16 KiB"}
 	}
 	if err == nil {
-		rec := &record.Record{URL: d.URL, Title: d.Title, Note: d.Note, Tags: splitTags(d.Tags)}
+		rec := &record.Record{URL: u, Title: d.Title, Note: d.Note, Tags: splitTags(d.Tags)}
 		if d.Sel != "" {
 			rec.Annotations = []record.Annotation{{Type: record.AnnHighlight, Text: d.Sel, Actor: actor(r)}}
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // hostileTitle is a page title written to break out of Markdown (a
@@ -204,7 +203,7 @@ func TestHistoryInWords(t *testing.T) {
 func TestInboxTotalsCountCopiesOnce(t *testing.T) {
 	ts, l := newTestServer(t)
 	ctx := context.Background()
-	st, err := store.Open(ctx, l.Path(), store.Options{})
+	st, err := ledger.Open(ctx, l.Path(), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +214,7 @@ func TestInboxTotalsCountCopiesOnce(t *testing.T) {
 		}
 		rec := &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "T",
 			Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 12}}, Checksum: parse.Checksum(text)}
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

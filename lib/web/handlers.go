@@ -254,22 +254,15 @@ func (s *Server) statusJSON(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(counts)
 }
 
-// webURL refuses what is not an http or https URL: a local path or
-// file:// URL typed into a form would let the worker read a file.
-func webURL(raw string) error {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return &ledger.InputError{Code: record.CodeBadURL, Message: "want an http or https URL, e.g. https://example.com/post"}
-	}
-	return nil
-}
-
 func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 	raw := r.PostFormValue("url")
-	err := webURL(raw)
+	// web links only, by the remote faces' one rule (ledger.RemoteURL): a
+	// local path or file: URL typed into a form would let the worker read
+	// a file; "example.com/page" is taken as linkledger save takes it
+	u, err := ledger.RemoteURL(raw)
 	var out *record.Record
 	if err == nil {
-		out, err = s.opt.Ledger.Save(r.Context(), &record.Record{URL: strings.TrimSpace(raw), Note: strings.TrimSpace(r.PostFormValue("note")),
+		out, err = s.opt.Ledger.Save(r.Context(), &record.Record{URL: u, Note: strings.TrimSpace(r.PostFormValue("note")),
 			Tags: splitTags(r.PostFormValue("tags"))}, ledger.SaveOptions{Actor: actor(r)})
 	}
 	if err != nil {
@@ -772,7 +765,7 @@ func (s *Server) promoteTag(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "no tag named"})
 		return
 	}
-	if _, err := s.opt.Ledger.Review(r.Context(), id, record.ReviewDecision{Tag: tag, Decision: ledger.ReviewConfirmed}, ledger.WriteOptions{Actor: actor(r)}); err != nil {
+	if _, err := s.opt.Ledger.Review(r.Context(), ledger.ReviewDecision{ItemID: id, Tag: tag, Decision: ledger.ReviewConfirmed}, ledger.WriteOptions{Actor: actor(r)}); err != nil {
 		s.fail(w, r, err)
 		return
 	}

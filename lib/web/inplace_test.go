@@ -9,21 +9,20 @@ import (
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // indexedItem stores an item with text and returns its id.
 func indexedItem(t *testing.T, l *ledger.Ledger, u string, paras ...string) string {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, l.Path(), store.Options{})
+	st, err := ledger.Open(ctx, l.Path(), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	rec := &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "Item " + u,
 		Chunks: []record.Chunk{{Index: 0, Text: strings.Join(paras, "\n\n"), Tokens: 40}}}
-	if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return rec.ID

@@ -9,7 +9,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // indexItems stores n parsed items "Item NN" on two sites, tagged by
@@ -17,7 +16,7 @@ import (
 func indexItems(t *testing.T, l *ledger.Ledger, n int) []string {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, l.Path(), store.Options{})
+	st, err := ledger.Open(ctx, l.Path(), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +31,7 @@ func indexItems(t *testing.T, l *ledger.Ledger, n int) []string {
 		rec := &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle,
 			Title: fmt.Sprintf("Item %02d", i), Excerpt: fmt.Sprintf("The excerpt of item %02d.", i)}
 		rec.Chunks = []record.Chunk{{Index: 0, Text: fmt.Sprintf("Item %02d is about herons. ", i) + strings.Repeat("More words about wading birds. ", 60), Tokens: 400}}
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		tag := "even"

@@ -11,9 +11,8 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/internal/embedtest"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
+	"github.com/linkledger/linkledger/lib/ledger/ledgertest"
 )
 
 // TestPackRefreshKeepsRanking: the web app refreshes a pack saved in
@@ -23,13 +22,13 @@ import (
 func TestPackRefreshKeepsRanking(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ll.db")
-	st, err := store.Open(ctx, path, store.Options{})
+	st, err := ledger.Open(ctx, path, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	embedtest.Index(t, st, "hash-64",
-		embedtest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress."},
-		embedtest.Doc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter."})
+	ledgertest.Index(t, st, "hash-64",
+		ledgertest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress."},
+		ledgertest.Doc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter."})
 	st.Close()
 	l, err := ledger.Open(ctx, path, ledger.OpenOptions{})
 	if err != nil {
@@ -93,12 +92,12 @@ func TestPackRefreshKeepsRanking(t *testing.T) {
 func TestPackPageShowsPassages(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ll.db")
-	st, err := store.Open(ctx, path, store.Options{})
+	st, err := ledger.Open(ctx, path, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	embedtest.Index(t, st, "hash-64",
-		embedtest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress in the liver. Rye bread needs a sour starter."})
+	ledgertest.Index(t, st, "hash-64",
+		ledgertest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress in the liver. Rye bread needs a sour starter."})
 	st.Close()
 	l, err := ledger.Open(ctx, path, ledger.OpenOptions{})
 	if err != nil {

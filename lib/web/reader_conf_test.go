@@ -7,7 +7,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // TestConfidenceOnlyForAgents: the reader offers to set the confidence of
@@ -16,14 +15,14 @@ import (
 func TestConfidenceOnlyForAgents(t *testing.T) {
 	ts, l := newTestServer(t)
 	ctx := context.Background()
-	st, err := store.Open(ctx, l.Path(), store.Options{})
+	st, err := ledger.Open(ctx, l.Path(), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	u := "https://example.com/conf"
 	rec := &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "Conf",
 		Chunks: []record.Chunk{{Index: 0, Text: "The quokka smiles. It lives on an island.", Tokens: 10}}}
-	if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

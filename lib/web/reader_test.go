@@ -8,7 +8,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // TestReaderParts: a long text is read in parts of readerPart paragraphs
@@ -16,7 +15,7 @@ import (
 func TestReaderParts(t *testing.T) {
 	ts, l := newTestServer(t)
 	ctx := context.Background()
-	st, err := store.Open(ctx, l.Path(), store.Options{})
+	st, err := ledger.Open(ctx, l.Path(), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +28,7 @@ func TestReaderParts(t *testing.T) {
 		}
 		rec.Chunks = append(rec.Chunks, record.Chunk{Index: c, Text: strings.Join(ps, "\n\n"), Tokens: 80})
 	}
-	if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

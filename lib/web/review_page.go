@@ -144,7 +144,7 @@ func (s *Server) undoCard(ctx context.Context, q url.Values) *reviewCard {
 // (for its Undo), or to the reader at the annotation.
 func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d ledger.ReviewDecision) {
 	ctx := r.Context()
-	rec, err := s.opt.Ledger.Decide(ctx, d, ledger.WriteOptions{Actor: actor(r)})
+	rec, err := s.opt.Ledger.Review(ctx, d, ledger.WriteOptions{Actor: actor(r)})
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -275,7 +275,7 @@ func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
 		}
 		ds = append(ds, d)
 	}
-	if _, err := s.opt.Ledger.DecideAll(r.Context(), ds, ledger.WriteOptions{Actor: actor(r)}); err != nil {
+	if _, err := s.opt.Ledger.ReviewAll(r.Context(), ds, ledger.WriteOptions{Actor: actor(r)}); err != nil {
 		var be *ledger.BatchError
 		if errors.As(err, &be) && be.Index < len(ds) {
 			err = fmt.Errorf("annotation %d: %w; nothing in the batch was changed", ds[be.Index].AnnotationID, be.Err)

@@ -14,11 +14,10 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/internal/embedtest"
 	"github.com/linkledger/linkledger/lib/internal/golden"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/ledgertest"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // searchLedger is a ledger whose items carry vectors of the fake model
@@ -29,18 +28,18 @@ func searchLedger(t *testing.T) *ledger.Ledger {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ll.db")
-	st, err := store.Open(ctx, path, store.Options{})
+	st, err := ledger.Open(ctx, path, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := []embedtest.Doc{
+	docs := []ledgertest.Doc{
 		{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress in the lungs."},
 		{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter and a long rest."},
 	}
 	for i := range 22 {
-		docs = append(docs, embedtest.Doc{URL: fmt.Sprintf("https://m.test/bread/%d", i), Text: fmt.Sprintf("Bread note %d: flour, water, salt and time.", i)})
+		docs = append(docs, ledgertest.Doc{URL: fmt.Sprintf("https://m.test/bread/%d", i), Text: fmt.Sprintf("Bread note %d: flour, water, salt and time.", i)})
 	}
-	embedtest.Index(t, st, "hash-64", docs...)
+	ledgertest.Index(t, st, "hash-64", docs...)
 	st.Close()
 	l, err := ledger.Open(ctx, path, ledger.OpenOptions{})
 	if err != nil {

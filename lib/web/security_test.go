@@ -275,12 +275,22 @@ func TestCheckAddr(t *testing.T) {
 }
 
 func TestWebOnlySave(t *testing.T) {
-	ts, _ := newTestServer(t)
-	for _, u := range []string{"file:///etc/passwd", "/etc/passwd", "javascript:alert(1)", "ftp://x/y"} {
+	ts, l := newTestServer(t)
+	for _, u := range []string{"file:///etc/passwd", "/etc/passwd", "javascript:alert(1)", "ftp://x/y", "notes.txt", "~/notes/a"} {
 		req := withCookie(mustReq(t, "POST", ts.URL+"/save", "url="+url.QueryEscape(u)))
 		if res, _ := do(t, req); res.StatusCode != http.StatusBadRequest {
 			t.Errorf("save %q: %d, want 400", u, res.StatusCode)
 		}
+	}
+	// the remote faces' one rule (ledger.RemoteURL, issue 31): a host with
+	// a path is a web link, as MCP's save and linkledger save take it
+	req := withCookie(mustReq(t, "POST", ts.URL+"/save", "url="+url.QueryEscape("example.com/page")))
+	if res, body := do(t, req); res.StatusCode >= 400 {
+		t.Fatalf("save example.com/page: %d\n%s", res.StatusCode, body)
+	}
+	rec, err := l.Status(context.Background(), "https://example.com/page")
+	if err != nil || rec.CanonicalURL != "https://example.com/page" {
+		t.Errorf("example.com/page saved as %+v (%v), want https://example.com/page", rec, err)
 	}
 }
 

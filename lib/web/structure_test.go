@@ -12,7 +12,6 @@ import (
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/parse/mainext"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // indexParsed parses body (HTML at u) with the real adapters and stores
@@ -34,12 +33,12 @@ func indexParsed(t *testing.T, l *ledger.Ledger, u, body string) string {
 func indexRecord(t *testing.T, l *ledger.Ledger, rec *record.Record) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, l.Path(), store.Options{})
+	st, err := ledger.Open(ctx, l.Path(), ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -20,7 +20,7 @@
 //	benchfind time -queries FILE -n RUNS -label L -- CMD ARGS  whole-process timings;
 //	                                     "{q}" in an argument is the next query of FILE
 //
-// gen and load write through store.Index (one transaction per item), the
+// gen and load write through ledger.Index (one transaction per item), the
 // same code ll-index uses; they skip the pipeline's process and JSON
 // overhead so a 100k-item store builds in minutes.
 package main
@@ -30,6 +30,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -48,8 +49,8 @@ import (
 	"github.com/linkledger/linkledger/lib/chunk"
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 func main() {
@@ -162,7 +163,7 @@ func gen(args []string) error {
 	merge := fs.Bool("merge", true, "merge index segments at the end, as ll-index does")
 	fs.Parse(args)
 	ctx := context.Background()
-	st, err := store.Open(ctx, *db, store.Options{})
+	st, err := ledger.Open(ctx, *db, ledger.OpenOptions{})
 	if err != nil {
 		return err
 	}
@@ -186,7 +187,7 @@ func gen(args []string) error {
 		}
 		text := all.String()
 		rec.Text = &text
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
 			return fmt.Errorf("item %d: %w", i, err)
 		}
 		// A few items carry tags and annotations, as a real library does.
@@ -205,7 +206,7 @@ func gen(args []string) error {
 				{Type: "highlight", Text: quote, Actor: "agent:bench", Confidence: &c},
 				{Type: "note", Text: g.sentence(), Actor: "human"},
 			}
-			if _, err := st.Save(ctx, in, store.SaveOptions{}); err != nil {
+			if _, err := st.SaveRecord(ctx, in, ledger.StoreSaveOptions{}); err != nil {
 				return fmt.Errorf("item %d: %w", i, err)
 			}
 		}
@@ -216,7 +217,7 @@ func gen(args []string) error {
 	// As ll-index does at the end of its input: merge index segments
 	// with a budget proportional to the items indexed.
 	if *merge {
-		if _, err := st.MergeIndex(ctx, *items*store.MergePagesPerItem); err != nil {
+		if _, err := st.MergeIndex(ctx, *items*ledger.MergePagesPerItem); err != nil {
 			return err
 		}
 	}
@@ -224,7 +225,7 @@ func gen(args []string) error {
 }
 
 // vectors stores the fake model's vector of every chunk without one, item
-// by item, through store.PutVectors (what linkledger embed does, without
+// by item, through ledger.PutVectors (what linkledger embed does, without
 // the endpoint).
 func vectors(args []string) error {
 	fs := flag.NewFlagSet("vectors", flag.ExitOnError)
@@ -232,7 +233,7 @@ func vectors(args []string) error {
 	model := fs.String("model", "hash-768", "fake model name (hash-N: N dimensions)")
 	fs.Parse(args)
 	ctx := context.Background()
-	st, err := store.Open(ctx, *db, store.Options{})
+	st, err := ledger.Open(ctx, *db, ledger.OpenOptions{})
 	if err != nil {
 		return err
 	}
@@ -266,7 +267,7 @@ func recall(args []string) error {
 	queries := fs.String("queries", "", "file of queries, one a line")
 	fs.Parse(args)
 	ctx := context.Background()
-	st, err := store.Open(ctx, *db, store.Options{ReadOnly: true})
+	st, err := ledger.Open(ctx, *db, ledger.OpenOptions{ReadOnly: true})
 	if err != nil {
 		return err
 	}
@@ -280,7 +281,14 @@ func recall(args []string) error {
 		v    []float32
 	}
 	var all []vec
-	rows, err := st.DB().QueryContext(ctx, `SELECT item_id, vector FROM chunk_vectors WHERE model = ?`, *model)
+	// the vectors as stored, read beside the ledger (read-only) for the
+	// exact reference ranking
+	raw, err := sql.Open("sqlite3", "file:"+*db+"?mode=ro")
+	if err != nil {
+		return err
+	}
+	defer raw.Close()
+	rows, err := raw.QueryContext(ctx, `SELECT item_id, vector FROM chunk_vectors WHERE model = ?`, *model)
 	if err != nil {
 		return err
 	}
@@ -330,8 +338,8 @@ func recall(args []string) error {
 		exact = exact[:min(10, len(exact))]
 		// the semantic side's own top 10 (why_ranked.fusion.semantic_rank),
 		// not the page, which pins and confidence penalties reorder
-		res, err := st.Search(ctx, store.SearchOptions{Text: q, Limit: 80,
-			Semantic: &store.Semantic{Vector: qv, Model: *model, Mode: store.ModeSemantic}})
+		res, err := st.Search(ctx, ledger.SearchOptions{Text: q, Limit: 80,
+			Semantic: &ledger.Semantic{Vector: qv, Model: *model, Mode: ledger.ModeSemantic}})
 		if err != nil {
 			return err
 		}
@@ -361,7 +369,7 @@ func load(args []string) error {
 	db := fs.String("db", "", "database file")
 	fs.Parse(args)
 	ctx := context.Background()
-	st, err := store.Open(ctx, *db, store.Options{})
+	st, err := ledger.Open(ctx, *db, ledger.OpenOptions{})
 	if err != nil {
 		return err
 	}
@@ -387,7 +395,7 @@ func load(args []string) error {
 				}
 			}
 			rec.Chunks = chunk.Split(pieces, chunk.Options{})
-			if _, err := st.Index(ctx, &rec, store.IndexOptions{}); err != nil {
+			if _, err := st.Index(ctx, &rec, ledger.IndexOptions{}); err != nil {
 				return fmt.Errorf("line %d: %w", n+1, err)
 			}
 			n++
@@ -400,7 +408,7 @@ func load(args []string) error {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "benchfind: loaded %d records\n", n)
-	_, err = st.MergeIndex(ctx, n*store.MergePagesPerItem) // as ll-index does
+	_, err = st.MergeIndex(ctx, n*ledger.MergePagesPerItem) // as ll-index does
 	return err
 }
 

@@ -4,7 +4,7 @@
 // next to the real binaries, so their numbers can be read against what this
 // machine costs for "start a cgo process, open the file, do one statement".
 //
-// It imports the SQLite driver directly (elsewhere only lib/store does) on
+// It imports the SQLite driver directly (elsewhere only lib/ledger/internal/store does) on
 // purpose: it must not share linkledger's code to measure the floor under it.
 //
 //	benchfloor write DB N     one INSERT in a new IMMEDIATE transaction, then
@@ -34,7 +34,7 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 )
 
-// dsn uses the settings of lib/store's DSN.
+// dsn uses the settings of lib/ledger/internal/store's DSN.
 func dsn(path string, ro bool) string {
 	d := "file:" + path + "?_journal_mode=WAL&_busy_timeout=30000&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate"
 	if ro {

@@ -14,13 +14,12 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // SearchFlags are the ranking and filter flags ll-find and ll-brief share
 // (ll-brief has --max-items instead of --limit and --offset).
 func SearchFlags(paging bool) []ucli.Flag {
-	w := store.DefaultWeights
+	w := ledger.DefaultWeights
 	flags := append(FilterFlags(), []ucli.Flag{
 		&ucli.BoolFlag{Name: "archived", Usage: "include archived items (left out by default)"},
 		&ucli.BoolFlag{Name: "only-archived", Usage: "only archived items"},
@@ -31,7 +30,7 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.FloatFlag{Name: "low-confidence-penalty", Value: w.LowConfidencePenalty, Usage: "subtracted (times their share) when low-confidence agent annotations matched"},
 		&ucli.FloatFlag{Name: "low-confidence-below", Value: w.LowConfidenceBelow, Usage: "agent annotations below this confidence are low-confidence"},
 		&ucli.FloatFlag{Name: "w-chunk-sum", Value: w.SumBonus, Usage: "share of an item's other matching chunks added to its best chunk"},
-		&ucli.IntFlag{Name: "scan-rows", Value: store.DefaultScanRows, Usage: "rank at most about `N` matching rows per query, leaving out the most common words first (-1: no bound)"},
+		&ucli.IntFlag{Name: "scan-rows", Value: ledger.DefaultScanRows, Usage: "rank at most about `N` matching rows per query, leaving out the most common words first (-1: no bound)"},
 		&ucli.FloatFlag{Name: "w-doc", Value: w.Doc, Usage: "share of the item's whole-text row added to its best chunk"},
 		&ucli.IntFlag{Name: "snippets", Value: 2, Usage: "snippets per item (0 for none)"},
 		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
@@ -39,7 +38,7 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.StringFlag{Name: "decay-after", Usage: "decay: ... once older than `DURATION` (e.g. 90d; 0: no decay; default: the ledger's policy)"},
 		&ucli.BoolFlag{Name: "no-decay", Usage: "no decay for this search: every annotation not rejected counts"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
-		&ucli.FloatFlag{Name: "cut", Value: store.DefaultCut, Usage: "leave out weak matches: items scoring below this share of the best item's score (0: every match)"},
+		&ucli.FloatFlag{Name: "cut", Value: ledger.DefaultCut, Usage: "leave out weak matches: items scoring below this share of the best item's score (0: every match)"},
 		&ucli.BoolFlag{Name: "all-matches", Usage: "every match, however weak (--cut 0)"},
 		&ucli.BoolFlag{Name: "all-copies", Usage: "show every copy of the same text (saved under other URLs) as its own item; by default copies are one item listing the others under \"copies\""},
 	}...)
@@ -57,7 +56,7 @@ func SearchFlags(paging bool) []ucli.Flag {
 func RankingFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: "mode", Usage: "ranking `MODE`: lexical, semantic or hybrid (default: hybrid when an embeddings endpoint is configured and the ledger holds its model's vectors, else lexical; docs/retrieval.md)"},
-		&ucli.FloatFlag{Name: "semantic-weight", Value: store.DefaultSemanticWeight, Usage: "hybrid: the semantic side's share `W` in the fused score, 0..1 (0.5: equal)"},
+		&ucli.FloatFlag{Name: "semantic-weight", Value: ledger.DefaultSemanticWeight, Usage: "hybrid: the semantic side's share `W` in the fused score, 0..1 (0.5: equal)"},
 	}
 }
 
@@ -92,9 +91,9 @@ func FilterFlags() []ucli.Flag {
 }
 
 // Filter reads FilterFlags' values (everything but the archived choice).
-func Filter(c *ucli.Command, now time.Time) (store.Filter, error) {
+func Filter(c *ucli.Command, now time.Time) (ledger.Filter, error) {
 	fv := cli.Flags(c)
-	f := store.Filter{Type: fv.String("type"), Actor: fv.String("actor"), Status: fv.String("status")}
+	f := ledger.Filter{Type: fv.String("type"), Actor: fv.String("actor"), Status: fv.String("status")}
 	for _, v := range fv.StringSlice("tags") {
 		for _, t := range strings.Split(v, ",") {
 			// the form tags are stored in: --tags "C Libraries" finds c-libraries
@@ -126,10 +125,10 @@ func Filter(c *ucli.Command, now time.Time) (store.Filter, error) {
 // SearchOptions reads the shared flags into the store's search options
 // (FindOptions mapped by ledger.FindOptions.SearchOptions). limit is used
 // when the command has no --limit.
-func SearchOptions(c *ucli.Command, now time.Time, limit int) (store.SearchOptions, error) {
+func SearchOptions(c *ucli.Command, now time.Time, limit int) (ledger.SearchOptions, error) {
 	o, err := FindOptions(c, now, limit)
 	if err != nil {
-		return store.SearchOptions{}, err
+		return ledger.SearchOptions{}, err
 	}
 	return o.SearchOptions(), nil
 }
@@ -150,7 +149,7 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	if o.Offset < 0 {
 		return o, cli.Usage("--offset %d: want 0 or more", o.Offset)
 	}
-	o.Weights = store.Weights{
+	o.Weights = ledger.Weights{
 		Title: fv.Float("w-title"), Body: fv.Float("w-body"), Annotations: fv.Float("w-annotations"),
 		PinnedBoost: fv.Float("pinned-boost"), LowConfidencePenalty: fv.Float("low-confidence-penalty"),
 		LowConfidenceBelow: fv.Float("low-confidence-below"), SumBonus: fv.Float("w-chunk-sum"), Doc: fv.Float("w-doc"),
@@ -212,11 +211,11 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	case fv.Bool("archived") && fv.Bool("only-archived"):
 		return o, cli.Usage("--archived and --only-archived: give one")
 	case fv.Bool("archived"):
-		o.Archived = store.AnyArchived
+		o.Archived = ledger.ArchivedAny
 	case fv.Bool("only-archived"):
-		o.Archived = store.OnlyArchived
+		o.Archived = ledger.OnlyArchived
 	default:
-		o.Archived = store.NotArchived
+		o.Archived = ledger.NotArchived
 	}
 	return o, nil
 }

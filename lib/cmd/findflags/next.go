@@ -6,7 +6,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // SayNext tells a person at a terminal, in "hint:" lines on stderr, the
@@ -17,11 +16,11 @@ import (
 // ledger.SearchNext decides the step, as it does for the MCP tools' next
 // field. Callers call it only when Output.Hints says so, so pipes get
 // nothing; a search that showed nothing goes to SayNoMatch instead.
-func SayNext(ctx context.Context, st *store.Store, diag cli.Diag, q string, n int, best ledger.Best) {
+func SayNext(ctx context.Context, l *ledger.Ledger, diag cli.Diag, q string, n int, best ledger.Best) {
 	if n == 0 {
 		return
 	}
-	if line := ledger.AbsentLine(ledger.Absent(ctx, st, q, n, best)); line != "" {
+	if line := ledger.AbsentLine(l.Absent(ctx, q, n, best)); line != "" {
 		diag.Printf("%s", line)
 	}
 	switch next := ledger.SearchNext(q, n, best, false); next.Step {
@@ -31,7 +30,7 @@ func SayNext(ctx context.Context, st *store.Store, diag cli.Diag, q string, n in
 		diag.Hintf("weak matches (the best has %d of the query's %d words): narrow the query, or see the tags, sites and words the ledger holds with: linkledger overview", next.Matched, next.Words)
 	}
 	// (ledger.StepIngest, the best item not fetched yet: the count says it)
-	if w := ledger.PendingNext(ctx, st); w > 0 {
+	if w := l.PendingNext(ctx); w > 0 {
 		diag.Hintf("%s not fetched yet (found by URL, note and tags only): ingest %s with: %s", items(w), plural(w, "it", "them"), ledger.IngestHint)
 	}
 }

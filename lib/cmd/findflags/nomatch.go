@@ -9,7 +9,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // SetFilters lists the filter flags given on c (--tags, --type, ...), to
@@ -34,8 +33,8 @@ func SetFilters(c *ucli.Command) []string {
 // archived is how many archived items the search finds (it left them out:
 // FindResult.ArchivedMatches): then the matches are archived, and it says
 // so and how to show them instead of suggesting other words.
-func SayNoMatch(ctx context.Context, st *store.Store, diag cli.Diag, query string, filters []string, archived int) {
-	counts, err := ledger.CountItems(ctx, st)
+func SayNoMatch(ctx context.Context, l *ledger.Ledger, diag cli.Diag, query string, filters []string, archived int) {
+	counts, err := l.CountItems(ctx)
 	if err != nil {
 		diag.Debugf("counting items: %v", err)
 		return
@@ -47,7 +46,7 @@ func SayNoMatch(ctx context.Context, st *store.Store, diag cli.Diag, query strin
 	}
 	if query != "" {
 		diag.Printf("no matches for %q among %d %s", query, n, plural(n, "item", "items"))
-		if line := ledger.AbsentLine(ledger.Absent(ctx, st, query, 0, ledger.Best{})); line != "" {
+		if line := ledger.AbsentLine(l.Absent(ctx, query, 0, ledger.Best{})); line != "" {
 			diag.Printf("%s", line)
 		}
 	} else {

@@ -159,7 +159,7 @@ func storedRecords(ctx context.Context, env cli.Env, c *ucli.Command) ([]byte, i
 	if c.IsSet("busy-timeout") {
 		busy = cli.BusyTimeout(c.Duration("busy-timeout"))
 	}
-	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: busy})
+	st, err := cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: busy})
 	if err != nil {
 		return nil, 0, err
 	}

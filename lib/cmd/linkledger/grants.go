@@ -28,7 +28,7 @@ func allowedFilesArgs(ctx context.Context, env cli.Env, dbFlag string) (args []s
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, done, nil // no database, no grants: the pipeline's ll-find says so
 	}
-	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.EnvBusyTimeout(env)})
+	st, err := cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.EnvBusyTimeout(env)})
 	if err != nil {
 		return nil, done, err
 	}

@@ -285,7 +285,7 @@ func openItems(ctx context.Context, c *ucli.Command, env cli.Env, write bool) (*
 		opts.BusyTimeout = cli.BusyTimeout(c.Duration("busy-timeout"))
 	}
 	// as ll-find opens it: never created, the same message when missing
-	st, err := cli.OpenLedgerReader(ctx, loc, opts)
+	st, err := cli.OpenReader(ctx, loc, opts)
 	if err != nil {
 		if ledger.IsBusy(err) && write {
 			return nil, loc.Path, cli.BusyError(loc.Path, opts.BusyTimeout, "nothing was changed")

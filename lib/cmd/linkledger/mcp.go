@@ -92,14 +92,14 @@ EXAMPLES:
 			return err
 		}
 		wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-		st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
+		st, err := cli.OpenWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
 		if err != nil {
 			return err
 		}
 		defer st.Close()
 		// reads go through a second handle with ll-find's short busy
 		// timeout: a find never waits on another process's write lock
-		rd, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
+		rd, err := cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
 		if err != nil {
 			return err
 		}

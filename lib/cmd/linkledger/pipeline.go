@@ -301,7 +301,7 @@ func watch(ctx context.Context, c *ucli.Command, env cli.Env, pass func(context.
 	if err != nil {
 		return err
 	}
-	st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
+	st, err := cli.OpenWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
 	if err != nil {
 		return err
 	}
@@ -358,7 +358,7 @@ func retry(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command, s
 	if c.IsSet("busy-timeout") {
 		busy = cli.BusyTimeout(c.Duration("busy-timeout"))
 	}
-	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: busy})
+	st, err := cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: busy})
 	if err != nil {
 		return err
 	}
@@ -400,7 +400,7 @@ func storedEmbedEnv(ctx context.Context, env cli.Env, db string) (cli.Env, error
 	if err != nil {
 		return env, err
 	}
-	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.EnvBusyTimeout(env)})
+	st, err := cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.EnvBusyTimeout(env)})
 	if err != nil {
 		return env, nil // no ledger (yet): the stages say so in their words
 	}

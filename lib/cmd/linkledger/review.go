@@ -113,7 +113,7 @@ EXAMPLES:
 			}
 			wo := ledger.WriteOptions{Actor: actor}
 			for i, d := range decisions {
-				rec, err := st.Decide(ctx, d, wo)
+				rec, err := st.Review(ctx, d, wo)
 				if err != nil {
 					if ledger.IsBusy(err) {
 						return cli.BusyError(path, cli.BusyTimeout(c.Duration("busy-timeout")), fmt.Sprintf("%d of %d decision(s) done before it; running the same command again is safe", i, len(decisions)))

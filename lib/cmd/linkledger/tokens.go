@@ -39,7 +39,7 @@ func tokenVerb(env cli.Env) *ucli.Command {
 		if err != nil {
 			return err
 		}
-		l, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.BusyTimeout(c.Duration("busy-timeout"))})
+		l, err := cli.OpenWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.BusyTimeout(c.Duration("busy-timeout"))})
 		if err != nil {
 			return err
 		}

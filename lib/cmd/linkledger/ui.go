@@ -95,7 +95,7 @@ func serveUI(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command)
 	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
 	// the import form saves as linkledger import does (ledger.Import):
 	// sub-journals in memory, as ll-save --batch has them
-	st, err := cli.OpenLedgerWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, BulkImports: true})
+	st, err := cli.OpenWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, BulkImports: true})
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func signInLink(ctx context.Context, env cli.Env, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	l, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.BusyTimeout(c.Duration("busy-timeout"))})
+	l, err := cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: cli.BusyTimeout(c.Duration("busy-timeout"))})
 	if err != nil {
 		return err
 	}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
-	"github.com/linkledger/linkledger/lib/internal/embedtest"
+	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/ledgertest"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // TestUISearchRanksHybrid: `linkledger ui` hands its search page the
@@ -25,13 +25,13 @@ func TestUISearchRanksHybrid(t *testing.T) {
 	es := httptest.NewServer(&embedfake.Server{})
 	defer es.Close()
 	db := filepath.Join(t.TempDir(), "ll.db")
-	st, err := store.Open(context.Background(), db, store.Options{})
+	st, err := ledger.Open(context.Background(), db, ledger.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	embedtest.Index(t, st, "hash-64",
-		embedtest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress in the lungs."},
-		embedtest.Doc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter and a long rest."})
+	ledgertest.Index(t, st, "hash-64",
+		ledgertest.Doc{URL: "https://m.test/nac", Text: "Acetylcysteine lowers oxidative stress in the lungs."},
+		ledgertest.Doc{URL: "https://m.test/rye", Text: "Rye bread needs a sour starter and a long rest."})
 	st.Close()
 	var out, errb bytes.Buffer
 	if code := linkledger.Run(context.Background(), nil, uiEnv(db, &out, &errb), []string{"linkledger", "config", "embed", "--url", es.URL + "/v1", "--model", "hash-64"}); code != 0 {

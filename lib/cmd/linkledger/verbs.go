@@ -86,7 +86,7 @@ func itemArg(ctx context.Context, c *ucli.Command, env cli.Env, arg string, chec
 	}
 	// a missing database is "no database at ..." (exit 1), as from every
 	// reader; an older schema is migrated here as the filters would
-	st, err := cli.OpenLedgerReader(ctx, loc, ledger.OpenOptions{BusyTimeout: time.Second})
+	st, err := cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: time.Second})
 	if err != nil {
 		return "", err
 	}

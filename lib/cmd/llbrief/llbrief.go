@@ -26,7 +26,6 @@ import (
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/ndjson"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 const description = `ll-brief builds an evidence pack for a topic or task: the best saved items
@@ -153,7 +152,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	// recs are the candidates, best first; the pack takes one record per
 	// group of copies (ledger.Pack)
 	var recs []*record.Record
-	var st *store.Store
+	var st *ledger.Ledger
 	skipped := func(rec *record.Record) {
 		diag.Debugf("%s: skipping a copy of an item already in the pack", rec.Ref())
 	}
@@ -167,7 +166,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		fo.Query = q
 		fo.Detailed = ledger.BriefOptions{MaxItems: maxItems, PointerWords: c.Int("pointer-words")}.Detailed()
 		findflags.Embedder(ctx, env, st, &fo, diag)
-		res, err := ledger.Find(ctx, st, fo)
+		res, err := st.Find(ctx, fo)
 		if err != nil {
 			return err
 		}
@@ -214,7 +213,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	if pointers == 0 {
 		pointers = -1 // --max-pointers 0: none
 	}
-	pack, text, err := ledger.PackFrom(ctx, st, recs, fo, ledger.BriefOptions{MaxItems: maxItems, MaxPointers: pointers, PointerWords: c.Int("pointer-words"), MaxTokens: c.Int("max-tokens"), Format: format, LowConfidence: low, Skipped: skipped})
+	pack, text, err := st.PackFrom(ctx, recs, fo, ledger.BriefOptions{MaxItems: maxItems, MaxPointers: pointers, PointerWords: c.Int("pointer-words"), MaxTokens: c.Int("max-tokens"), Format: format, LowConfidence: low, Skipped: skipped})
 	if errors.Is(err, brief.ErrBudget) {
 		return cli.Usage("%v", err)
 	}

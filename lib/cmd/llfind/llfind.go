@@ -25,11 +25,11 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 const description = `ll-find searches saved links and prints the best items first, each with its
@@ -136,11 +136,11 @@ func Command(env cli.Env) *ucli.Command {
 		&ucli.BoolFlag{Name: "stale", Usage: "queue view: items fetched longer ago than --older-than"},
 		&ucli.StringFlag{Name: "older-than", Value: "30d", Usage: "--stale threshold `DURATION` (30d, 12h, 0s)"},
 		&ucli.BoolFlag{Name: "claim", Usage: "with --pending: claim the listed items for this ingest loop, skipping items another loop claimed"},
-		&ucli.IntFlag{Name: "max-attempts", Value: store.DefaultMaxAttempts, Usage: "--pending: retry failed items with fewer attempts than `N`"},
+		&ucli.IntFlag{Name: "max-attempts", Value: ledger.DefaultMaxAttempts, Usage: "--pending: retry failed items with fewer attempts than `N`"},
 		&ucli.StringFlag{Name: "id", Usage: "one item's full status by `ID` (or canonical URL)"},
 		&ucli.StringFlag{Name: "queries", Usage: "run every query of `FILE` (one per line; - for stdin)"},
 		&ucli.BoolFlag{Name: "with-chunks", Usage: "add each item's stored chunks (\"chunks\") and a \"stored\" mark, for ll-enrich | ll-index (docs/enrich.md)"},
-		&ucli.IntFlag{Name: "max-chunk-bytes", Value: store.DefaultStoredChunkBytes, Usage: "with --with-chunks: at most `BYTES` of chunk text per record (whole chunks, the first ones)"},
+		&ucli.IntFlag{Name: "max-chunk-bytes", Value: ledger.DefaultStoredChunkBytes, Usage: "with --with-chunks: at most `BYTES` of chunk text per record (whole chunks, the first ones)"},
 	)
 	cmd := &ucli.Command{
 		Name:        "ll-find",
@@ -190,7 +190,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	defer r.st.Close()
 	// the ledger's decay policy, unless the flags chose (--related and
 	// --queries call the store directly)
-	if r.fo, err = ledger.ResolveDecay(ctx, r.st, r.fo); err != nil {
+	if r.fo, err = r.st.ResolveDecay(ctx, r.fo); err != nil {
 		return err
 	}
 	r.opts = r.fo.SearchOptions()
@@ -225,9 +225,9 @@ type findRun struct {
 	text      string // the query
 	out       *cli.Output
 	fo        ledger.FindOptions
-	opts      store.SearchOptions
+	opts      ledger.SearchOptions
 	olderThan time.Duration
-	st        *store.Store
+	st        *ledger.Ledger
 	// attach puts the item's stored chunks on a record (--with-chunks)
 	attach  func(*record.Record) error
 	emitted int
@@ -252,7 +252,7 @@ func checkModes(fv *cli.FlagValues, text string) error {
 }
 
 // checkFlags refuses the flags that do not go together (exit 2).
-func checkFlags(c *ucli.Command, fv *cli.FlagValues, opts store.SearchOptions) error {
+func checkFlags(c *ucli.Command, fv *cli.FlagValues, opts ledger.SearchOptions) error {
 	if fv.Int("max-attempts") < 1 {
 		return cli.Usage("--max-attempts %d: want 1 or more", fv.Int("max-attempts"))
 	}
@@ -277,7 +277,7 @@ func checkFlags(c *ucli.Command, fv *cli.FlagValues, opts store.SearchOptions) e
 
 // attachChunks returns what puts an item's stored chunks on its record:
 // nothing without --with-chunks.
-func attachChunks(ctx context.Context, fv *cli.FlagValues, st *store.Store) func(*record.Record) error {
+func attachChunks(ctx context.Context, fv *cli.FlagValues, st *ledger.Ledger) func(*record.Record) error {
 	if !fv.Bool("with-chunks") {
 		return func(*record.Record) error { return nil }
 	}
@@ -308,26 +308,26 @@ func (r *findRun) emit(recs []*record.Record) error {
 // pending ones as it goes).
 func (r *findRun) queue(ctx context.Context) error {
 	fv := r.fv
-	q := store.QueueOptions{Filter: r.opts.Filter, Offset: r.opts.Offset, MaxAttempts: fv.Int("max-attempts"), OlderThan: r.olderThan}
-	if q.Filter.Archived == store.NotArchived {
+	q := ledger.QueueOptions{Filter: r.opts.Filter, Offset: r.opts.Offset, MaxAttempts: fv.Int("max-attempts"), OlderThan: r.olderThan}
+	if q.Filter.Archived == ledger.NotArchived {
 		// archived items are still ingested and revalidated
-		q.Filter.Archived = store.AnyArchived
+		q.Filter.Archived = ledger.ArchivedAny
 	}
 	if fv.IsSet("limit") {
 		q.Limit = r.opts.Limit
 	}
 	switch {
 	case fv.Bool("pending"):
-		q.Queue = store.QueuePending
+		q.Queue = ledger.QueuePending
 	case fv.Bool("failed"):
-		q.Queue = store.QueueFailed
+		q.Queue = ledger.QueueFailed
 	default:
-		q.Queue = store.QueueStale
+		q.Queue = ledger.QueueStale
 	}
 	if fv.Bool("claim") {
 		return claimPending(ctx, r.st, q, r.emit)
 	}
-	recs, err := r.st.Queue(ctx, q)
+	recs, err := r.st.QueueItems(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -337,8 +337,8 @@ func (r *findRun) queue(ctx context.Context) error {
 // byID writes one item's status (--id), or a not_found record.
 func (r *findRun) byID(ctx context.Context) error {
 	id := r.fv.String("id")
-	rec, err := r.st.Status(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	rec, err := r.st.ItemStatus(ctx, id)
+	if errors.Is(err, ledger.ErrNotFound) {
 		r.diag.Printf("%s: no such item", id)
 		rec = &record.Record{ID: id, Error: &record.Error{Stage: record.StageFind, Code: record.CodeNotFound, Message: "no item with id " + id}}
 	} else if err != nil {
@@ -356,13 +356,25 @@ func (r *findRun) byID(ctx context.Context) error {
 // related writes the items related to --related's.
 func (r *findRun) related(ctx context.Context) error {
 	findflags.Embedder(ctx, r.env, r.st, &r.fo, r.diag)
-	sem, _, warnings := ledger.RelatedSide(ctx, r.st, r.fo)
+	sem, _, warnings := r.st.RelatedSide(ctx, r.fo)
 	findflags.Warn(r.diag, warnings)
 	ro := r.opts
 	ro.Semantic = sem
-	res, err := ledger.RelatedHits(ctx, r.st, r.fv.String("related"), ro)
-	if errors.Is(err, store.ErrNotFound) {
-		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", r.fv.String("related"))}
+	// the argument read as linkledger related reads it: an id, or a URL
+	// canonicalized (case, tracking parameters) to its item
+	arg := r.fv.String("related")
+	cwd, _ := r.env.Getwd()
+	id, err := r.st.ResolveItem(ctx, arg, ledger.ResolveOptions{Rules: canon.DefaultRules(), Cwd: cwd, Home: r.env.Getenv("HOME")})
+	var nie *ledger.NoItemError
+	if errors.As(err, &nie) {
+		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", arg)}
+	}
+	if err != nil {
+		return err
+	}
+	res, err := r.st.RelatedHits(ctx, id, ro)
+	if errors.Is(err, ledger.ErrNotFound) {
+		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", arg)}
 	}
 	if err != nil {
 		return err
@@ -379,12 +391,12 @@ func (r *findRun) related(ctx context.Context) error {
 func (r *findRun) search(ctx context.Context) error {
 	r.fo.Query = r.text
 	findflags.Embedder(ctx, r.env, r.st, &r.fo, r.diag)
-	res, err := ledger.Find(ctx, r.st, r.fo)
+	res, err := r.st.Find(ctx, r.fo)
 	if err != nil {
 		return err
 	}
 	findflags.Warn(r.diag, res.Warnings)
-	if res.Mode != store.ModeLexical || len(res.Warnings) > 0 {
+	if res.Mode != ledger.ModeLexical || len(res.Warnings) > 0 {
 		// (a lexical search without warnings: the envelope as always)
 		r.out.Meta("mode", res.Mode)
 		r.out.Meta("warnings", res.Warnings)
@@ -424,7 +436,7 @@ func (r *findRun) finish(ctx context.Context) error {
 
 // runQueries runs one search per line of the file and tags each hit with
 // its query_id. It returns the number of hits written.
-func runQueries(ctx context.Context, path string, st *store.Store, fo ledger.FindOptions, out *cli.Output, env cli.Env, diag cli.Diag, attach func(*record.Record) error) (int, error) {
+func runQueries(ctx context.Context, path string, st *ledger.Ledger, fo ledger.FindOptions, out *cli.Output, env cli.Env, diag cli.Diag, attach func(*record.Record) error) (int, error) {
 	opts := fo.SearchOptions()
 	warned := map[string]bool{}
 	warn := func(ws []string) { // each warning once per run
@@ -495,7 +507,7 @@ func runQueries(ctx context.Context, path string, st *store.Store, fo ledger.Fin
 			qo := fo
 			qo.Query = text
 			var warnings []string
-			o.Semantic, _, warnings = ledger.SemanticSide(ctx, st, qo)
+			o.Semantic, _, warnings = st.SemanticSide(ctx, qo)
 			warn(warnings)
 		}
 		res, err := st.Search(ctx, o)
@@ -523,7 +535,7 @@ func runQueries(ctx context.Context, path string, st *store.Store, fo ledger.Fin
 }
 
 // sayNothing tells a person at a terminal, on stderr, that a view is empty.
-func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.Diag, text string, archived int) {
+func sayNothing(ctx context.Context, c *ucli.Command, st *ledger.Ledger, diag cli.Diag, text string, archived int) {
 	fv := cli.Flags(c)
 	switch {
 	case fv.Bool("pending"):
@@ -553,9 +565,9 @@ func sayNothing(ctx context.Context, c *ucli.Command, st *store.Store, diag cli.
 const claimBatch = 8
 
 // claimPending is --pending --claim: batches of unclaimed pending items,
-// each claimed (store.ClaimPending) then written, until the queue has
+// each claimed (ledger.ClaimPending) then written, until the queue has
 // none left or q.Limit items (0: no limit) were written.
-func claimPending(ctx context.Context, st *store.Store, q store.QueueOptions, emit func([]*record.Record) error) error {
+func claimPending(ctx context.Context, st *ledger.Ledger, q ledger.QueueOptions, emit func([]*record.Record) error) error {
 	left := q.Limit
 	for {
 		b := q
@@ -583,7 +595,7 @@ func claimPending(ctx context.Context, st *store.Store, q store.QueueOptions, em
 
 // openStore opens the ledger for ll-find; a claiming one waits longer
 // for the write lock (ll-index of another loop may hold it a moment).
-func openStore(ctx context.Context, c *ucli.Command, env cli.Env, claim bool) (*store.Store, error) {
+func openStore(ctx context.Context, c *ucli.Command, env cli.Env, claim bool) (*ledger.Ledger, error) {
 	if !claim {
 		return findflags.OpenStore(ctx, c, env)
 	}
@@ -591,5 +603,5 @@ func openStore(ctx context.Context, c *ucli.Command, env cli.Env, claim bool) (*
 	if err != nil {
 		return nil, err
 	}
-	return cli.OpenReader(ctx, loc, store.Options{BusyTimeout: 5 * time.Second, PagePool: findflags.PagePoolSlots, ReadPolicies: true})
+	return cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: 5 * time.Second, PagePool: findflags.PagePoolSlots, ReadPolicies: true})
 }

@@ -32,11 +32,11 @@ import (
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/fetch"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/parse/mainext"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/source"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 const description = `ll-index stores ingested records: per item, in one transaction, its
@@ -109,7 +109,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.StringFlag{Name: "max-item-image-bytes", Value: "16MiB", Usage: "bytes of all images of one item (`SIZE`)"},
 			&ucli.DurationFlag{Name: "image-timeout", Value: fetch.DefaultImageTimeout, Usage: "time for one image: connect, redirects, body"},
 			&ucli.BoolFlag{Name: "public-only", Usage: "fetch images from public addresses only, not even the page's own server (also LINKLEDGER_PUBLIC_ONLY=1)"},
-			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item when storing ll-enrich suggestions (3..7)"},
+			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item when storing ll-enrich suggestions (3..7)"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -149,8 +149,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 	}
 	capN := int(c.Int("agent-cap"))
-	if capN < store.MinAgentHighlightCap || capN > store.MaxAgentHighlightCap {
-		return cli.Usage("--agent-cap %d: want %d..%d", capN, store.MinAgentHighlightCap, store.MaxAgentHighlightCap)
+	if capN < ledger.MinAgentHighlightCap || capN > ledger.MaxAgentHighlightCap {
+		return cli.Usage("--agent-cap %d: want %d..%d", capN, ledger.MinAgentHighlightCap, ledger.MaxAgentHighlightCap)
 	}
 	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
@@ -165,7 +165,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		loc:      loc,
 		adapters: source.Adapters(source.Options{MaxTextBytes: popts.MaxTextBytes, MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}}),
 		popts:    popts,
-		iopts:    store.IndexOptions{RetryBase: c.Duration("retry-base"), AgentHighlightCap: capN},
+		iopts:    ledger.IndexOptions{RetryBase: c.Duration("retry-base"), AgentHighlightCap: capN},
 		keep:     c.Bool("keep-content"),
 		diag:     cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Quiet: c.Bool("quiet"), Progress: progress},
 		progress: progress,
@@ -209,7 +209,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 		ix.merge(ctx, -1)
 	case !c.Bool("no-merge") && indexed > 0:
-		ix.merge(ctx, indexed*store.MergePagesPerItem)
+		ix.merge(ctx, indexed*ledger.MergePagesPerItem)
 	}
 	return nil
 }
@@ -239,7 +239,7 @@ func imagesOf(ctx context.Context, c *ucli.Command, env cli.Env, ix *indexer) (*
 }
 
 // merge merges full-text index segments after the input (see
-// store.MergeIndex). It is maintenance: a failure (another writer holding
+// ledger.MergeIndex). It is maintenance: a failure (another writer holding
 // the lock, an interrupt) is a -v diagnostic, never a failed run, and the
 // next run continues where it stopped.
 func (ix *indexer) merge(ctx context.Context, pages int) {
@@ -257,10 +257,10 @@ type indexer struct {
 	wait     time.Duration // busy timeout
 	busy     error         // set once a write gave up on another process's lock
 	loc      cli.DBLocation
-	st       *store.Store // opened by the first record to write (see store)
+	st       *ledger.Ledger // opened by the first record to write (see store)
 	adapters []parse.Adapter
 	popts    parse.Options
-	iopts    store.IndexOptions
+	iopts    ledger.IndexOptions
 	keep     bool
 	diag     cli.Diag
 	progress *cli.Progress
@@ -270,9 +270,9 @@ type indexer struct {
 // store opens the database on first use: an input with nothing to write
 // (an empty stream, as after a failed ll-find in linkledger worker)
 // creates no database.
-func (ix *indexer) store(ctx context.Context) (*store.Store, error) {
+func (ix *indexer) store(ctx context.Context) (*ledger.Ledger, error) {
 	if ix.st == nil {
-		st, err := cli.OpenWriter(ctx, ix.loc, store.Options{BusyTimeout: ix.wait})
+		st, err := cli.OpenWriter(ctx, ix.loc, ledger.OpenOptions{BusyTimeout: ix.wait})
 		if err != nil {
 			return nil, err
 		}
@@ -313,7 +313,7 @@ func (ix *indexer) prepare(rec *record.Record, diag cli.Diag) (write bool) {
 			rec.SourceType = res.SourceType
 		}
 	}
-	if e := store.CheckID(rec); e != nil {
+	if e := ledger.CheckID(rec); e != nil {
 		// A forged id: nothing is stored, whatever the record carries.
 		diag.Itemf("%s: %s", rec.Ref(), e.Message)
 		if rec.Error == nil {
@@ -334,7 +334,7 @@ func (ix *indexer) prepare(rec *record.Record, diag cli.Diag) (write bool) {
 		}
 		// Records can be made by hand: text and chunks over the cap are cut.
 		// (A record carrying the item's stored chunks writes no content.)
-		if !store.FromStore(rec) && parse.Bound(rec, ix.popts) {
+		if !ledger.FromStore(rec) && parse.Bound(rec, ix.popts) {
 			diag.Debugf("%s: text over --max-text-bytes %d: truncated", rec.Ref(), ix.popts.MaxTextBytes)
 		}
 	}
@@ -346,7 +346,7 @@ func (ix *indexer) prepare(rec *record.Record, diag cli.Diag) (write bool) {
 }
 
 // stored applies what the store did with a prepared record (res, err from
-// store.IndexBatch) to rec in place. It returns an error only when the
+// ledger.IndexBatch) to rec in place. It returns an error only when the
 // stream must stop (cancelled).
 func (ix *indexer) stored(ctx context.Context, rec *record.Record, res *record.IndexResult, err error) error {
 	var bad *record.Error
@@ -362,7 +362,7 @@ func (ix *indexer) stored(ctx context.Context, rec *record.Record, res *record.I
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if store.IsBusy(err) {
+		if ledger.IsBusy(err) {
 			if ix.busy != nil {
 				// the rest of a batch that met the lock: as a record after it
 				ix.notTried(rec)
@@ -373,7 +373,7 @@ func (ix *indexer) stored(ctx context.Context, rec *record.Record, res *record.I
 		}
 		ix.diag.Printf("%s: %s", rec.Ref(), record.Clean(err.Error()))
 		if rec.Error == nil {
-			rec.Fail(record.StageIndex, record.CodeStore, err.Error(), store.IsRetryable(err) || ix.busy != nil)
+			rec.Fail(record.StageIndex, record.CodeStore, err.Error(), ledger.IsRetryable(err) || ix.busy != nil)
 		}
 		return nil
 	}

@@ -10,15 +10,15 @@ import (
 	"sync"
 
 	"github.com/linkledger/linkledger/lib/cli"
+	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/ndjson"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 // ll-index runs as a pipeline (issue 23): one reader decodes the input in
 // order; workers on the other cores prepare records (parse, chunk, count
 // tokens: no shared state); one writer takes them in input order, writes
-// those that arrive together in one transaction (store.IndexBatch) and
+// those that arrive together in one transaction (ledger.IndexBatch) and
 // emits each record after the transaction that holds it committed. What
 // stdout and stderr get, and in what order, is what a record-at-a-time
 // loop gives. A record waits for no later one: the writer commits as soon
@@ -210,7 +210,7 @@ func (ix *indexer) flush(ctx context.Context, batch []*job, out *cli.Output) (in
 			recs = append(recs, j.rec)
 		}
 	}
-	var results []store.IndexResult
+	var results []ledger.IndexResult
 	if len(recs) > 0 {
 		st, err := ix.store(ctx)
 		if err != nil {

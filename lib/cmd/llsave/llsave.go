@@ -26,7 +26,6 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
 const description = `ll-save records a link (or a local file), with an optional note, tags and
@@ -100,7 +99,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.Int64Flag{Name: "chunk", Usage: "anchor the annotations given by flags to chunk `ID`"},
 			&ucli.StringSliceFlag{Name: "pin", Usage: "pin highlight annotation `ID` (comma-separated, repeatable)"},
 			&ucli.StringSliceFlag{Name: "unpin", Usage: "unpin highlight annotation `ID` (comma-separated, repeatable)"},
-			&ucli.IntFlag{Name: "agent-cap", Value: store.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
+			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
 			&ucli.IntFlag{Name: "batch", Value: 1, Usage: "save `N` stdin records per transaction (imports: fewer commits, a 64 MiB page cache; records are written when their batch is saved)"},
 		},
@@ -124,7 +123,7 @@ type defaults struct {
 	anns     []record.Annotation
 	pin      []int64
 	unpin    []int64
-	saveOpts store.SaveOptions
+	saveOpts ledger.StoreSaveOptions
 }
 
 func splitList(vals []string) []string {
@@ -168,14 +167,14 @@ func readDefaults(c *ucli.Command) (defaults, error) {
 	if d.unpin, err = idList("unpin", fv.StringSlice("unpin")); err != nil {
 		return d, err
 	}
-	if !store.ValidActor(d.actor) {
+	if !ledger.ValidActor(d.actor) {
 		return d, cli.Usage("--actor %q: want human or agent:<name>", d.actor)
 	}
 	capN := fv.Int("agent-cap")
-	if capN < store.MinAgentHighlightCap || capN > store.MaxAgentHighlightCap {
-		return d, cli.Usage("--agent-cap %d: want %d..%d", capN, store.MinAgentHighlightCap, store.MaxAgentHighlightCap)
+	if capN < ledger.MinAgentHighlightCap || capN > ledger.MaxAgentHighlightCap {
+		return d, cli.Usage("--agent-cap %d: want %d..%d", capN, ledger.MinAgentHighlightCap, ledger.MaxAgentHighlightCap)
 	}
-	d.saveOpts = store.SaveOptions{Actor: d.actor, AgentHighlightCap: capN}
+	d.saveOpts = ledger.StoreSaveOptions{Actor: d.actor, AgentHighlightCap: capN}
 	var confp *float64
 	if fv.IsSet("confidence") {
 		v := fv.Float("confidence")
@@ -227,7 +226,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	wait := cli.BusyTimeout(fv.Duration("busy-timeout"))
 	// --batch is a bulk writer's (an import's): a larger page cache
 	// (docs/benchmarks.md, Import)
-	st, err := cli.OpenWriter(ctx, loc, store.Options{BusyTimeout: wait, Bulk: fv.Int("batch") > 1})
+	st, err := cli.OpenWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, Bulk: fv.Int("batch") > 1})
 	if err != nil {
 		return err
 	}
@@ -240,7 +239,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 	// later write would wait as long. Saving is idempotent, so the whole
 	// input can simply be run again.
 	busy := func(err error) error {
-		if store.IsBusy(err) {
+		if ledger.IsBusy(err) {
 			return cli.BusyError(path, wait, fmt.Sprintf("%d input(s) saved before it, none from there on; running the same input again is safe", s.saved))
 		}
 		return err
@@ -288,7 +287,7 @@ func (s *saver) sayNext() {
 
 type saver struct {
 	hinted map[string]bool // hints already given, by kind: once per run
-	st     *store.Store
+	st     *ledger.Ledger
 	rules  *canon.Rules
 	d      defaults
 	cwd    string
@@ -322,7 +321,7 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 		rec.Error = &record.Error{Stage: record.StageSave, Code: code, Message: msg, Line: pos}
 		return s.out.Emit(rec)
 	}
-	if store.IsExport(rec) {
+	if rec.IsExport() {
 		if err := s.flush(ctx); err != nil {
 			return err
 		}
@@ -367,7 +366,7 @@ func (s *saver) one(ctx context.Context, rec *record.Record, pos int, what strin
 		}
 		return nil
 	}
-	res, err := s.st.Save(ctx, rec, opts)
+	res, err := s.st.SaveRecord(ctx, rec, opts)
 	return s.finish(ctx, rec, res, err, pos, what)
 }
 
@@ -415,12 +414,12 @@ func (s *saver) finish(ctx context.Context, rec, res *record.Record, err error, 
 			rec.Error = re
 			return s.out.Emit(rec)
 		}
-		if store.IsBusy(err) || ctx.Err() != nil {
+		if ledger.IsBusy(err) || ctx.Err() != nil {
 			return err
 		}
 		msg := err.Error()
 		s.diag.Printf("%s %d: %s", what, pos, msg)
-		rec.Error = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: msg, Line: pos, Retryable: store.IsRetryable(err)}
+		rec.Error = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: msg, Line: pos, Retryable: ledger.IsRetryable(err)}
 		return s.out.Emit(rec)
 	}
 	rec.ID, rec.CanonicalURL, rec.SourceType = res.ID, res.CanonicalURL, res.SourceType
@@ -449,10 +448,10 @@ func (s *saver) restore(ctx context.Context, rec *record.Record, pos int, what s
 	if err != nil {
 		var re *record.Error
 		if !errors.As(err, &re) {
-			if store.IsBusy(err) || ctx.Err() != nil {
+			if ledger.IsBusy(err) || ctx.Err() != nil {
 				return err
 			}
-			re = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: err.Error(), Retryable: store.IsRetryable(err)}
+			re = &record.Error{Stage: record.StageSave, Code: record.CodeStore, Message: err.Error(), Retryable: ledger.IsRetryable(err)}
 		}
 		s.diag.Printf("%s %d: %s", what, pos, re.Message)
 		re.Line = pos

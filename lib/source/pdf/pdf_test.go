@@ -11,9 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/linkledger/linkledger/lib/internal/sharedtest"
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/sharedtest"
 )
 
 func needPoppler(t *testing.T) {

@@ -15,9 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/linkledger/linkledger/lib/internal/sharedtest"
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/sharedtest"
 )
 
 // fakeX serves the three upstreams from files: a value is a testdata file

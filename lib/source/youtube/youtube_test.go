@@ -16,9 +16,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/linkledger/linkledger/lib/internal/sharedtest"
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/sharedtest"
 )
 
 // fakeYouTube replays testdata files in the shapes of the watch page, the

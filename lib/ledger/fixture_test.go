@@ -1,7 +1,4 @@
-// Package embedtest is a fixture for the tests of semantic ranking: items
-// indexed with the vectors of the fake model (lib/embed/embedfake), as
-// ll-embed | ll-index would leave them.
-package embedtest
+package ledger
 
 import (
 	"context"
@@ -9,16 +6,16 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
-	"github.com/linkledger/linkledger/lib/store"
 )
 
-// Doc is an item to index: its URL and the text of its one chunk.
-type Doc struct{ URL, Text string }
+// embedDoc is an item to index: its URL and the text of its one chunk.
+type embedDoc struct{ URL, Text string }
 
-// Index indexes each doc into st as an article titled "T" with one chunk
-// and that chunk's vector of the fake model (e.g. "hash-64").
-func Index(t testing.TB, st *store.Store, model string, docs ...Doc) {
+// indexEmbedded indexes each doc into st as ledgertest.Index does (this
+// package's own tests cannot import ledgertest, which imports it).
+func indexEmbedded(t testing.TB, st *store.Store, model string, docs ...embedDoc) {
 	t.Helper()
 	for _, d := range docs {
 		text := d.Text

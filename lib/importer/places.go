@@ -1,4 +1,4 @@
-package store
+package importer
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver
 )
 
 // PlacesBookmark is one bookmark of a Firefox profile's places.sqlite.

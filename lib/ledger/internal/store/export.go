@@ -17,7 +17,7 @@ import (
 const (
 	// ExportItemKey holds the item's row, every column but the internal
 	// seq, as stored: what a restore writes back.
-	ExportItemKey = "ledger_item"
+	ExportItemKey = record.ExportItemKey
 	// ExportHistoryKey holds the item's events, oldest first.
 	ExportHistoryKey = "history"
 	// ExportTextKey is true when the export carries the item's chunks.
@@ -121,10 +121,7 @@ func (s *Store) History(ctx context.Context, id string) ([]HistoryEvent, error) 
 }
 
 // IsExport reports whether rec is an export record (Restore takes it).
-func IsExport(rec *record.Record) bool {
-	_, ok := rec.Extra[ExportItemKey]
-	return ok
-}
+func IsExport(rec *record.Record) bool { return rec.IsExport() }
 
 // Restore writes an export record back: the item's row as exported, its
 // chunks, annotations (their ids kept when free), tags, artifacts and

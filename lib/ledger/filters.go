@@ -1,0 +1,172 @@
+package ledger
+
+import (
+	"context"
+	"time"
+
+	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/record"
+)
+
+// The service calls of the ll-* filters (ll-save, ll-index, ll-find,
+// ll-brief) and of the importers: batched save and index, search, the
+// fetch queue, stored chunks and images, so that no package outside
+// lib/ledger reaches the store (docs/cli.md, "Three faces").
+//
+// The option and result types below are the store's, named here: each is
+// a plain struct of values that crosses the service layer unchanged, and
+// copying them field by field into types of lib/ledger would only add a
+// mapping to keep in step (docs/cli.md, "Three faces", says which stay aliases).
+type (
+	// IndexOptions are the settings of Index and IndexBatch.
+	IndexOptions = store.IndexOptions
+	// IndexResult is what IndexBatch did with one record.
+	IndexResult = store.IndexResult
+	// MergeStats is what MergeIndex did.
+	MergeStats = store.MergeStats
+	// StoreSaveOptions are the settings of SaveRecord and SaveBatch (the
+	// actor and the agent highlight cap of ll-save).
+	StoreSaveOptions = store.SaveOptions
+	// BatchResult is what SaveBatch did with one record.
+	BatchResult = store.BatchResult
+	// SearchOptions are a search as the ranking takes it (FindOptions
+	// mapped by FindOptions.SearchOptions).
+	SearchOptions = store.SearchOptions
+	// SearchResult is what Search returns.
+	SearchResult = store.SearchResult
+	// Filter chooses items by tag, type, time, actor, state and archive.
+	Filter = store.Filter
+	// Weights are the ranking's weights (FindOptions.Weights).
+	Weights = store.Weights
+	// QueueOptions choose the items of QueueItems and ClaimPending.
+	QueueOptions = store.QueueOptions
+	// ItemToEmbed is an item with chunks to embed (ItemsToEmbed).
+	ItemToEmbed = store.ItemToEmbed
+	// ChunkVector is one chunk's vector (PutVectors).
+	ChunkVector = store.ChunkVector
+	// Semantic is the semantic side of a search (SearchOptions.Semantic).
+	Semantic = store.Semantic
+	// NotLedgerError: the file is not a linkledger database.
+	NotLedgerError = store.NotLedgerError
+)
+
+// Defaults and limits of the ranking and the index a filter states in its
+// flags and help.
+const (
+	DefaultScanRows       = store.DefaultScanRows
+	DefaultCut            = store.DefaultCut
+	DefaultSemanticWeight = store.DefaultSemanticWeight
+	// MergePagesPerItem is the index merge budget per indexed item.
+	MergePagesPerItem = store.MergePagesPerItem
+	// ModeSemantic and ModeHybrid are the rankings with vectors.
+	ModeSemantic = store.ModeSemantic
+	ModeHybrid   = store.ModeHybrid
+	// QueueStale is the queue of items fetched longer ago than
+	// QueueOptions.OlderThan (QueuePending and QueueFailed are the other
+	// two).
+	QueueStale = store.QueueStale
+)
+
+// DefaultWeights are the ranking's default weights.
+var DefaultWeights = store.DefaultWeights
+
+// ErrNoDatabase: Open with MustExist found no database.
+var ErrNoDatabase = store.ErrNoDatabase
+
+// IsRetryable reports whether a failed write may succeed when tried again.
+func IsRetryable(err error) bool { return store.IsRetryable(err) }
+
+// CheckID is the error of a record whose id is not its URL's item id (nil
+// when it is).
+func CheckID(rec *record.Record) *record.Error { return store.CheckID(rec) }
+
+// FromStore reports whether rec's chunks were read back from the store
+// (ll-find --with-chunks), so need no parsing again.
+func FromStore(rec *record.Record) bool { return store.FromStore(rec) }
+
+// Index stores one fetched and parsed record (ll-index's one-record path).
+func (l *Ledger) Index(ctx context.Context, rec *record.Record, opt IndexOptions) (*record.IndexResult, error) {
+	return l.st.Index(ctx, rec, opt)
+}
+
+// IndexBatch stores records in one transaction (ll-index's batches).
+func (l *Ledger) IndexBatch(ctx context.Context, recs []*record.Record, opt IndexOptions) []IndexResult {
+	return l.st.IndexBatch(ctx, recs, opt)
+}
+
+// MergeIndex merges the full-text index's segments, at most maxPages
+// pages of work.
+func (l *Ledger) MergeIndex(ctx context.Context, maxPages int) (MergeStats, error) {
+	return l.st.MergeIndex(ctx, maxPages)
+}
+
+// ImagesToFetch lists the images of item id not stored yet, with how many
+// are and their bytes.
+func (l *Ledger) ImagesToFetch(ctx context.Context, id string) (missing []record.Image, stored int, bytes int64, err error) {
+	return l.st.ImagesToFetch(ctx, id)
+}
+
+// PutImages stores fetched images of item id.
+func (l *Ledger) PutImages(ctx context.Context, id string, imgs []record.Image) error {
+	return l.st.PutImages(ctx, id, imgs)
+}
+
+// SaveRecord saves one canonical record as ll-save does (no URL
+// resolving: the caller did it).
+func (l *Ledger) SaveRecord(ctx context.Context, rec *record.Record, opt StoreSaveOptions) (*record.Record, error) {
+	return l.st.Save(ctx, rec, opt)
+}
+
+// SaveBatch saves canonical records in one transaction (ll-save --batch).
+func (l *Ledger) SaveBatch(ctx context.Context, recs []*record.Record, opt StoreSaveOptions) ([]BatchResult, error) {
+	return l.st.SaveBatch(ctx, recs, opt)
+}
+
+// Restore writes back one record of linkledger export.
+func (l *Ledger) Restore(ctx context.Context, rec *record.Record) (*record.Record, bool, error) {
+	return l.st.Restore(ctx, rec)
+}
+
+// Search runs a search as the store takes it (ll-find --queries).
+func (l *Ledger) Search(ctx context.Context, opt SearchOptions) (*SearchResult, error) {
+	return l.st.Search(ctx, opt)
+}
+
+// QueueItems lists the items of a fetch queue (ll-find --pending,
+// --failed, --stale).
+func (l *Ledger) QueueItems(ctx context.Context, opt QueueOptions) ([]*record.Record, error) {
+	return l.st.Queue(ctx, opt)
+}
+
+// ClaimPending claims up to opt.Limit pending items for this process for
+// lease (0: the default lease), so two fetchers never fetch one page.
+func (l *Ledger) ClaimPending(ctx context.Context, opt QueueOptions, lease time.Duration) ([]*record.Record, error) {
+	return l.st.ClaimPending(ctx, opt, lease)
+}
+
+// ItemStatus is item id's ingest state as a record (ll-find --id).
+func (l *Ledger) ItemStatus(ctx context.Context, id string) (*record.Record, error) {
+	return l.st.Status(ctx, id)
+}
+
+// AttachStoredChunks adds item rec.ID's stored chunks (up to maxBytes of
+// text) to rec.
+func (l *Ledger) AttachStoredChunks(ctx context.Context, rec *record.Record, maxBytes int) error {
+	return l.st.AttachStoredChunks(ctx, rec, maxBytes)
+}
+
+// MarkRevalidate marks items as due for a re-fetch.
+func (l *Ledger) MarkRevalidate(ctx context.Context, ids []string) error {
+	return l.st.MarkRevalidate(ctx, ids)
+}
+
+// ItemsToEmbed lists up to limit items with chunks lacking vectors of
+// model (only ids, when given), after the item id after.
+func (l *Ledger) ItemsToEmbed(ctx context.Context, model string, ids []string, after string, limit int) ([]ItemToEmbed, error) {
+	return l.st.ItemsToEmbed(ctx, model, ids, after, limit)
+}
+
+// PutVectors stores the chunk vectors of one item for model.
+func (l *Ledger) PutVectors(ctx context.Context, itemID, model string, vs []ChunkVector) (int, error) {
+	return l.st.PutVectors(ctx, itemID, model, vs)
+}
