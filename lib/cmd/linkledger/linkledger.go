@@ -272,8 +272,6 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, uiVerb(filters, env))
 	// the served ledger and its tokens (serve.go, tokens.go)
 	verbs = append(verbs, serveVerb(filters, env), tokenVerb(env))
-	// test only: the remote verbs' API on loopback (apiserve.go)
-	verbs = append(verbs, apiServeVerb(filters, env))
 	return verbs
 }
 

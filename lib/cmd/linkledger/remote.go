@@ -27,7 +27,7 @@ var isTerminal = cli.IsTerminal
 // help, and the verbs of the server's own machine.
 var localWithURL = map[string]bool{
 	"help": true, "version": true, "completion": true,
-	"serve": true, "token": true, "restore-replica": true, apiServeName: true,
+	"serve": true, "token": true, "restore-replica": true,
 }
 
 // remoteRun runs args on the server named by LINKLEDGER_URL when it is
