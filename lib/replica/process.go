@@ -170,13 +170,24 @@ func Start(ctx context.Context, opt Options) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(opt.Binary, "replicate", "-config", file, "-no-expand-env")
+	cmd := command(opt.Binary, "replicate", "-config", file, "-no-expand-env")
 	w := opt.Stderr
 	if w == nil {
 		w = io.Discard
 	}
 	lw := &lineWriter{w: w, prefix: "litestream: "}
-	cmd.Stdout, cmd.Stderr = lw, lw
+	// Litestream logs to a file, not a pipe: if linkledger dies (kill -9),
+	// a pipe would have no reader, and Litestream's next log line (the one
+	// saying it got SIGTERM and is shutting down) would kill it with
+	// SIGPIPE before it shipped the last changes, losing acknowledged
+	// writes (measured: 57 of 60 restored). The file is unlinked at once;
+	// linkledger reads it as it grows (tail) while Litestream writes it.
+	logW, logR, err := logFile(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = logW, logW
 	ready := make(chan struct{})
 	seen := false // onLine runs under the writer's lock, one line at a time
 	lw.onLine = func(line []byte) {
@@ -185,21 +196,77 @@ func Start(ctx context.Context, opt Options) (*Process, error) {
 			close(ready)
 		}
 	}
-	cmd.SysProcAttr = sysProcAttr()
 	if err := ctx.Err(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
+		logW.Close()
+		logR.Close()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start litestream (%s): %w", opt.Binary, err)
 	}
+	logW.Close() // Litestream holds its own copy
 	p := &Process{cmd: cmd, dir: dir, stopTimeout: opt.StopTimeout, done: make(chan struct{}), ready: ready}
 	if p.stopTimeout == 0 {
 		p.stopTimeout = DefaultStopTimeout
 	}
-	go p.wait(lw)
+	exited, tailed := make(chan struct{}), make(chan struct{})
+	go tail(logR, lw, exited, tailed)
+	go p.wait(exited, tailed)
 	return p, nil
+}
+
+// logFile makes Litestream's log file in dir and returns it open for
+// writing (for Litestream) and for reading (for tail), already unlinked.
+func logFile(dir string) (w, r *os.File, err error) {
+	name := filepath.Join(dir, "litestream.log")
+	w, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("litestream's log: %w", err)
+	}
+	r, err = os.Open(name)
+	os.Remove(name)
+	if err != nil {
+		w.Close()
+		return nil, nil, fmt.Errorf("litestream's log: %w", err)
+	}
+	return w, r, nil
+}
+
+// tailPoll is how often tail looks for more of the log.
+const tailPoll = 100 * time.Millisecond
+
+// tail copies Litestream's log, as it grows, to lw until Litestream has
+// exited (exited closed) and the log is read to its end; then it closes
+// tailed.
+func tail(r *os.File, lw *lineWriter, exited <-chan struct{}, tailed chan<- struct{}) {
+	defer close(tailed)
+	defer r.Close()
+	defer lw.flush()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			_, _ = lw.Write(buf[:n])
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return
+		}
+		select {
+		case <-exited:
+			// one more read for what came between the last one and the exit
+			for {
+				n, _ := r.Read(buf)
+				if n == 0 {
+					return
+				}
+				_, _ = lw.Write(buf[:n])
+			}
+		case <-time.After(tailPoll):
+		}
+	}
 }
 
 func within(p, dir string) bool {
@@ -207,9 +274,10 @@ func within(p, dir string) bool {
 	return err == nil && rel == "."
 }
 
-func (p *Process) wait(lw *lineWriter) {
+func (p *Process) wait(exited chan<- struct{}, tailed <-chan struct{}) {
 	err := p.cmd.Wait()
-	lw.flush()
+	close(exited)
+	<-tailed
 	os.RemoveAll(p.dir)
 	p.mu.Lock()
 	stopping := p.stopping
@@ -235,7 +303,8 @@ func (p *Process) wait(lw *lineWriter) {
 // Ready before it takes requests (linkledger serve --replica).
 func (p *Process) Ready() <-chan struct{} { return p.ready }
 
-// Pid is Litestream's process id.
+// Pid is the id of Litestream's process group (on Linux, the small shell
+// that runs Litestream and forwards it one SIGTERM; command).
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // Done is closed when Litestream has exited.
@@ -279,7 +348,7 @@ func (p *Process) Stop(ctx context.Context) error {
 	case <-t.C:
 	case <-ctx.Done():
 	}
-	_ = p.cmd.Process.Kill()
+	_ = killAll(p.cmd.Process.Pid)
 	<-p.done
 	return ErrKilled
 }

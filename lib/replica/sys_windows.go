@@ -1,6 +1,18 @@
 package replica
 
-import "syscall"
+import (
+	"os"
+	"os/exec"
+)
 
-// sysProcAttr: Windows has no process groups of this kind.
-func sysProcAttr() *syscall.SysProcAttr { return nil }
+// command runs Litestream.
+func command(bin string, args ...string) *exec.Cmd { return exec.Command(bin, args...) }
+
+// killAll kills Litestream.
+func killAll(pid int) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	return p.Kill()
+}

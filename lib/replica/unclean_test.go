@@ -59,7 +59,7 @@ func TestLitestreamKilledMidWrite(t *testing.T) {
 	}()
 	d := writeSeconds(t) / 2
 	time.Sleep(d)
-	if err := syscall.Kill(p.Pid(), syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(-p.Pid(), syscall.SIGKILL); err != nil { // the group: Litestream and its guard
 		t.Fatal(err)
 	}
 	<-p.Done()
