@@ -38,16 +38,38 @@ func main() {
 	writers := flag.Int("writers", 8, "clients saving links")
 	searchers := flag.Int("searchers", 8, "clients searching")
 	dur := flag.Duration("duration", time.Minute, "how long the load runs")
+	ackedFile := flag.String("acked", "", "also write each acknowledged save's URL to `FILE` as it comes (for a check after the server was killed)")
+	noVerify := flag.Bool("no-verify", false, "do not look the saves up again afterwards (the server may be gone)")
 	flag.Parse()
+	if *ackedFile != "" {
+		f, err := os.Create(*ackedFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadserve:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		ackedOut = f
+	}
+	verifyAfter = !*noVerify
 	if *base == "" || *token == "" {
 		fmt.Fprintln(os.Stderr, "loadserve: need -url and -token")
 		os.Exit(2)
 	}
 	if err := run(strings.TrimRight(*base, "/"), *token, *writers, *searchers, *dur); err != nil {
 		fmt.Fprintln(os.Stderr, "loadserve:", err)
+		if ackedOut != nil {
+			ackedOut.Close()
+		}
 		os.Exit(1)
 	}
 }
+
+// ackedOut, when set, gets each acknowledged URL as a line, at once;
+// verifyAfter looks them up again after the run.
+var (
+	ackedOut    *os.File
+	verifyAfter = true
+)
 
 // bearer adds the token to every request the SDK's transport makes.
 type bearer struct {
@@ -196,6 +218,9 @@ func run(base, token string, writers, searchers int, dur time.Duration) error {
 				if err == nil {
 					mu.Lock()
 					acked = append(acked, u)
+					if ackedOut != nil {
+						fmt.Fprintln(ackedOut, u)
+					}
 					mu.Unlock()
 				}
 			}
@@ -226,6 +251,10 @@ func run(base, token string, writers, searchers int, dur time.Duration) error {
 	}
 	fmt.Println(save.line("save (MCP tools/call)", fl))
 	fmt.Println(find.line("find (MCP tools/call)", fl))
+	if !verifyAfter {
+		fmt.Printf("acknowledged saves: %d (not looked up again: -no-verify)\n", len(acked))
+		return nil
+	}
 
 	lost, err := verify(ctx, base, token, acked)
 	if err != nil {
