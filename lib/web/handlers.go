@@ -389,27 +389,12 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	opt := ledger.FindOptions{Query: strings.TrimSpace(d.Q), Tags: splitTags(d.Tags), Type: d.Type, Actor: d.Actor, Status: d.Status,
-		Limit: perPage + 1, Offset: (page - 1) * perPage, Mode: d.Mode, Embedder: s.opt.Embedder}
-	now := time.Now()
-	var err error
-	if d.Since != "" {
-		if opt.Since, err = ledger.ParseWhen(d.Since, now); err != nil {
-			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "since: " + err.Error()})
-			return
-		}
-	}
-	if d.Until != "" {
-		if opt.Until, err = ledger.ParseWhen(d.Until, now); err != nil {
-			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "until: " + err.Error()})
-			return
-		}
-	}
-	switch d.Archived {
-	case "any":
-		opt.Archived, opt.ArchivedSet = ledger.ArchivedAny, true
-	case "only":
-		opt.Archived, opt.ArchivedSet = ledger.OnlyArchived, true
+	opt := ledger.FindOptions{Query: strings.TrimSpace(d.Q), Limit: perPage + 1, Offset: (page - 1) * perPage, Mode: d.Mode, Embedder: s.opt.Embedder}
+	req := ledger.FindRequest{Tags: splitTags(d.Tags), Type: d.Type, Since: d.Since, Until: d.Until, Actor: d.Actor, Status: d.Status, Archived: d.Archived}
+	opt, err := req.Options(opt, time.Now())
+	if err != nil {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: err.Error()})
+		return
 	}
 	res, err := s.opt.Ledger.Find(r.Context(), opt)
 	if err != nil {
