@@ -21,6 +21,9 @@ type FindRequest struct {
 	// Archived is ParseArchived's spelling: "no" (the default, also ""),
 	// "any" or "only".
 	Archived string
+	// Mode is the ranking (ParseMode: "", lexical, semantic or hybrid);
+	// Options reads it, Filter (a list without ranking) does not.
+	Mode string
 }
 
 // RequestError is a request field that does not read. Its text is the
@@ -86,12 +89,16 @@ func (r FindRequest) Filter(now time.Time) (Filter, error) {
 }
 
 // Options reads and checks the request into o's filter fields (the
-// archived choice set), keeping o's other settings.
+// archived choice set) and its Mode, keeping o's other settings.
 func (r FindRequest) Options(o FindOptions, now time.Time) (FindOptions, error) {
 	f, err := r.Filter(now)
 	if err != nil {
 		return o, err
 	}
+	if err := ParseMode(r.Mode); err != nil {
+		return o, &RequestError{Field: "mode", Detail: " " + err.Error()}
+	}
+	o.Mode = r.Mode
 	o.Tags, o.Type, o.Since, o.Until, o.Actor, o.Status = f.Tags, f.Type, f.Since, f.Until, f.Actor, f.Status
 	o.Archived, o.ArchivedSet = f.Archived, true
 	return o, nil

@@ -56,8 +56,24 @@ func TestFindRequest(t *testing.T) {
 		{FindRequest{Archived: "true"}, `archived "true": want no, any or only`},
 		{FindRequest{Type: "video"}, `type "video": want article, x, youtube, pdf or text`},
 		{FindRequest{Status: "done"}, `status "done": want saved, fetched, parsed, enriched or failed`},
+		{FindRequest{Mode: "fuzzy"}, `mode "fuzzy": want lexical, semantic or hybrid`},
+	}
+	for _, m := range []string{"", "lexical", "semantic", "hybrid"} {
+		if o, err := (FindRequest{Mode: m}).Options(FindOptions{}, now); err != nil || o.Mode != m {
+			t.Errorf("mode %q: %q, %v", m, o.Mode, err)
+		}
 	}
 	for _, tt := range bad {
+		if tt.r.Mode != "" {
+			// a ranking is not a filter: only Options reads it
+			if _, err := tt.r.Filter(now); err != nil {
+				t.Errorf("%+v: Filter error %v", tt.r, err)
+			}
+			if _, err := tt.r.Options(FindOptions{}, now); err == nil || err.Error() != tt.msg {
+				t.Errorf("%+v: Options error %v; want %s", tt.r, err, tt.msg)
+			}
+			continue
+		}
 		_, err := tt.r.Filter(now)
 		if err == nil || err.Error() != tt.msg {
 			t.Errorf("%+v: error %v; want %s", tt.r, err, tt.msg)

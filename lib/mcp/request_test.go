@@ -13,7 +13,7 @@ import (
 )
 
 // TestFindRequestArgs: the find and brief tools read since, until and
-// type through ledger.FindRequest: they take the spellings ll-find and
+// type and mode through ledger.FindRequest: they take the spellings ll-find and
 // the web app take (and apply them), and refuse a bad value with the
 // find request's own message.
 func TestFindRequestArgs(t *testing.T) {
@@ -52,9 +52,9 @@ func TestFindRequestArgs(t *testing.T) {
 			}
 		}
 	}
-	for _, r := range []ledger.FindRequest{{Since: "tomorrow"}, {Until: "2 weeks"}, {Since: "-1d"}, {Type: "video"}} {
-		_, want := r.Filter(time.Now())
-		args := map[string]any{"query": "owls", "since": r.Since, "until": r.Until, "type": r.Type}
+	for _, r := range []ledger.FindRequest{{Since: "tomorrow"}, {Until: "2 weeks"}, {Since: "-1d"}, {Type: "video"}, {Mode: "fuzzy"}} {
+		_, want := r.Options(ledger.FindOptions{}, time.Now())
+		args := map[string]any{"query": "owls", "since": r.Since, "until": r.Until, "type": r.Type, "mode": r.Mode}
 		for _, tool := range []string{"find", "brief"} {
 			_, text, isErr := callSemantic(t, st, nil, tool, args)
 			if !isErr || !strings.Contains(text, want.Error()) {

@@ -287,7 +287,7 @@ func actorFor(client, given string, allowHuman bool) (string, error) {
 }
 
 // findOptions reads the shared search arguments.
-func findOptions(limit, offset int, tags []string, typ, since, until string, archived bool) (ledger.FindOptions, error) {
+func findOptions(limit, offset int, tags []string, typ, since, until, mode string, archived bool) (ledger.FindOptions, error) {
 	o := ledger.FindOptions{Tags: tags, Type: typ, Limit: limit, Offset: offset, StaleAfter: 30 * 24 * time.Hour}
 	if limit < 0 || limit > MaxFindItems {
 		return o, usage("limit %d: want 1..%d", limit, MaxFindItems)
@@ -295,7 +295,7 @@ func findOptions(limit, offset int, tags []string, typ, since, until string, arc
 	if offset < 0 {
 		return o, usage("offset %d: want 0 or more", offset)
 	}
-	r := ledger.FindRequest{Tags: tags, Type: typ, Since: since, Until: until}
+	r := ledger.FindRequest{Tags: tags, Type: typ, Since: since, Until: until, Mode: mode}
 	if archived {
 		r.Archived = "any"
 	}
@@ -307,7 +307,7 @@ func findOptions(limit, offset int, tags []string, typ, since, until string, arc
 }
 
 func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput) (FindOutput, string, error) {
-	o, err := findOptions(in.Limit, in.Offset, in.Tags, in.Type, in.Since, in.Until, in.Archived)
+	o, err := findOptions(in.Limit, in.Offset, in.Tags, in.Type, in.Since, in.Until, in.Mode, in.Archived)
 	if err != nil {
 		return FindOutput{}, "", err
 	}
@@ -327,7 +327,7 @@ func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput)
 }
 
 func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in RelatedInput) (FindOutput, string, error) {
-	o, err := findOptions(in.Limit, 0, nil, "", "", "", false)
+	o, err := findOptions(in.Limit, 0, nil, "", "", "", "", false)
 	if err != nil {
 		return FindOutput{}, "", err
 	}
@@ -413,7 +413,7 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 	if in.MaxTokens < 0 || in.MaxTokens > MaxBriefTokens {
 		return nil, "", usage("max_tokens %d: want 1..%d", in.MaxTokens, MaxBriefTokens)
 	}
-	o, err := findOptions(in.MaxItems, 0, in.Tags, in.Type, in.Since, in.Until, false)
+	o, err := findOptions(in.MaxItems, 0, in.Tags, in.Type, in.Since, in.Until, in.Mode, false)
 	if err != nil {
 		return nil, "", err
 	}

@@ -385,12 +385,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	d := &searchData{Q: q.Get("q"), Tags: q.Get("tags"), Type: q.Get("type"), Since: q.Get("since"), Until: q.Get("until"),
 		Actor: q.Get("actor"), Status: q.Get("status"), Archived: q.Get("archived"), Mode: q.Get("mode"), Semantic: s.opt.Embedder != nil}
 	page := pageNumber(q.Get("page"))
-	if err := checkMode(d.Mode); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	opt := ledger.FindOptions{Query: strings.TrimSpace(d.Q), Limit: perPage + 1, Offset: (page - 1) * perPage, Mode: d.Mode, Embedder: s.opt.Embedder}
-	req := ledger.FindRequest{Tags: splitTags(d.Tags), Type: d.Type, Since: d.Since, Until: d.Until, Actor: d.Actor, Status: d.Status, Archived: d.Archived}
+	opt := ledger.FindOptions{Query: strings.TrimSpace(d.Q), Limit: perPage + 1, Offset: (page - 1) * perPage, Embedder: s.opt.Embedder}
+	req := ledger.FindRequest{Tags: splitTags(d.Tags), Type: d.Type, Since: d.Since, Until: d.Until, Actor: d.Actor, Status: d.Status,
+		Archived: d.Archived, Mode: d.Mode}
 	opt, err := req.Options(opt, time.Now())
 	if err != nil {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: err.Error()})

@@ -11,7 +11,7 @@ import (
 )
 
 // TestSearchFindRequest: the search page reads since, until, archived,
-// type and status through ledger.FindRequest: it takes the spellings
+// type, status and mode through ledger.FindRequest: it takes the spellings
 // ll-find and the MCP tools take, and refuses a bad value (archived=yes,
 // which it used to ignore, included) with the find request's message.
 func TestSearchFindRequest(t *testing.T) {
@@ -37,9 +37,9 @@ func TestSearchFindRequest(t *testing.T) {
 			t.Errorf("%s: finds the rye item %v, want %v", tc.q, got, tc.hits)
 		}
 	}
-	for _, r := range []ledger.FindRequest{{Since: "tomorrow"}, {Until: "2 weeks"}, {Since: "-1d"}, {Archived: "yes"}, {Type: "video"}, {Status: "done"}} {
-		_, want := r.Filter(time.Now())
-		v := url.Values{"q": {"rye"}, "since": {r.Since}, "until": {r.Until}, "archived": {r.Archived}, "type": {r.Type}, "status": {r.Status}}
+	for _, r := range []ledger.FindRequest{{Since: "tomorrow"}, {Until: "2 weeks"}, {Since: "-1d"}, {Archived: "yes"}, {Type: "video"}, {Status: "done"}, {Mode: "fuzzy"}} {
+		_, want := r.Options(ledger.FindOptions{}, time.Now())
+		v := url.Values{"q": {"rye"}, "since": {r.Since}, "until": {r.Until}, "archived": {r.Archived}, "type": {r.Type}, "status": {r.Status}, "mode": {r.Mode}}
 		res, body := do(t, withCookie(mustReq(t, "GET", ts.URL+"/search?"+v.Encode(), "")))
 		if res.StatusCode != 400 || !strings.Contains(body, html.EscapeString(want.Error())) {
 			t.Errorf("%+v: %d; want 400 saying %q:\n%s", r, res.StatusCode, want, body)

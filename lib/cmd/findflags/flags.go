@@ -207,6 +207,7 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	}
 	o.StaleAfter = d
 	r := Request(c)
+	r.Mode = o.Mode
 	switch {
 	case fv.Bool("archived") && fv.Bool("only-archived"):
 		return o, cli.Usage("--archived and --only-archived: give one")
