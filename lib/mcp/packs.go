@@ -175,13 +175,11 @@ func (s *Server) stats(ctx context.Context, _ *sdk.CallToolRequest, in StatsInpu
 	if strings.TrimSpace(since) == "" {
 		since = "30d"
 	}
-	if since != "all" {
-		if o.Since, err = ledger.ParseWhen(since, now); err != nil {
-			return StatsOutput{}, "", usage("since: %v", err)
-		}
+	if since == "all" {
+		since = ""
 	}
-	if o.Until, err = ledger.ParseWhen(in.Until, now); err != nil {
-		return StatsOutput{}, "", usage("until: %v", err)
+	if o.Since, o.Until, err = ledger.ParseSpan(since, in.Until, now); err != nil {
+		return StatsOutput{}, "", usage("%v", err)
 	}
 	if in.Limit < 0 || in.Limit > MaxStatsLimit {
 		return StatsOutput{}, "", usage("limit %d: want 1..%d", in.Limit, MaxStatsLimit)

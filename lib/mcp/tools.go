@@ -45,6 +45,7 @@ type FindInput struct {
 	Tags     []string `json:"tags,omitempty" jsonschema:"items with all these tags"`
 	Type     string   `json:"type,omitempty" jsonschema:"source type: article, x, youtube, pdf or text"`
 	Since    string   `json:"since,omitempty" jsonschema:"saved at or after: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago (12h, 30d, 2w, 3mo, 1y)"`
+	Until    string   `json:"until,omitempty" jsonschema:"saved before (the forms of since)"`
 	Limit    int      `json:"limit,omitempty" jsonschema:"1 to 20 (default 10)"`
 	Offset   int      `json:"offset,omitempty" jsonschema:"items to skip (next page)"`
 	Archived bool     `json:"archived,omitempty" jsonschema:"include archived items"`
@@ -85,6 +86,7 @@ type BriefInput struct {
 	Tags      []string `json:"tags,omitempty" jsonschema:"items with all these tags"`
 	Type      string   `json:"type,omitempty" jsonschema:"source type: article, x, youtube, pdf or text"`
 	Since     string   `json:"since,omitempty" jsonschema:"saved at or after: RFC 3339, YYYY-MM-DD, today, yesterday, or a span ago (12h, 30d, 2w, 3mo, 1y)"`
+	Until     string   `json:"until,omitempty" jsonschema:"saved before (the forms of since)"`
 	Mode      string   `json:"mode,omitempty" jsonschema:"lexical, semantic or hybrid (default as find)"`
 	// AllMatches is the CLI's --all-matches.
 	AllMatches bool `json:"all_matches,omitempty" jsonschema:"keep weak matches (below 0.3 of the best score)"`
@@ -285,7 +287,7 @@ func actorFor(client, given string, allowHuman bool) (string, error) {
 }
 
 // findOptions reads the shared search arguments.
-func findOptions(limit, offset int, tags []string, typ, since string, archived bool) (ledger.FindOptions, error) {
+func findOptions(limit, offset int, tags []string, typ, since, until, mode string, archived bool) (ledger.FindOptions, error) {
 	o := ledger.FindOptions{Tags: tags, Type: typ, Limit: limit, Offset: offset, StaleAfter: 30 * 24 * time.Hour}
 	if limit < 0 || limit > MaxFindItems {
 		return o, usage("limit %d: want 1..%d", limit, MaxFindItems)
@@ -293,23 +295,19 @@ func findOptions(limit, offset int, tags []string, typ, since string, archived b
 	if offset < 0 {
 		return o, usage("offset %d: want 0 or more", offset)
 	}
-	switch typ {
-	case "", "article", "x", "youtube", "pdf", "text":
-	default:
-		return o, usage("type %q: want article, x, youtube, pdf or text", typ)
-	}
-	var err error
-	if o.Since, err = ledger.ParseWhen(since, time.Now()); err != nil {
-		return o, usage("since: %v", err)
-	}
+	r := ledger.FindRequest{Tags: tags, Type: typ, Since: since, Until: until, Mode: mode}
 	if archived {
-		o.Archived, o.ArchivedSet = ledger.ArchivedAny, true
+		r.Archived = "any"
+	}
+	o, err := r.Options(o, time.Now())
+	if err != nil {
+		return o, usage("%v", err)
 	}
 	return o, nil
 }
 
 func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput) (FindOutput, string, error) {
-	o, err := findOptions(in.Limit, in.Offset, in.Tags, in.Type, in.Since, in.Archived)
+	o, err := findOptions(in.Limit, in.Offset, in.Tags, in.Type, in.Since, in.Until, in.Mode, in.Archived)
 	if err != nil {
 		return FindOutput{}, "", err
 	}
@@ -329,7 +327,7 @@ func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput)
 }
 
 func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in RelatedInput) (FindOutput, string, error) {
-	o, err := findOptions(in.Limit, 0, nil, "", "", false)
+	o, err := findOptions(in.Limit, 0, nil, "", "", "", "", false)
 	if err != nil {
 		return FindOutput{}, "", err
 	}
@@ -415,7 +413,7 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 	if in.MaxTokens < 0 || in.MaxTokens > MaxBriefTokens {
 		return nil, "", usage("max_tokens %d: want 1..%d", in.MaxTokens, MaxBriefTokens)
 	}
-	o, err := findOptions(in.MaxItems, 0, in.Tags, in.Type, in.Since, false)
+	o, err := findOptions(in.MaxItems, 0, in.Tags, in.Type, in.Since, in.Until, in.Mode, false)
 	if err != nil {
 		return nil, "", err
 	}

@@ -385,31 +385,13 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	d := &searchData{Q: q.Get("q"), Tags: q.Get("tags"), Type: q.Get("type"), Since: q.Get("since"), Until: q.Get("until"),
 		Actor: q.Get("actor"), Status: q.Get("status"), Archived: q.Get("archived"), Mode: q.Get("mode"), Semantic: s.opt.Embedder != nil}
 	page := pageNumber(q.Get("page"))
-	if err := checkMode(d.Mode); err != nil {
-		s.fail(w, r, err)
+	opt := ledger.FindOptions{Query: strings.TrimSpace(d.Q), Limit: perPage + 1, Offset: (page - 1) * perPage, Embedder: s.opt.Embedder}
+	req := ledger.FindRequest{Tags: splitTags(d.Tags), Type: d.Type, Since: d.Since, Until: d.Until, Actor: d.Actor, Status: d.Status,
+		Archived: d.Archived, Mode: d.Mode}
+	opt, err := req.Options(opt, time.Now())
+	if err != nil {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: err.Error()})
 		return
-	}
-	opt := ledger.FindOptions{Query: strings.TrimSpace(d.Q), Tags: splitTags(d.Tags), Type: d.Type, Actor: d.Actor, Status: d.Status,
-		Limit: perPage + 1, Offset: (page - 1) * perPage, Mode: d.Mode, Embedder: s.opt.Embedder}
-	now := time.Now()
-	var err error
-	if d.Since != "" {
-		if opt.Since, err = ledger.ParseWhen(d.Since, now); err != nil {
-			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "since: " + err.Error()})
-			return
-		}
-	}
-	if d.Until != "" {
-		if opt.Until, err = ledger.ParseWhen(d.Until, now); err != nil {
-			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "until: " + err.Error()})
-			return
-		}
-	}
-	switch d.Archived {
-	case "any":
-		opt.Archived, opt.ArchivedSet = ledger.ArchivedAny, true
-	case "only":
-		opt.Archived, opt.ArchivedSet = ledger.OnlyArchived, true
 	}
 	res, err := s.opt.Ledger.Find(r.Context(), opt)
 	if err != nil {

@@ -5,6 +5,7 @@
 package findflags
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"time"
@@ -90,36 +91,40 @@ func FilterFlags() []ucli.Flag {
 	}
 }
 
-// Filter reads FilterFlags' values (everything but the archived choice).
-func Filter(c *ucli.Command, now time.Time) (ledger.Filter, error) {
+// Request reads FilterFlags' values into the find request every face
+// shares (everything but the archived choice, which each command spells).
+func Request(c *ucli.Command) ledger.FindRequest {
 	fv := cli.Flags(c)
-	f := ledger.Filter{Type: fv.String("type"), Actor: fv.String("actor"), Status: fv.String("status")}
+	r := ledger.FindRequest{Type: fv.String("type"), Since: fv.String("since"), Until: fv.String("until"),
+		Actor: fv.String("actor"), Status: fv.String("status")}
 	for _, v := range fv.StringSlice("tags") {
 		for _, t := range strings.Split(v, ",") {
 			// the form tags are stored in: --tags "C Libraries" finds c-libraries
 			if t = record.TagForm(t); t != "" {
-				f.Tags = append(f.Tags, t)
+				r.Tags = append(r.Tags, t)
 			}
 		}
 	}
-	switch f.Type {
-	case "", "article", "x", "youtube", "pdf", "text":
-	default:
-		return f, cli.Usage("--type %q: want article, x, youtube, pdf or text", f.Type)
+	return r
+}
+
+// RequestError is err as a usage error: a *ledger.RequestError names its
+// field as the flag (--since: ...), so each face says the same words.
+func RequestError(err error) error {
+	var re *ledger.RequestError
+	if errors.As(err, &re) {
+		return cli.Usage("--%v", re)
 	}
-	switch f.Status {
-	case "", "saved", "fetched", "parsed", "enriched", "failed":
-	default:
-		return f, cli.Usage("--status %q: want saved, fetched, parsed, enriched or failed", f.Status)
-	}
-	var err error
-	if f.Since, err = ledger.ParseWhen(fv.String("since"), now); err != nil {
-		return f, cli.Usage("--since: %v", err)
-	}
-	if f.Until, err = ledger.ParseWhen(fv.String("until"), now); err != nil {
-		return f, cli.Usage("--until: %v", err)
-	}
-	return f, nil
+	return err
+}
+
+// Filter reads FilterFlags' values with the archived choice archived
+// (ledger.ParseArchived's spelling), read and checked by the find request.
+func Filter(c *ucli.Command, now time.Time, archived string) (ledger.Filter, error) {
+	r := Request(c)
+	r.Archived = archived
+	f, err := r.Filter(now)
+	return f, RequestError(err)
 }
 
 // SearchOptions reads the shared flags into the store's search options
@@ -201,23 +206,18 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 		return o, cli.Usage("--stale-after: %v", err)
 	}
 	o.StaleAfter = d
-	f, err := Filter(c, now)
-	if err != nil {
-		return o, err
-	}
-	o.Tags, o.Type, o.Since, o.Until, o.Actor, o.Status = f.Tags, f.Type, f.Since, f.Until, f.Actor, f.Status
-	o.ArchivedSet = true
+	r := Request(c)
+	r.Mode = o.Mode
 	switch {
 	case fv.Bool("archived") && fv.Bool("only-archived"):
 		return o, cli.Usage("--archived and --only-archived: give one")
 	case fv.Bool("archived"):
-		o.Archived = ledger.ArchivedAny
+		r.Archived = "any"
 	case fv.Bool("only-archived"):
-		o.Archived = ledger.OnlyArchived
-	default:
-		o.Archived = ledger.NotArchived
+		r.Archived = "only"
 	}
-	return o, nil
+	o, err = r.Options(o, now)
+	return o, RequestError(err)
 }
 
 // Decay reads --decay-below, --decay-after and --no-decay: a flag given

@@ -263,13 +263,12 @@ EXAMPLES:
 			now := time.Now().UTC()
 			var o ledger.StatsOptions
 			var err error
-			if s := c.String("since"); s != "all" {
-				if o.Since, err = ledger.ParseWhen(s, now); err != nil {
-					return cli.Usage("--since: %v", err)
-				}
+			since := c.String("since")
+			if since == "all" {
+				since = ""
 			}
-			if o.Until, err = ledger.ParseWhen(c.String("until"), now); err != nil {
-				return cli.Usage("--until: %v", err)
+			if o.Since, o.Until, err = ledger.ParseSpan(since, c.String("until"), now); err != nil {
+				return cli.Usage("--%v", err)
 			}
 			if o.Limit = c.Int("limit"); o.Limit < 1 {
 				return cli.Usage("--limit %d: want 1 or more", o.Limit)

@@ -135,21 +135,16 @@ func exportFilterFlags() []ucli.Flag {
 // readFilter reads the filter flags as ll-find does; archived items are
 // in unless --no-archived (an export is the whole ledger).
 func readFilter(c *ucli.Command, now time.Time) (ledger.ExportFilter, error) {
-	f, err := findflags.Filter(c, now)
-	if err != nil {
-		return f, err
-	}
+	archived := "any"
 	switch {
 	case c.Bool("no-archived") && c.Bool("only-archived"):
-		return f, cli.Usage("--no-archived and --only-archived: give one")
+		return ledger.ExportFilter{}, cli.Usage("--no-archived and --only-archived: give one")
 	case c.Bool("no-archived"):
-		f.Archived = ledger.NotArchived
+		archived = "no"
 	case c.Bool("only-archived"):
-		f.Archived = ledger.OnlyArchived
-	default:
-		f.Archived = ledger.ArchivedAny
+		archived = "only"
 	}
-	return f, nil
+	return findflags.Filter(c, now, archived)
 }
 
 func exportVerb(env cli.Env) *ucli.Command {
