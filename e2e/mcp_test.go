@@ -192,8 +192,8 @@ func TestMCP(t *testing.T) {
 
 	// the tools, their input schemas and output schemas
 	wantProps := map[string][]string{
-		"find":         {"all_matches", "archived", "limit", "mode", "offset", "query", "since", "tags", "type"},
-		"brief":        {"all_matches", "max_items", "max_tokens", "mode", "query", "since", "tags", "type"},
+		"find":         {"all_matches", "archived", "limit", "mode", "offset", "query", "since", "tags", "type", "until"},
+		"brief":        {"all_matches", "max_items", "max_tokens", "mode", "query", "since", "tags", "type", "until"},
 		"save":         {"actor", "note", "tags", "url", "wait"},
 		"annotate":     {"actor", "confidence", "item", "pinned", "text", "type"},
 		"tag":          {"actor", "add", "item", "remove", "star"},
