@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -85,7 +86,7 @@ func TestDecayPolicy(t *testing.T) {
 			t.Fatal(err)
 		}
 		if tc.stored != nil {
-			if err := st.SetDecay(ctx, *tc.stored, store.ActorHuman); err != nil {
+			if err := st.SetDecay(ctx, *tc.stored, spec.ActorHuman); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -109,7 +110,7 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 		t.Errorf("weights (-want +got):\n%s", diff)
 	}
 	// resolving again changes nothing, even after the stored policy changes
-	if err := st.SetDecay(ctx, store.DecayPolicy{}, store.ActorHuman); err != nil {
+	if err := st.SetDecay(ctx, store.DecayPolicy{}, spec.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
 	again, err := New(st).ResolveDecay(ctx, o)
@@ -155,7 +156,7 @@ func TestReviewQueueDecayMarks(t *testing.T) {
 		t.Errorf("decayed under below 0.4 (-want +got):\n%s", diff)
 	}
 	// a citation keeps the item's annotations counting
-	if _, err := st.AddCitation(ctx, record.ItemID("https://decay.test/kites"), "essay", store.ActorHuman); err != nil {
+	if _, err := st.AddCitation(ctx, record.ItemID("https://decay.test/kites"), "essay", spec.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
 	if got := list(ReviewQueueOptions{Decayed: true}); len(got) != 0 {

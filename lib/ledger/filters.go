@@ -46,32 +46,14 @@ type (
 	ChunkVector = store.ChunkVector
 	// Semantic is the semantic side of a search (SearchOptions.Semantic).
 	Semantic = store.Semantic
-	// NotLedgerError: the file is not a linkledger database.
-	NotLedgerError = store.NotLedgerError
 )
 
 // Defaults and limits of the ranking and the index a filter states in its
 // flags and help.
-const (
-	DefaultScanRows       = store.DefaultScanRows
-	DefaultCut            = store.DefaultCut
-	DefaultSemanticWeight = store.DefaultSemanticWeight
-	// MergePagesPerItem is the index merge budget per indexed item.
-	MergePagesPerItem = store.MergePagesPerItem
-	// ModeSemantic and ModeHybrid are the rankings with vectors.
-	ModeSemantic = store.ModeSemantic
-	ModeHybrid   = store.ModeHybrid
-	// QueueStale is the queue of items fetched longer ago than
-	// QueueOptions.OlderThan (QueuePending and QueueFailed are the other
-	// two).
-	QueueStale = store.QueueStale
-)
+const ()
 
 // DefaultWeights are the ranking's default weights.
 var DefaultWeights = store.DefaultWeights
-
-// ErrNoDatabase: Open with MustExist found no database.
-var ErrNoDatabase = store.ErrNoDatabase
 
 // IsRetryable reports whether a failed write may succeed when tried again.
 func IsRetryable(err error) bool { return store.IsRetryable(err) }

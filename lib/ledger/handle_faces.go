@@ -14,23 +14,10 @@ import (
 // their dependency tests check (docs/cli.md, "Three faces").
 
 // Limits and defaults of the store a face states in its flags and help.
-const (
-	DefaultAgentHighlightCap = store.DefaultAgentHighlightCap
-	MinAgentHighlightCap     = store.MinAgentHighlightCap
-	MaxAgentHighlightCap     = store.MaxAgentHighlightCap
-	DefaultMaxAttempts       = store.DefaultMaxAttempts
-	DefaultStoredChunkBytes  = store.DefaultStoredChunkBytes
-	// ModeLexical is the ranking without vectors (FindResult.Mode).
-	ModeLexical = store.ModeLexical
-)
+const ()
 
 // Errors a face tells apart (with errors.Is).
-var (
-	// ErrNotFound: no item with that id.
-	ErrNotFound = store.ErrNotFound
-	// ErrNoAnnotation: no annotation with that id.
-	ErrNoAnnotation = store.ErrNoAnnotation
-)
+var ()
 
 // IsBusy reports whether err is SQLite's "database is locked" (another
 // process held the write lock longer than the busy timeout).
@@ -38,9 +25,6 @@ func IsBusy(err error) bool { return store.IsBusy(err) }
 
 // ValidActor reports whether a is an actor: human or agent:<name>.
 func ValidActor(a string) bool { return store.ValidActor(a) }
-
-// ActorHuman is the actor of the person using the ledger.
-const ActorHuman = store.ActorHuman
 
 // Types of the store that cross the service layer unchanged.
 type (
@@ -116,13 +100,13 @@ func (l *Ledger) ExportIDs(ctx context.Context, f ExportFilter) ([]string, error
 }
 
 // Export is the item id as linkledger export writes it (with its text
-// when text); ErrNotFound when it was deleted.
+// when text); spec.ErrNotFound when it was deleted.
 func (l *Ledger) Export(ctx context.Context, id string, text bool) (*record.Record, error) {
 	return l.st.Export(ctx, id, text)
 }
 
 // ShowID is the item id as show prints it (no resolving of a URL;
-// ErrNotFound when there is none), with its text and structured document
+// spec.ErrNotFound when there is none), with its text and structured document
 // as opt asks.
 func (l *Ledger) ShowID(ctx context.Context, id string, opt ShowOptions) (*record.Record, error) {
 	return l.st.Show(ctx, id, store.ShowOptions{Text: opt.Text, Markdown: opt.Markdown})
@@ -167,11 +151,8 @@ func (l *Ledger) StoredEmbed(ctx context.Context) (EmbedEndpoint, *StoredSetting
 
 // Image is the stored copy of the item's image at position n (1, 2, ...
 // in record.Images): its media type (PNG, JPEG, GIF, WebP or AVIF, known
-// by its bytes when it was fetched) and bytes. ErrNoImage when the item
+// by its bytes when it was fetched) and bytes. spec.ErrNoImage when the item
 // has no stored copy there.
 func (l *Ledger) Image(ctx context.Context, id string, n int) (string, []byte, error) {
 	return l.st.Image(ctx, id, n)
 }
-
-// ErrNoImage is Image's answer for an image without a stored copy.
-var ErrNoImage = store.ErrNoImage

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // FindRequest is a find request's filters as every face receives them,
@@ -42,13 +44,13 @@ func (e *RequestError) Error() string { return e.Field + e.Detail }
 func ParseArchived(s string) (Archived, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "no":
-		return NotArchived, nil
+		return spec.NotArchived, nil
 	case "any":
-		return ArchivedAny, nil
+		return spec.AnyArchived, nil
 	case "only":
-		return OnlyArchived, nil
+		return spec.OnlyArchived, nil
 	}
-	return NotArchived, &RequestError{Field: "archived", Detail: fmt.Sprintf(" %q: want no, any or only", s)}
+	return spec.NotArchived, &RequestError{Field: "archived", Detail: fmt.Sprintf(" %q: want no, any or only", s)}
 }
 
 // ParseSpan reads a since and an until with ParseWhen, as every face's

@@ -18,7 +18,7 @@ type SaveOptions struct {
 	// record's own actor wins.
 	Actor string
 	// AgentHighlightCap is how many agent highlights an item keeps (3..7;
-	// 0: store.DefaultAgentHighlightCap).
+	// 0: spec.DefaultAgentHighlightCap).
 	AgentHighlightCap int
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -181,7 +182,7 @@ func TestFindAndBrief(t *testing.T) {
 	if !cmp.Equal(ids(res.Hits), []string{"https://example.com/c"}) {
 		t.Errorf("Find leaves archived items out: %v", ids(res.Hits))
 	}
-	res, _ = New(st).Find(ctx, FindOptions{Query: "quokkas", Archived: store.AnyArchived, ArchivedSet: true})
+	res, _ = New(st).Find(ctx, FindOptions{Query: "quokkas", Archived: spec.AnyArchived, ArchivedSet: true})
 	if len(res.Hits) != 2 {
 		t.Errorf("Find with archived items: %v", ids(res.Hits))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -17,7 +18,7 @@ import (
 // or hybrid.
 func ParseMode(m string) error {
 	switch m {
-	case "", store.ModeLexical, store.ModeSemantic, store.ModeHybrid:
+	case "", spec.ModeLexical, spec.ModeSemantic, spec.ModeHybrid:
 		return nil
 	}
 	return fmt.Errorf("%q: want lexical, semantic or hybrid", m)
@@ -36,7 +37,7 @@ func ParseMode(m string) error {
 func (l *Ledger) SemanticSide(ctx context.Context, opt FindOptions) (*store.Semantic, string, []string) {
 	st := l.st
 	if opt.Query == "" {
-		return nil, store.ModeLexical, nil
+		return nil, spec.ModeLexical, nil
 	}
 	sem, mode, size, warnings := semanticMode(ctx, st, opt)
 	if sem == nil {
@@ -61,13 +62,13 @@ func (l *Ledger) SemanticSide(ctx context.Context, opt FindOptions) (*store.Sema
 		}
 		return v, nil
 	}
-	if mode == store.ModeHybrid {
+	if mode == spec.ModeHybrid {
 		sem.Embed = embedQuery
 		return sem, mode, nil
 	}
 	v, err := embedQuery(ctx)
 	if err != nil {
-		return nil, store.ModeLexical, []string{EmbedFailed(err)}
+		return nil, spec.ModeLexical, []string{EmbedFailed(err)}
 	}
 	sem.Vector = v
 	return sem, mode, nil
@@ -120,22 +121,22 @@ func (l *Ledger) RelatedSide(ctx context.Context, opt FindOptions) (*store.Seman
 // the model's stored vectors.
 func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, int, []string) {
 	mode := opt.Mode
-	if mode == store.ModeLexical {
-		return nil, store.ModeLexical, 0, nil
+	if mode == spec.ModeLexical {
+		return nil, spec.ModeLexical, 0, nil
 	}
 	e := opt.Embedder
 	if e == nil {
 		if mode != "" {
-			return nil, store.ModeLexical, 0, []string{fmt.Sprintf("--mode %s: no embeddings endpoint configured (LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL): lexical ranking", mode)}
+			return nil, spec.ModeLexical, 0, []string{fmt.Sprintf("--mode %s: no embeddings endpoint configured (LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL): lexical ranking", mode)}
 		}
-		return nil, store.ModeLexical, 0, nil
+		return nil, spec.ModeLexical, 0, nil
 	}
 	// the vectors of the model made with the document prefix in force
 	// (embed.Identity): never those of another prefix
 	model := e.Identity()
 	size, err := st.VectorSize(ctx, model)
 	if err != nil {
-		return nil, store.ModeLexical, 0, []string{fmt.Sprintf("reading vectors: %v: lexical ranking", err)}
+		return nil, spec.ModeLexical, 0, []string{fmt.Sprintf("reading vectors: %v: lexical ranking", err)}
 	}
 	if size == 0 {
 		if model != e.Model {
@@ -143,18 +144,18 @@ func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store
 			// (or before it became the model's default); say so even by
 			// default, or hybrid ranking would stop without a word
 			if old, err := st.HasVectors(ctx, e.Model); err == nil && old {
-				return nil, store.ModeLexical, 0, []string{fmt.Sprintf("the ledger's vectors of model %s were made without the document prefix %q (run linkledger embed --all to embed them again with it): lexical ranking", e.Model, e.DocPrefix)}
+				return nil, spec.ModeLexical, 0, []string{fmt.Sprintf("the ledger's vectors of model %s were made without the document prefix %q (run linkledger embed --all to embed them again with it): lexical ranking", e.Model, e.DocPrefix)}
 			}
 		}
 		if mode != "" {
-			return nil, store.ModeLexical, 0, []string{fmt.Sprintf("--mode %s: the ledger holds no vectors of model %s (run linkledger embed --all): lexical ranking", mode, model)}
+			return nil, spec.ModeLexical, 0, []string{fmt.Sprintf("--mode %s: the ledger holds no vectors of model %s (run linkledger embed --all): lexical ranking", mode, model)}
 		}
-		return nil, store.ModeLexical, 0, nil
+		return nil, spec.ModeLexical, 0, nil
 	}
 	if mode == "" {
-		mode = store.ModeHybrid
+		mode = spec.ModeHybrid
 	}
-	w := store.DefaultSemanticWeight
+	w := spec.DefaultSemanticWeight
 	if opt.SemanticWeight != nil {
 		w = *opt.SemanticWeight
 	}

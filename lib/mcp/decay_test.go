@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -60,7 +61,7 @@ func TestFindFollowsDecayPolicy(t *testing.T) {
 	if diff := cmp.Diff([]string{}, highlights()); diff != "" {
 		t.Errorf("default policy (-want +got):\n%s", diff)
 	}
-	if _, err := st.SetDecay(ctx, ledger.Decay{}, ledger.ActorHuman); err != nil {
+	if _, err := st.SetDecay(ctx, ledger.Decay{}, spec.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"owls guess"}, highlights()); diff != "" {

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -153,7 +154,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d led
 	toReview := strings.HasPrefix(r.PostFormValue("back"), "/review")
 	switch {
 	case wantsFragment(r) == "review":
-		if d.Decision == ledger.ReviewUndo || (d.Pinned != nil && !*d.Pinned) {
+		if d.Decision == spec.ReviewUndo || (d.Pinned != nil && !*d.Pinned) {
 			// undone: the card as it was, undecided (the queue has no
 			// confidence or pin to take back beyond the pin)
 			what = ""
@@ -191,7 +192,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d led
 			anchor = annAnchor(d.AnnotationID)
 		}
 		done := "reviewed"
-		if d.Decision == ledger.ReviewUndo {
+		if d.Decision == spec.ReviewUndo {
 			done = "undone"
 		}
 		s.readerDone(w, r, id, done, anchor)
@@ -202,7 +203,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d led
 // confirmed, rejected, pinned ("" for an undo, an unpin or a confidence).
 func decidedWhat(d ledger.ReviewDecision) string {
 	switch {
-	case d.Decision == ledger.ReviewConfirmed, d.Decision == ledger.ReviewRejected:
+	case d.Decision == spec.ReviewConfirmed, d.Decision == spec.ReviewRejected:
 		return d.Decision
 	case d.Decision == "" && d.Pinned != nil && *d.Pinned && d.Confidence == nil:
 		return "pinned"
@@ -218,11 +219,11 @@ func (s *Server) reviewTag(w http.ResponseWriter, r *http.Request) {
 	d := ledger.ReviewDecision{ItemID: id, Tag: tag, IfVersion: r.PostFormValue("if_version")}
 	switch r.PostFormValue("decision") {
 	case "confirm":
-		d.Decision = ledger.ReviewConfirmed
+		d.Decision = spec.ReviewConfirmed
 	case "reject":
-		d.Decision = ledger.ReviewRejected
+		d.Decision = spec.ReviewRejected
 	case "undo":
-		d.Decision = ledger.ReviewUndo
+		d.Decision = spec.ReviewUndo
 	default:
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm, reject or undo"})
 		return
@@ -245,9 +246,9 @@ func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
 	var decision string
 	switch r.PostFormValue("decision") {
 	case "confirm":
-		decision = ledger.ReviewConfirmed
+		decision = spec.ReviewConfirmed
 	case "reject":
-		decision = ledger.ReviewRejected
+		decision = spec.ReviewRejected
 	default:
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm or reject"})
 		return
@@ -276,7 +277,7 @@ func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
 		ds = append(ds, d)
 	}
 	if _, err := s.opt.Ledger.ReviewAll(r.Context(), ds, ledger.WriteOptions{Actor: actor(r)}); err != nil {
-		var be *ledger.BatchError
+		var be *spec.BatchError
 		if errors.As(err, &be) && be.Index < len(ds) {
 			err = fmt.Errorf("annotation %d: %w; nothing in the batch was changed", ds[be.Index].AnnotationID, be.Err)
 		}

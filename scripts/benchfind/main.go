@@ -50,6 +50,7 @@ import (
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -217,7 +218,7 @@ func gen(args []string) error {
 	// As ll-index does at the end of its input: merge index segments
 	// with a budget proportional to the items indexed.
 	if *merge {
-		if _, err := st.MergeIndex(ctx, *items*ledger.MergePagesPerItem); err != nil {
+		if _, err := st.MergeIndex(ctx, *items*spec.MergePagesPerItem); err != nil {
 			return err
 		}
 	}
@@ -339,7 +340,7 @@ func recall(args []string) error {
 		// the semantic side's own top 10 (why_ranked.fusion.semantic_rank),
 		// not the page, which pins and confidence penalties reorder
 		res, err := st.Search(ctx, ledger.SearchOptions{Text: q, Limit: 80,
-			Semantic: &ledger.Semantic{Vector: qv, Model: *model, Mode: ledger.ModeSemantic}})
+			Semantic: &ledger.Semantic{Vector: qv, Model: *model, Mode: spec.ModeSemantic}})
 		if err != nil {
 			return err
 		}
@@ -408,7 +409,7 @@ func load(args []string) error {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "benchfind: loaded %d records\n", n)
-	_, err = st.MergeIndex(ctx, n*ledger.MergePagesPerItem) // as ll-index does
+	_, err = st.MergeIndex(ctx, n*spec.MergePagesPerItem) // as ll-index does
 	return err
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -180,9 +181,9 @@ func reviewDecisions(c *ucli.Command) ([]ledger.ReviewDecision, error) {
 			if err != nil {
 				return nil, err
 			}
-			want := ledger.ReviewConfirmed
+			want := spec.ReviewConfirmed
 			if flag == "reject" {
-				want = ledger.ReviewRejected
+				want = spec.ReviewRejected
 			}
 			if d.Decision != "" && d.Decision != want {
 				return nil, cli.Usage("%s is both confirmed and rejected: choose one", name(d))

@@ -16,15 +16,6 @@ import (
 // is waiting, `ll-find --stale | ll-fetch | ll-index` revalidates with a
 // conditional GET (the records carry fetch.etag and fetch.last_modified).
 
-// Queue names. Pending and stale feed ll-fetch: both skip items whose
-// content came in the record (content_from_record), which have nothing to
-// fetch.
-const (
-	QueuePending = "pending" // saved, or failed (retryable) and due for a retry
-	QueueFailed  = "failed"  // failed
-	QueueStale   = "stale"   // fetched longer ago than OlderThan
-)
-
 // QueueOptions are the settings of Queue.
 type QueueOptions struct {
 	Queue       string
@@ -37,8 +28,7 @@ type QueueOptions struct {
 
 // Defaults of QueueOptions.
 const (
-	DefaultMaxAttempts = 5
-	DefaultStaleAfter  = 30 * 24 * time.Hour
+	DefaultStaleAfter = 30 * 24 * time.Hour
 )
 
 // IngestInfo is an item's ingest status, carried under the record key
@@ -185,9 +175,6 @@ func (s *Store) queue(ctx context.Context, q dbtx, opts QueueOptions, extra stri
 	}
 	return out, nil
 }
-
-// ErrNotFound is returned for an unknown item id.
-var ErrNotFound = errors.New("no such item")
 
 // Status returns one item's full status: ingest state, attempts, last
 // error, timestamps, and counts of chunks, annotations and tags.

@@ -17,12 +17,6 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// Review decisions (annotations.review, tags.review).
-const (
-	ReviewConfirmed = "confirmed"
-	ReviewRejected  = "rejected"
-)
-
 const (
 	annotationConfirmedEventName  = "confirmed"
 	annotationRejectedEventName   = "rejected"

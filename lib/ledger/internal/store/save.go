@@ -37,11 +37,7 @@ type SaveOptions struct {
 
 // Defaults of SaveOptions.
 const (
-	DefaultAgentHighlightCap    = 5
-	MinAgentHighlightCap        = 3
-	MaxAgentHighlightCap        = 7
 	DefaultAgentConfidenceValue = 0.5
-	ActorHuman                  = "human"
 	actorAgentPrefix            = "agent:"
 	eventActorIndex             = "ll-index"
 	defaultSaveActorWhenUnnamed = ActorHuman

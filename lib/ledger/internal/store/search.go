@@ -56,13 +56,6 @@ func (w Weights) decayed(now time.Time) (string, []any) {
 	return DecayPolicy{Below: w.DecayBelow, After: w.DecayAfter}.cond(now)
 }
 
-// DefaultCut is ll-find's, ll-brief's and the MCP tools' default
-// SearchOptions.Cut (ledger.FindOptions): the largest share that
-// cost neither nDCG@10 nor a relevant item in the top 29 on SciFact train
-// half A (0.32; 0.3 kept, a margin), confirmed on half B
-// (docs/retrieval.md "Weak matches").
-const DefaultCut = 0.3
-
 // DefaultWeights are the documented defaults.
 var DefaultWeights = Weights{
 	Title:                2.5,
@@ -110,16 +103,6 @@ type Filter struct {
 	// full-text search again in every statement the filter is part of
 	mentionSets []string
 }
-
-// Archived is the archive filter.
-type Archived int
-
-// Values of Filter.Archived.
-const (
-	AnyArchived  Archived = iota // archived items or not
-	NotArchived                  // leave archived items out
-	OnlyArchived                 // archived items only
-)
 
 // empty reports whether the filter passes every item, or every item but
 // the archived ones (rank leaves those out with archivedOut, a set of the

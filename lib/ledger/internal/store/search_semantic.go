@@ -31,19 +31,6 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// Ranking modes (ll-find --mode).
-const (
-	ModeLexical  = "lexical"
-	ModeSemantic = "semantic"
-	ModeHybrid   = "hybrid"
-)
-
-// DefaultSemanticWeight is the semantic side's share in hybrid fusion:
-// equal weights, which serve a modern embedding model (published BEIR
-// SciFact figures: BM25 0.686, bge-base 0.741, their RRF 0.744). A weak
-// embedder should get less (docs/retrieval.md).
-const DefaultSemanticWeight = 0.5
-
 // rrfK is the rank constant of reciprocal rank fusion (the usual 60).
 const rrfK = 60
 

@@ -98,28 +98,6 @@ type ChunkVector struct {
 	Vector []float32
 }
 
-// DimensionError is a vector refused for its size: the model's stored
-// vectors have another (a model's vectors are of one size, or a search
-// could rank only some of them, and a query of the other size none).
-type DimensionError struct {
-	Model      string
-	Got, Want  int
-	Stored     bool // Want is the size of the model's stored vectors (else the size asked for: --resize)
-	Suggestion string
-}
-
-func (e *DimensionError) Error() string {
-	if e.Stored {
-		return fmt.Sprintf("vectors of %d dimensions for model %s, whose stored vectors have %d: not stored (the endpoint's model changed?)", e.Got, e.Model, e.Want)
-	}
-	return fmt.Sprintf("vectors of %d dimensions for model %s, want %d (this run's size): not stored", e.Got, e.Model, e.Want)
-}
-
-// RecordError is e as the record error of an item not embedded.
-func (e *DimensionError) RecordError() *record.Error {
-	return &record.Error{Stage: record.StageEmbed, Code: record.CodeBadContent, Message: e.Error()}
-}
-
 // checkSize refuses vs unless every vector has size want (0: the size of
 // the model's vectors stored on other items, if any).
 func checkSize(ctx context.Context, tx *sqlx.Tx, itemID, model string, want int, vs []ChunkVector) error {
