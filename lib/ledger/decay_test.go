@@ -67,7 +67,7 @@ func TestDecayPolicy(t *testing.T) {
 	both := []string{"fair guess", "weak guess"}
 	for _, tc := range []struct {
 		name   string
-		stored *store.DecayPolicy // nil: none stored
+		stored *spec.DecayPolicy // nil: none stored
 		opt    DecayOptions
 		want   []string
 	}{
@@ -76,11 +76,11 @@ func TestDecayPolicy(t *testing.T) {
 		{"below 0 for the call", nil, DecayOptions{Below: fp(0)}, both},
 		{"below 0.4 for the call, after from the default", nil, DecayOptions{Below: fp(0.4)}, []string{"fair guess"}},
 		{"after 300d for the call", nil, DecayOptions{After: dp(300 * 24 * time.Hour)}, both},
-		{"stored below 0.2", &store.DecayPolicy{Below: 0.2, After: 90 * 24 * time.Hour}, DecayOptions{}, both},
-		{"stored below 0.4", &store.DecayPolicy{Below: 0.4, After: 90 * 24 * time.Hour}, DecayOptions{}, []string{"fair guess"}},
-		{"stored off", &store.DecayPolicy{}, DecayOptions{}, both},
-		{"stored off, below 0.4 for the call: after from the default", &store.DecayPolicy{}, DecayOptions{Below: fp(0.4)}, []string{"fair guess"}},
-		{"stored below 0.4, both flags", &store.DecayPolicy{Below: 0.4, After: 90 * 24 * time.Hour}, DecayOptions{Below: fp(0.5), After: dp(24 * time.Hour)}, []string{}},
+		{"stored below 0.2", &spec.DecayPolicy{Below: 0.2, After: 90 * 24 * time.Hour}, DecayOptions{}, both},
+		{"stored below 0.4", &spec.DecayPolicy{Below: 0.4, After: 90 * 24 * time.Hour}, DecayOptions{}, []string{"fair guess"}},
+		{"stored off", &spec.DecayPolicy{}, DecayOptions{}, both},
+		{"stored off, below 0.4 for the call: after from the default", &spec.DecayPolicy{}, DecayOptions{Below: fp(0.4)}, []string{"fair guess"}},
+		{"stored below 0.4, both flags", &spec.DecayPolicy{Below: 0.4, After: 90 * 24 * time.Hour}, DecayOptions{Below: fp(0.5), After: dp(24 * time.Hour)}, []string{}},
 	} {
 		if _, err := st.ResetSetting(ctx, store.SettingDecay); err != nil {
 			t.Fatal(err)
@@ -110,7 +110,7 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 		t.Errorf("weights (-want +got):\n%s", diff)
 	}
 	// resolving again changes nothing, even after the stored policy changes
-	if err := st.SetDecay(ctx, store.DecayPolicy{}, spec.ActorHuman); err != nil {
+	if err := st.SetDecay(ctx, spec.DecayPolicy{}, spec.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
 	again, err := New(st).ResolveDecay(ctx, o)

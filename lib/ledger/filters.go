@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -20,15 +21,9 @@ import (
 type (
 	// IndexOptions are the settings of Index and IndexBatch.
 	IndexOptions = store.IndexOptions
-	// IndexResult is what IndexBatch did with one record.
-	IndexResult = store.IndexResult
-	// MergeStats is what MergeIndex did.
-	MergeStats = store.MergeStats
 	// StoreSaveOptions are the settings of SaveRecord and SaveBatch (the
 	// actor and the agent highlight cap of ll-save).
 	StoreSaveOptions = store.SaveOptions
-	// BatchResult is what SaveBatch did with one record.
-	BatchResult = store.BatchResult
 	// SearchOptions are a search as the ranking takes it (FindOptions
 	// mapped by FindOptions.SearchOptions).
 	SearchOptions = store.SearchOptions
@@ -40,12 +35,6 @@ type (
 	Weights = store.Weights
 	// QueueOptions choose the items of QueueItems and ClaimPending.
 	QueueOptions = store.QueueOptions
-	// ItemToEmbed is an item with chunks to embed (ItemsToEmbed).
-	ItemToEmbed = store.ItemToEmbed
-	// ChunkVector is one chunk's vector (PutVectors).
-	ChunkVector = store.ChunkVector
-	// Semantic is the semantic side of a search (SearchOptions.Semantic).
-	Semantic = store.Semantic
 )
 
 // Defaults and limits of the ranking and the index a filter states in its
@@ -72,13 +61,13 @@ func (l *Ledger) Index(ctx context.Context, rec *record.Record, opt IndexOptions
 }
 
 // IndexBatch stores records in one transaction (ll-index's batches).
-func (l *Ledger) IndexBatch(ctx context.Context, recs []*record.Record, opt IndexOptions) []IndexResult {
+func (l *Ledger) IndexBatch(ctx context.Context, recs []*record.Record, opt IndexOptions) []spec.IndexResult {
 	return l.st.IndexBatch(ctx, recs, opt)
 }
 
 // MergeIndex merges the full-text index's segments, at most maxPages
 // pages of work.
-func (l *Ledger) MergeIndex(ctx context.Context, maxPages int) (MergeStats, error) {
+func (l *Ledger) MergeIndex(ctx context.Context, maxPages int) (spec.MergeStats, error) {
 	return l.st.MergeIndex(ctx, maxPages)
 }
 
@@ -100,7 +89,7 @@ func (l *Ledger) SaveRecord(ctx context.Context, rec *record.Record, opt StoreSa
 }
 
 // SaveBatch saves canonical records in one transaction (ll-save --batch).
-func (l *Ledger) SaveBatch(ctx context.Context, recs []*record.Record, opt StoreSaveOptions) ([]BatchResult, error) {
+func (l *Ledger) SaveBatch(ctx context.Context, recs []*record.Record, opt StoreSaveOptions) ([]spec.BatchResult, error) {
 	return l.st.SaveBatch(ctx, recs, opt)
 }
 
@@ -144,11 +133,11 @@ func (l *Ledger) MarkRevalidate(ctx context.Context, ids []string) error {
 
 // ItemsToEmbed lists up to limit items with chunks lacking vectors of
 // model (only ids, when given), after the item id after.
-func (l *Ledger) ItemsToEmbed(ctx context.Context, model string, ids []string, after string, limit int) ([]ItemToEmbed, error) {
+func (l *Ledger) ItemsToEmbed(ctx context.Context, model string, ids []string, after string, limit int) ([]spec.ItemToEmbed, error) {
 	return l.st.ItemsToEmbed(ctx, model, ids, after, limit)
 }
 
 // PutVectors stores the chunk vectors of one item for model.
-func (l *Ledger) PutVectors(ctx context.Context, itemID, model string, vs []ChunkVector) (int, error) {
+func (l *Ledger) PutVectors(ctx context.Context, itemID, model string, vs []spec.ChunkVector) (int, error) {
 	return l.st.PutVectors(ctx, itemID, model, vs)
 }

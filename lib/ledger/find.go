@@ -28,7 +28,7 @@ type FindOptions struct {
 	Status string    // ingest state
 	// Archived says whether archived items pass (spec.NotArchived, the
 	// zero value's meaning, unless set).
-	Archived store.Archived
+	Archived spec.Archived
 	// ArchivedSet says Archived was chosen; without it archived items are
 	// left out, as ll-find does by default.
 	ArchivedSet bool
@@ -71,7 +71,7 @@ type FindOptions struct {
 	Embedder       *embed.Client
 	SemanticWeight *float64
 
-	semantic *store.Semantic // set by Find from the three above
+	semantic *spec.Semantic // set by Find from the three above
 
 	lang store.Filter // the query language's filters (applyQuery)
 	// langWarnings: what applyQuery left out of the query (MentionsDropped)

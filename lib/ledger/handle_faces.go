@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -28,19 +29,11 @@ func ValidActor(a string) bool { return store.ValidActor(a) }
 
 // Types of the store that cross the service layer unchanged.
 type (
-	// Decay is a decay policy (SetDecay, DecayOptions.Resolve).
-	Decay = store.DecayPolicy
 	// ReviewDecision is one decision of Review and ReviewAll: an annotation or a tag
 	// (ItemID and Tag) confirmed or rejected.
 	ReviewDecision = store.ReviewDecision
 	// ExportFilter chooses the items of ExportIDs.
 	ExportFilter = store.Filter
-	// Archived says which archived items a filter lets through.
-	Archived = store.Archived
-	// BackupResult is what Backup did.
-	BackupResult = store.BackupResult
-	// Problem is one finding of Check.
-	Problem = store.Problem
 )
 
 // storeOptions are opt as the store's options.
@@ -113,12 +106,12 @@ func (l *Ledger) ShowID(ctx context.Context, id string, opt ShowOptions) (*recor
 }
 
 // Backup writes a consistent copy of the database to dest.
-func (l *Ledger) Backup(ctx context.Context, dest string) (*BackupResult, error) {
+func (l *Ledger) Backup(ctx context.Context, dest string) (*spec.BackupResult, error) {
 	return l.st.Backup(ctx, dest)
 }
 
 // Check lists what is wrong with the database (nothing: none).
-func (l *Ledger) Check(ctx context.Context) ([]Problem, error) { return l.st.Check(ctx) }
+func (l *Ledger) Check(ctx context.Context) ([]spec.Problem, error) { return l.st.Check(ctx) }
 
 // Repair rebuilds the search index and deletes orphan rows.
 func (l *Ledger) Repair(ctx context.Context) (orphans, items int, err error) {
@@ -133,19 +126,16 @@ func (l *Ledger) CountClaimable(ctx context.Context, maxAttempts int) (int, erro
 
 // ResolveDecayOptions is o.Resolve on this ledger: the policy o gives, over the
 // stored one.
-func (l *Ledger) ResolveDecayOptions(ctx context.Context, o DecayOptions) (Decay, error) {
+func (l *Ledger) ResolveDecayOptions(ctx context.Context, o DecayOptions) (spec.DecayPolicy, error) {
 	return o.Resolve(ctx, l.st)
 }
 
 // EmbedEndpoint is a stored embeddings endpoint (SetEmbed).
 type EmbedEndpoint = store.EmbedSetting
 
-// StoredSetting says when and by whom a setting was stored.
-type StoredSetting = store.StoredSetting
-
 // StoredEmbed is the stored embeddings endpoint (stored nil: none); it
 // makes a Ledger a cli.EmbedSettings.
-func (l *Ledger) StoredEmbed(ctx context.Context) (EmbedEndpoint, *StoredSetting, error) {
+func (l *Ledger) StoredEmbed(ctx context.Context) (EmbedEndpoint, *spec.StoredSetting, error) {
 	return l.st.StoredEmbed(ctx)
 }
 

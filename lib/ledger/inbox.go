@@ -9,6 +9,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/importer"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -45,14 +46,10 @@ func ItemsTotal(counts map[string]int) int {
 	return n - counts["copies"]
 }
 
-// IngestInfo is an item's ingest status as a listing or Show carries it
-// (the "ingest" extra field): state, attempts, last error, times.
-type IngestInfo = store.IngestInfo
-
 // Ingest reads the ingest status rec carries; the zero value (with
 // rec.Status as the state) when it carries none.
-func Ingest(rec *record.Record) IngestInfo {
-	var in IngestInfo
+func Ingest(rec *record.Record) spec.IngestInfo {
+	var in spec.IngestInfo
 	if rec == nil {
 		return in
 	}

@@ -41,7 +41,7 @@ func (e *RequestError) Error() string { return e.Field + e.Detail }
 // ParseArchived reads the archived choice: "no" or "" (archived items
 // left out, the one default of a find), "any" (archived items in) or
 // "only" (only archived items).
-func ParseArchived(s string) (Archived, error) {
+func ParseArchived(s string) (spec.Archived, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "no":
 		return spec.NotArchived, nil

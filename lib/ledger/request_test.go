@@ -15,7 +15,7 @@ func TestFindRequest(t *testing.T) {
 	ok := []struct {
 		r            FindRequest
 		since, until time.Time
-		archived     Archived
+		archived     spec.Archived
 	}{
 		{FindRequest{}, time.Time{}, time.Time{}, spec.NotArchived},
 		{FindRequest{Since: "2026-01-02T03:04:05+01:00", Until: "2026-02-01T00:00:00Z"},

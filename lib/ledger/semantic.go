@@ -29,12 +29,12 @@ func ParseMode(m string) error {
 // model and lexical otherwise. The query is embedded once: at once for a
 // semantic ranking, and for a hybrid one by the search itself, on the
 // semantic side's goroutine while the lexical side ranks
-// (store.Semantic.Embed; see EmbedFailed). Anything that stops the
+// (spec.Semantic.Embed; see EmbedFailed). Anything that stops the
 // semantic side (no endpoint, no vectors of the model, the endpoint
 // failing) leaves the lexical ranking and a warning, never an error. It
 // returns the store's semantic side (nil: lexical), the mode used and the
 // warnings.
-func (l *Ledger) SemanticSide(ctx context.Context, opt FindOptions) (*store.Semantic, string, []string) {
+func (l *Ledger) SemanticSide(ctx context.Context, opt FindOptions) (*spec.Semantic, string, []string) {
 	st := l.st
 	if opt.Query == "" {
 		return nil, spec.ModeLexical, nil
@@ -110,7 +110,7 @@ func EmbedFailed(err error) string {
 // asks no endpoint: the item's own vectors stand for the query
 // (store.Related). It returns the side without a vector (nil: lexical),
 // the mode and the warnings.
-func (l *Ledger) RelatedSide(ctx context.Context, opt FindOptions) (*store.Semantic, string, []string) {
+func (l *Ledger) RelatedSide(ctx context.Context, opt FindOptions) (*spec.Semantic, string, []string) {
 	st := l.st
 	sem, mode, _, warnings := semanticMode(ctx, st, opt)
 	return sem, mode, warnings
@@ -119,7 +119,7 @@ func (l *Ledger) RelatedSide(ctx context.Context, opt FindOptions) (*store.Seman
 // semanticMode is the decision of SemanticSide: the mode, and the side
 // (model, mode, weight; no vector yet) unless lexical, with the size of
 // the model's stored vectors.
-func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, int, []string) {
+func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*spec.Semantic, string, int, []string) {
 	mode := opt.Mode
 	if mode == spec.ModeLexical {
 		return nil, spec.ModeLexical, 0, nil
@@ -159,7 +159,7 @@ func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store
 	if opt.SemanticWeight != nil {
 		w = *opt.SemanticWeight
 	}
-	return &store.Semantic{Model: model, Mode: mode, Weight: w}, mode, size, nil
+	return &spec.Semantic{Model: model, Mode: mode, Weight: w}, mode, size, nil
 }
 
 // QueryClient is the client a search embeds its query with: c with one

@@ -61,7 +61,7 @@ func TestFindFollowsDecayPolicy(t *testing.T) {
 	if diff := cmp.Diff([]string{}, highlights()); diff != "" {
 		t.Errorf("default policy (-want +got):\n%s", diff)
 	}
-	if _, err := st.SetDecay(ctx, ledger.Decay{}, spec.ActorHuman); err != nil {
+	if _, err := st.SetDecay(ctx, spec.DecayPolicy{}, spec.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"owls guess"}, highlights()); diff != "" {

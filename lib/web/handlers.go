@@ -428,7 +428,7 @@ func checkMode(mode string) error {
 
 type readerData struct {
 	Item   *record.Record
-	Ingest ledger.IngestInfo
+	Ingest spec.IngestInfo
 	Paras  []para
 	// Blocks is the structured document (record.Markdown) when the item
 	// has one; the reader then shows it instead of Paras.

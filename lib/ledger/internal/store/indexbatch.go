@@ -18,13 +18,6 @@ import (
 // prepared once, and which a kill leaves committed or untouched as a
 // whole: every item is still complete or untouched.
 
-// IndexResult is what IndexBatch did with one record: its result, or the
-// error that record alone met (as Index returns them).
-type IndexResult struct {
-	Res *record.IndexResult
-	Err error
-}
-
 // batchable reports whether Index would store rec as new content and
 // nothing else (no failure, no 304, no stored chunks, no enrichment): the
 // records IndexBatch writes together. The others go through Index alone.

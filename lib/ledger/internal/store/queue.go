@@ -31,34 +31,6 @@ const (
 	DefaultStaleAfter = 30 * 24 * time.Hour
 )
 
-// IngestInfo is an item's ingest status, carried under the record key
-// "ingest" by the failed view and Status.
-type IngestInfo struct {
-	Status        string        `json:"status"`
-	Attempts      int           `json:"attempts"`
-	NextRetryAt   string        `json:"next_retry_at,omitempty"`
-	LastError     *record.Error `json:"last_error,omitempty"`
-	SavedAt       string        `json:"saved_at,omitempty"`
-	UpdatedAt     string        `json:"updated_at,omitempty"`
-	FetchedAt     string        `json:"fetched_at,omitempty"`
-	ParsedAt      string        `json:"parsed_at,omitempty"`
-	RevalidateDue bool          `json:"revalidate_due,omitempty"`
-	DuplicateOf   string        `json:"duplicate_of,omitempty"`
-	FromRecord    bool          `json:"content_from_record,omitempty"` // content came in the record: nothing to fetch
-	Chunks        *int          `json:"chunks,omitempty"`
-	Annotations   *int          `json:"annotations,omitempty"`
-	Tags          *int          `json:"tags,omitempty"`
-
-	// LastEnrichError is the last enrichment failure (ll-enrich's
-	// enrich.error) of an item that stayed parsed; a stored enrichment
-	// clears it.
-	LastEnrichError *record.Error `json:"last_enrich_error,omitempty"`
-	// LastEmbedError is the last embedding failure (ll-embed's
-	// embed.error, linkledger embed's) of an item indexed without
-	// vectors; stored vectors clear it.
-	LastEmbedError *record.Error `json:"last_embed_error,omitempty"`
-}
-
 type queueRow struct {
 	hitRow
 	UpdatedAt     string         `db:"updated_at"`

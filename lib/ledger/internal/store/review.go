@@ -42,7 +42,7 @@ type ReviewQueueOptions struct {
 // with one annotation (annotations[0]) or one tag (tagged[0]). Deleted
 // items' annotations and tags are gone with them.
 func (s *Store) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*record.Record, error) {
-	dq, dargs := opt.Decay.cond(s.Now())
+	dq, dargs := decayCond(opt.Decay, s.Now())
 	q := `SELECT 'annotation' AS kind, a.id, a.item_id, a.chunk_id, a.type, a.text, a.actor, a.confidence, a.pinned, a.created_at,
 			` + dq + ` AS decayed, i.canonical_url AS url, i.title AS title
 		FROM annotations a JOIN items i ON i.id = a.item_id

@@ -245,13 +245,6 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 	return out, nil
 }
 
-// BatchResult is what SaveBatch did with one record: its result, or the
-// error that record alone met (*record.Error).
-type BatchResult struct {
-	Out *record.Record
-	Err error
-}
-
 // SaveBatch saves records as Save does, all in one transaction (a
 // savepoint for each record that can be refused half-way, so it rolls
 // back alone): an import of

@@ -53,7 +53,7 @@ type Weights struct {
 // decayed is the SQL condition (on annotations a) for an annotation
 // decayed under w at now, with its arguments; "0" when decay is off.
 func (w Weights) decayed(now time.Time) (string, []any) {
-	return DecayPolicy{Below: w.DecayBelow, After: w.DecayAfter}.cond(now)
+	return decayCond(DecayPolicy{Below: w.DecayBelow, After: w.DecayAfter}, now)
 }
 
 // DefaultWeights are the documented defaults.

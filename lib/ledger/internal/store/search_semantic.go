@@ -39,21 +39,6 @@ const rrfK = 60
 // place on one side is worth (0.5/61).
 const adjustScale = 0.005
 
-// Semantic is the semantic side of a search: the query's vector, the
-// model that made it (only that model's vectors are read, never two
-// models in one ranking), the mode and the fusion weight.
-type Semantic struct {
-	Vector []float32
-	// Embed, when Vector is empty, embeds the query: a hybrid search
-	// calls it on the semantic side's own goroutine, while the lexical
-	// side ranks. Its failure leaves the lexical ranking
-	// (SearchResult.SemanticErr), never an error.
-	Embed  func(context.Context) ([]float32, error)
-	Model  string
-	Mode   string  // ModeSemantic or ModeHybrid
-	Weight float64 // hybrid: the semantic side's share, 0..1
-}
-
 // semanticRun is the semantic side of one search, ranked on its own
 // connection and goroutine while the lexical side ranks on the search's
 // (a read of its own: a write committed between the two can show in one

@@ -44,4 +44,15 @@ type (
 	StaleError     = spec.StaleError
 	BatchError     = spec.BatchError
 	Archived       = spec.Archived
+	MergeStats     = spec.MergeStats
+	ChunkVector    = spec.ChunkVector
+	ItemToEmbed    = spec.ItemToEmbed
+	BackupResult   = spec.BackupResult
+	Problem        = spec.Problem
+	StoredSetting  = spec.StoredSetting
+	IndexResult    = spec.IndexResult
+	BatchResult    = spec.BatchResult
+	IngestInfo     = spec.IngestInfo
+	Semantic       = spec.Semantic
+	DecayPolicy    = spec.DecayPolicy
 )

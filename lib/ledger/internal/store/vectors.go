@@ -90,14 +90,6 @@ func unit(v []float32) []float32 {
 	return out
 }
 
-// ChunkVector is one chunk's vector to store: the chunk by item and index,
-// and its text as embedded (a chunk whose text changed since is skipped).
-type ChunkVector struct {
-	Index  int
-	Text   string
-	Vector []float32
-}
-
 // checkSize refuses vs unless every vector has size want (0: the size of
 // the model's vectors stored on other items, if any).
 func checkSize(ctx context.Context, tx *sqlx.Tx, itemID, model string, want int, vs []ChunkVector) error {
@@ -347,12 +339,6 @@ func (s *Store) HasVectors(ctx context.Context, model string) (bool, error) {
 	var n int
 	err := s.db.GetContext(context.WithoutCancel(ctx), &n, `SELECT EXISTS (SELECT 1 FROM chunk_vectors WHERE model = ?)`, model)
 	return n != 0, err
-}
-
-// ItemToEmbed is a stored item whose chunks lack vectors of a model.
-type ItemToEmbed struct {
-	ID     string
-	Chunks []ChunkVector // index and text; Vector empty
 }
 
 // ItemsToEmbed returns up to limit items (ids after the id after, in id
