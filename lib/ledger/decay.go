@@ -74,10 +74,10 @@ func (l *Ledger) ResolveDecay(ctx context.Context, opt FindOptions) (FindOptions
 	}
 	w := opt.Weights
 	w.DecayBelow, w.DecayAfter = 0, 0
-	if w == (store.Weights{}) {
+	if w == (spec.Weights{}) {
 		// zero weights mean the defaults: keep meaning them once the
 		// decay is set
-		opt.Weights = store.DefaultWeights
+		opt.Weights = spec.DefaultWeights
 	}
 	opt.Weights.DecayBelow, opt.Weights.DecayAfter = p.Below, p.After
 	opt.Decay = DecayOptions{Off: !p.On(), Below: &p.Below, After: &p.After}

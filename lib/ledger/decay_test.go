@@ -104,7 +104,7 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := store.DefaultWeights
+	want := spec.DefaultWeights
 	want.DecayBelow, want.DecayAfter = store.DefaultDecay.Below, store.DefaultDecay.After
 	if diff := cmp.Diff(want, o.Weights); diff != "" {
 		t.Errorf("weights (-want +got):\n%s", diff)
@@ -125,7 +125,7 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := New(st).Find(ctx, FindOptions{Query: "kites", Weights: store.DefaultWeights, Decay: DecayOptions{Off: true}})
+	b, err := New(st).Find(ctx, FindOptions{Query: "kites", Weights: spec.DefaultWeights, Decay: DecayOptions{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,8 +31,6 @@ type (
 	SearchResult = store.SearchResult
 	// Filter chooses items by tag, type, time, actor, state and archive.
 	Filter = store.Filter
-	// Weights are the ranking's weights (FindOptions.Weights).
-	Weights = store.Weights
 	// QueueOptions choose the items of QueueItems and ClaimPending.
 	QueueOptions = store.QueueOptions
 )
@@ -40,9 +38,6 @@ type (
 // Defaults and limits of the ranking and the index a filter states in its
 // flags and help.
 const ()
-
-// DefaultWeights are the ranking's default weights.
-var DefaultWeights = store.DefaultWeights
 
 // IsRetryable reports whether a failed write may succeed when tried again.
 func IsRetryable(err error) bool { return store.IsRetryable(err) }

@@ -54,13 +54,13 @@ type FindOptions struct {
 	// Cut leaves out weak matches: items scoring below Cut times the best
 	// item's score (0: spec.DefaultCut; negative: every match).
 	Cut float64
-	// Ranking: Weights (zero: store.DefaultWeights) and ScanRows (0:
+	// Ranking: spec.Weights (zero: spec.DefaultWeights) and ScanRows (0:
 	// spec.DefaultScanRows; -1: no bound).
-	Weights  store.Weights
+	Weights  spec.Weights
 	ScanRows int
 	// Decay chooses which unconfirmed agent annotations stop counting
 	// (the zero value: the ledger's policy, DecayPolicy). It replaces
-	// Weights' decay fields.
+	// spec.Weights' decay fields.
 	Decay DecayOptions
 	// Mode is the ranking: spec.ModeLexical, spec.ModeSemantic, spec.ModeHybrid,
 	// or "" (hybrid when the ledger holds vectors of Embedder's model,

@@ -66,9 +66,6 @@ const ()
 // Review decisions (record.ReviewDecision.Decision).
 const ()
 
-// HighlightFilter chooses the annotations of Highlights.
-type HighlightFilter = store.AnnotationFilter
-
 // firstResolve is the optional ResolveOptions of a method.
 func firstResolve(ro []ResolveOptions) ResolveOptions {
 	if len(ro) > 0 {

@@ -29,9 +29,6 @@ func ValidActor(a string) bool { return store.ValidActor(a) }
 
 // Types of the store that cross the service layer unchanged.
 type (
-	// ReviewDecision is one decision of Review and ReviewAll: an annotation or a tag
-	// (ItemID and Tag) confirmed or rejected.
-	ReviewDecision = store.ReviewDecision
 	// ExportFilter chooses the items of ExportIDs.
 	ExportFilter = store.Filter
 )

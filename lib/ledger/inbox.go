@@ -89,7 +89,7 @@ func (l *Ledger) Queue(ctx context.Context, which string, limit int) ([]*record.
 // highlight), newest first, filtered by actor, tag, confidence, review
 // state and text: records with the item's id, url and title and
 // annotations[0].
-func (l *Ledger) Highlights(ctx context.Context, f HighlightFilter) ([]*record.Record, error) {
+func (l *Ledger) Highlights(ctx context.Context, f spec.AnnotationFilter) ([]*record.Record, error) {
 	st := l.st
 	for _, t := range f.Types {
 		switch t {

@@ -41,7 +41,7 @@ func (l *Ledger) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*re
 // An unknown annotation fails with spec.ErrNoAnnotation, an unknown tag
 // with a not_found record error; an agent confirming or rejecting, or
 // changing a person's decision, with a bad_input record error.
-func (l *Ledger) Review(ctx context.Context, d store.ReviewDecision, opt WriteOptions) (*record.Record, error) {
+func (l *Ledger) Review(ctx context.Context, d spec.ReviewDecision, opt WriteOptions) (*record.Record, error) {
 	st := l.st
 	rec, err := st.Review(ctx, d, opt.actor())
 	if errors.Is(err, spec.ErrNotFound) {
@@ -62,7 +62,7 @@ type ()
 // decides in batches calls it, so all share the rule: a decision that
 // carries IfVersion is compared with the annotation (or tag) as it is in
 // the same transaction that changes it.
-func (l *Ledger) ReviewAll(ctx context.Context, ds []store.ReviewDecision, opt WriteOptions) ([]*record.Record, error) {
+func (l *Ledger) ReviewAll(ctx context.Context, ds []spec.ReviewDecision, opt WriteOptions) ([]*record.Record, error) {
 	st := l.st
 	return st.ReviewAll(ctx, ds, opt.actor())
 }

@@ -72,14 +72,14 @@ func TestReviewStale(t *testing.T) {
 	if v["weak guess"] == "" || v["weak guess"] == v["fair guess"] {
 		t.Fatalf("versions: %v", v)
 	}
-	rec, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewConfirmed, IfVersion: v["weak guess"]}, WriteOptions{})
+	rec, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewConfirmed, IfVersion: v["weak guess"]}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rec.Annotations[0].Version == "" || rec.Annotations[0].Version == v["weak guess"] {
 		t.Errorf("the answer's version %q: want a new one", rec.Annotations[0].Version)
 	}
-	_, err = New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewRejected, IfVersion: v["weak guess"]}, WriteOptions{})
+	_, err = New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewRejected, IfVersion: v["weak guess"]}, WriteOptions{})
 	var se *spec.StaleError
 	if !errors.As(err, &se) || se.AnnotationID != weak || se.Now != "confirmed by human" {
 		t.Fatalf("stale reject: %v, want a spec.StaleError saying confirmed by human", err)
@@ -89,16 +89,16 @@ func TestReviewStale(t *testing.T) {
 	}
 	// an edit: the confidence set by another page
 	fair := annIDOf(t, st, "fair guess")
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Confidence: fp(0.8)}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Confidence: fp(0.8)}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewRejected, IfVersion: v["fair guess"]}, WriteOptions{}); !errors.As(err, &se) {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewRejected, IfVersion: v["fair guess"]}, WriteOptions{}); !errors.As(err, &se) {
 		t.Fatalf("reject after an edit: %v, want a spec.StaleError", err)
 	}
 	if got := reviewOf(t, st, "fair guess"); got != "" {
 		t.Errorf("after the stale reject: %q, want undecided", got)
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewRejected}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewRejected}, WriteOptions{}); err != nil {
 		t.Errorf("a decision without a version: %v", err)
 	}
 }
@@ -110,14 +110,14 @@ func TestReviewUndo(t *testing.T) {
 	ctx := context.Background()
 	st := decayStore(t)
 	weak, fair := annIDOf(t, st, "weak guess"), annIDOf(t, st, "fair guess")
-	rec, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewRejected}, WriteOptions{})
+	rec, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewRejected}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo}, WriteOptions{Actor: "agent:a"}); err == nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo}, WriteOptions{Actor: "agent:a"}); err == nil {
 		t.Error("an agent undid a person's decision")
 	}
-	undone, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo, IfVersion: rec.Annotations[0].Version}, WriteOptions{})
+	undone, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo, IfVersion: rec.Annotations[0].Version}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,13 +127,13 @@ func TestReviewUndo(t *testing.T) {
 	if _, ok := queueVersions(t, st)["weak guess"]; !ok {
 		t.Error("an undone annotation is not back in the queue")
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo}, WriteOptions{}); err == nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo}, WriteOptions{}); err == nil {
 		t.Error("an undo of an undecided annotation was accepted")
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewConfirmed}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewConfirmed}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewUndo}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewUndo}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := reviewOf(t, st, "fair guess"); got != "" {
@@ -153,7 +153,7 @@ func TestReviewAllOneTransaction(t *testing.T) {
 	v := queueVersions(t, st)
 	weak, fair := annIDOf(t, st, "weak guess"), annIDOf(t, st, "fair guess")
 	item := record.ItemID("https://decay.test/kites")
-	batch := []store.ReviewDecision{
+	batch := []spec.ReviewDecision{
 		{AnnotationID: weak, Decision: spec.ReviewRejected, IfVersion: v["weak guess"]},
 		{ItemID: item, Tag: "birds", Decision: spec.ReviewConfirmed, IfVersion: v["tag:birds"]},
 		{AnnotationID: fair, Decision: spec.ReviewRejected, IfVersion: "0000000000000000"},
@@ -179,10 +179,10 @@ func TestReviewAllOneTransaction(t *testing.T) {
 		t.Errorf("after the batch: %q %q", a, b)
 	}
 	// the tag, decided: a stale second decision is refused; undo puts it back
-	if _, err := New(st).Review(ctx, store.ReviewDecision{ItemID: item, Tag: "birds", Decision: spec.ReviewRejected, IfVersion: v["tag:birds"]}, WriteOptions{}); !errors.As(err, &se) || se.Tag != "birds" {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{ItemID: item, Tag: "birds", Decision: spec.ReviewRejected, IfVersion: v["tag:birds"]}, WriteOptions{}); !errors.As(err, &se) || se.Tag != "birds" {
 		t.Errorf("stale tag decision: %v", err)
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{ItemID: item, Tag: "birds", Decision: spec.ReviewUndo, IfVersion: recs[1].Tagged[0].Version}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{ItemID: item, Tag: "birds", Decision: spec.ReviewUndo, IfVersion: recs[1].Tagged[0].Version}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := queueVersions(t, st)["tag:birds"]; got != v["tag:birds"] {

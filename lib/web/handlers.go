@@ -726,7 +726,7 @@ func (s *Server) reviewAnnotation(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "nothing to review: confirm, reject, pin or a confidence"})
 		return
 	}
-	s.decide(w, r, id, ledger.ReviewDecision{AnnotationID: aid, ItemID: id, Decision: d.Decision, Confidence: d.Confidence,
+	s.decide(w, r, id, spec.ReviewDecision{AnnotationID: aid, ItemID: id, Decision: d.Decision, Confidence: d.Confidence,
 		Pinned: d.Pinned, IfVersion: r.PostFormValue("if_version")})
 }
 
@@ -748,7 +748,7 @@ func (s *Server) promoteTag(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "no tag named"})
 		return
 	}
-	if _, err := s.opt.Ledger.Review(r.Context(), ledger.ReviewDecision{ItemID: id, Tag: tag, Decision: spec.ReviewConfirmed}, ledger.WriteOptions{Actor: actor(r)}); err != nil {
+	if _, err := s.opt.Ledger.Review(r.Context(), spec.ReviewDecision{ItemID: id, Tag: tag, Decision: spec.ReviewConfirmed}, ledger.WriteOptions{Actor: actor(r)}); err != nil {
 		s.fail(w, r, err)
 		return
 	}

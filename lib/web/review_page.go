@@ -143,7 +143,7 @@ func (s *Server) undoCard(ctx context.Context, q url.Values) *reviewCard {
 // Undo; or undecided again after an undo); the reader's, its content;
 // without the script, a redirect: to the review page naming the decision
 // (for its Undo), or to the reader at the annotation.
-func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d ledger.ReviewDecision) {
+func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d spec.ReviewDecision) {
 	ctx := r.Context()
 	rec, err := s.opt.Ledger.Review(ctx, d, ledger.WriteOptions{Actor: actor(r)})
 	if err != nil {
@@ -201,7 +201,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d led
 
 // decidedWhat names what a decision did, for its card and its Undo:
 // confirmed, rejected, pinned ("" for an undo, an unpin or a confidence).
-func decidedWhat(d ledger.ReviewDecision) string {
+func decidedWhat(d spec.ReviewDecision) string {
 	switch {
 	case d.Decision == spec.ReviewConfirmed, d.Decision == spec.ReviewRejected:
 		return d.Decision
@@ -216,7 +216,7 @@ func decidedWhat(d ledger.ReviewDecision) string {
 func (s *Server) reviewTag(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	tag := strings.TrimSpace(r.PostFormValue("tag"))
-	d := ledger.ReviewDecision{ItemID: id, Tag: tag, IfVersion: r.PostFormValue("if_version")}
+	d := spec.ReviewDecision{ItemID: id, Tag: tag, IfVersion: r.PostFormValue("if_version")}
 	switch r.PostFormValue("decision") {
 	case "confirm":
 		d.Decision = spec.ReviewConfirmed
@@ -258,7 +258,7 @@ func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("check from 1 to %d annotations", maxBatch)})
 		return
 	}
-	ds := make([]ledger.ReviewDecision, 0, len(picked))
+	ds := make([]spec.ReviewDecision, 0, len(picked))
 	for _, v := range picked {
 		parts := strings.Split(v, ":")
 		var n int64
@@ -270,7 +270,7 @@ func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("%q is not ITEM:ANNOTATION", v)})
 			return
 		}
-		d := ledger.ReviewDecision{ItemID: parts[0], AnnotationID: n, Decision: decision}
+		d := spec.ReviewDecision{ItemID: parts[0], AnnotationID: n, Decision: decision}
 		if len(parts) == 3 {
 			d.IfVersion = parts[2]
 		}

@@ -21,7 +21,7 @@ import (
 // SearchFlags are the ranking and filter flags ll-find and ll-brief share
 // (ll-brief has --max-items instead of --limit and --offset).
 func SearchFlags(paging bool) []ucli.Flag {
-	w := ledger.DefaultWeights
+	w := spec.DefaultWeights
 	flags := append(FilterFlags(), []ucli.Flag{
 		&ucli.BoolFlag{Name: "archived", Usage: "include archived items (left out by default)"},
 		&ucli.BoolFlag{Name: "only-archived", Usage: "only archived items"},
@@ -155,7 +155,7 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	if o.Offset < 0 {
 		return o, cli.Usage("--offset %d: want 0 or more", o.Offset)
 	}
-	o.Weights = ledger.Weights{
+	o.Weights = spec.Weights{
 		Title: fv.Float("w-title"), Body: fv.Float("w-body"), Annotations: fv.Float("w-annotations"),
 		PinnedBoost: fv.Float("pinned-boost"), LowConfidencePenalty: fv.Float("low-confidence-penalty"),
 		LowConfidenceBelow: fv.Float("low-confidence-below"), SumBonus: fv.Float("w-chunk-sum"), Doc: fv.Float("w-doc"),

@@ -138,12 +138,12 @@ EXAMPLES:
 
 // reviewDecisions reads the decision flags into one decision per
 // annotation id or tag (ITEM_ID:TAG), in the order they first appear.
-func reviewDecisions(c *ucli.Command) ([]ledger.ReviewDecision, error) {
+func reviewDecisions(c *ucli.Command) ([]spec.ReviewDecision, error) {
 	var order []string
-	byKey := map[string]*ledger.ReviewDecision{}
-	get := func(flag, s string, tagOK bool) (*ledger.ReviewDecision, error) {
+	byKey := map[string]*spec.ReviewDecision{}
+	get := func(flag, s string, tagOK bool) (*spec.ReviewDecision, error) {
 		s = strings.TrimSpace(s)
-		d := ledger.ReviewDecision{}
+		d := spec.ReviewDecision{}
 		key := s
 		if item, tag, ok := strings.Cut(s, ":"); ok && tagOK {
 			if !ledger.IsItemID(item) || strings.TrimSpace(tag) == "" {
@@ -169,7 +169,7 @@ func reviewDecisions(c *ucli.Command) ([]ledger.ReviewDecision, error) {
 		order = append(order, key)
 		return &d, nil
 	}
-	name := func(d *ledger.ReviewDecision) string {
+	name := func(d *spec.ReviewDecision) string {
 		if d.Tag != "" {
 			return fmt.Sprintf("tag %s:%s", d.ItemID, d.Tag)
 		}
@@ -219,7 +219,7 @@ func reviewDecisions(c *ucli.Command) ([]ledger.ReviewDecision, error) {
 			d.Pinned = &pin
 		}
 	}
-	out := make([]ledger.ReviewDecision, len(order))
+	out := make([]spec.ReviewDecision, len(order))
 	for i, k := range order {
 		out[i] = *byKey[k]
 	}

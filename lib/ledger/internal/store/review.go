@@ -91,26 +91,8 @@ func (s *Store) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*rec
 	return out, nil
 }
 
-// ReviewDecision is one decision on one annotation (AnnotationID) or on
-// one tag of an item (ItemID and Tag): Decision is confirmed, rejected
-// or empty; Confidence, when set, replaces an annotation's confidence;
-// Pinned, when set, pins or unpins a highlight.
-type ReviewDecision struct {
-	AnnotationID int64
-	ItemID       string
-	Tag          string
-	Decision     string
-	Confidence   *float64
-	Pinned       *bool
-	// IfVersion, when set, is the version of the annotation or tag the
-	// decision was made on (record.Annotation.Version, record.Tag.Version):
-	// when it has changed since, nothing is changed and the answer is a
-	// *StaleError.
-	IfVersion string
-}
-
 // check validates the decision's shape (not the rows it names).
-func (d ReviewDecision) check() error {
+func checkDecision(d ReviewDecision) error {
 	switch {
 	case d.AnnotationID > 0 && d.Tag != "":
 		return badInput("review: annotation_id %d and tag %s: give one", d.AnnotationID, record.Quote(d.Tag))
@@ -169,7 +151,7 @@ func (s *Store) Review(ctx context.Context, d ReviewDecision, actor string) (*re
 			d.Tag = tags[0]
 		}
 	}
-	if err := d.check(); err != nil {
+	if err := checkDecision(d); err != nil {
 		return nil, err
 	}
 	var rec *record.Record

@@ -73,7 +73,7 @@ func (s *Store) ReviewAll(ctx context.Context, ds []ReviewDecision, actor string
 				ds[i].Tag = tags[0]
 			}
 		}
-		if err := ds[i].check(); err != nil {
+		if err := checkDecision(ds[i]); err != nil {
 			return nil, &BatchError{Index: i, Err: err}
 		}
 	}

@@ -350,7 +350,7 @@ func reviewDecisions(in []record.ReviewDecision, actor string) ([]ReviewDecision
 				d.Tag = tags[0]
 			}
 		}
-		if err := d.check(); err != nil {
+		if err := checkDecision(d); err != nil {
 			return nil, badInput("review %d: %s", i+1, strings.TrimPrefix(errMessage(err), "review: "))
 		}
 		if err := agentMayDecide(d, actor); err != nil {

@@ -27,45 +27,10 @@ import (
 // the item's annotations that are agent annotations with a confidence below
 // Weights.LowConfidenceBelow, applied only when the annotation text matched.
 
-// Weights are the ranking weights (see docs/retrieval.md).
-type Weights struct {
-	Title                float64
-	Body                 float64
-	Annotations          float64
-	PinnedBoost          float64
-	LowConfidencePenalty float64
-	LowConfidenceBelow   float64
-	// SumBonus is the share of an item's other matching rows added to its
-	// best row.
-	SumBonus float64
-	// Doc is the share of the item row's relevance (title, whole text,
-	// annotations) added to the best chunk row's.
-	Doc float64
-	// Decay (off unless both are set): agent annotations with a
-	// confidence below DecayBelow, created longer ago than DecayAfter,
-	// never confirmed and on an item never cited stop counting in hit
-	// highlights, briefs and the pinned/low-confidence adjustments. They
-	// are kept; the decay is a view, not a write (see docs/store.md).
-	DecayBelow float64
-	DecayAfter time.Duration
-}
-
-// decayed is the SQL condition (on annotations a) for an annotation
+// weightsDecayed is the SQL condition (on annotations a) for an annotation
 // decayed under w at now, with its arguments; "0" when decay is off.
-func (w Weights) decayed(now time.Time) (string, []any) {
+func weightsDecayed(w Weights, now time.Time) (string, []any) {
 	return decayCond(DecayPolicy{Below: w.DecayBelow, After: w.DecayAfter}, now)
-}
-
-// DefaultWeights are the documented defaults.
-var DefaultWeights = Weights{
-	Title:                2.5,
-	Body:                 1,
-	Annotations:          2,
-	PinnedBoost:          2,
-	LowConfidencePenalty: 2,
-	LowConfidenceBelow:   0.5,
-	SumBonus:             0,
-	Doc:                  0.3,
 }
 
 // Filter restricts search results and queue views.

@@ -36,23 +36,27 @@ var (
 	ErrNoImage      = spec.ErrNoImage
 	ErrNotFound     = spec.ErrNotFound
 	ErrNoDatabase   = spec.ErrNoDatabase
+	DefaultWeights  = spec.DefaultWeights
 )
 
 type (
-	NotLedgerError = spec.NotLedgerError
-	DimensionError = spec.DimensionError
-	StaleError     = spec.StaleError
-	BatchError     = spec.BatchError
-	Archived       = spec.Archived
-	MergeStats     = spec.MergeStats
-	ChunkVector    = spec.ChunkVector
-	ItemToEmbed    = spec.ItemToEmbed
-	BackupResult   = spec.BackupResult
-	Problem        = spec.Problem
-	StoredSetting  = spec.StoredSetting
-	IndexResult    = spec.IndexResult
-	BatchResult    = spec.BatchResult
-	IngestInfo     = spec.IngestInfo
-	Semantic       = spec.Semantic
-	DecayPolicy    = spec.DecayPolicy
+	NotLedgerError   = spec.NotLedgerError
+	DimensionError   = spec.DimensionError
+	StaleError       = spec.StaleError
+	BatchError       = spec.BatchError
+	Archived         = spec.Archived
+	Weights          = spec.Weights
+	ReviewDecision   = spec.ReviewDecision
+	AnnotationFilter = spec.AnnotationFilter
+	MergeStats       = spec.MergeStats
+	ChunkVector      = spec.ChunkVector
+	ItemToEmbed      = spec.ItemToEmbed
+	BackupResult     = spec.BackupResult
+	Problem          = spec.Problem
+	StoredSetting    = spec.StoredSetting
+	IndexResult      = spec.IndexResult
+	BatchResult      = spec.BatchResult
+	IngestInfo       = spec.IngestInfo
+	Semantic         = spec.Semantic
+	DecayPolicy      = spec.DecayPolicy
 )
