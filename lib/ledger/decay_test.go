@@ -28,7 +28,7 @@ func decayStore(t *testing.T) *store.Store {
 	text := "kites hover over open fields: a weak guess, a fair guess"
 	rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle, Title: "Kites",
 		Text: &text, Checksum: "sha256:kites", Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 6}}}
-	if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := New(st).Annotate(ctx, url, []record.Annotation{

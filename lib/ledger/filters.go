@@ -19,11 +19,6 @@ import (
 // copying them field by field into types of lib/ledger would only add a
 // mapping to keep in step (docs/cli.md, "Three faces", says which stay aliases).
 type (
-	// IndexOptions are the settings of Index and IndexBatch.
-	IndexOptions = store.IndexOptions
-	// StoreSaveOptions are the settings of SaveRecord and SaveBatch (the
-	// actor and the agent highlight cap of ll-save).
-	StoreSaveOptions = store.SaveOptions
 	// SearchOptions are a search as the ranking takes it (FindOptions
 	// mapped by FindOptions.SearchOptions).
 	SearchOptions = store.SearchOptions
@@ -51,12 +46,12 @@ func CheckID(rec *record.Record) *record.Error { return store.CheckID(rec) }
 func FromStore(rec *record.Record) bool { return store.FromStore(rec) }
 
 // Index stores one fetched and parsed record (ll-index's one-record path).
-func (l *Ledger) Index(ctx context.Context, rec *record.Record, opt IndexOptions) (*record.IndexResult, error) {
+func (l *Ledger) Index(ctx context.Context, rec *record.Record, opt spec.IndexOptions) (*record.IndexResult, error) {
 	return l.st.Index(ctx, rec, opt)
 }
 
 // IndexBatch stores records in one transaction (ll-index's batches).
-func (l *Ledger) IndexBatch(ctx context.Context, recs []*record.Record, opt IndexOptions) []spec.IndexResult {
+func (l *Ledger) IndexBatch(ctx context.Context, recs []*record.Record, opt spec.IndexOptions) []spec.IndexResult {
 	return l.st.IndexBatch(ctx, recs, opt)
 }
 
@@ -79,12 +74,12 @@ func (l *Ledger) PutImages(ctx context.Context, id string, imgs []record.Image) 
 
 // SaveRecord saves one canonical record as ll-save does (no URL
 // resolving: the caller did it).
-func (l *Ledger) SaveRecord(ctx context.Context, rec *record.Record, opt StoreSaveOptions) (*record.Record, error) {
+func (l *Ledger) SaveRecord(ctx context.Context, rec *record.Record, opt spec.SaveOptions) (*record.Record, error) {
 	return l.st.Save(ctx, rec, opt)
 }
 
 // SaveBatch saves canonical records in one transaction (ll-save --batch).
-func (l *Ledger) SaveBatch(ctx context.Context, recs []*record.Record, opt StoreSaveOptions) ([]spec.BatchResult, error) {
+func (l *Ledger) SaveBatch(ctx context.Context, recs []*record.Record, opt spec.SaveOptions) ([]spec.BatchResult, error) {
 	return l.st.SaveBatch(ctx, recs, opt)
 }
 

@@ -167,7 +167,7 @@ func (l *Ledger) Import(ctx context.Context, name string, data []byte, opt Impor
 		if len(batch) == 0 {
 			return nil
 		}
-		out, err := bulk.SaveBatch(ctx, batch, store.SaveOptions{Actor: opt.Actor})
+		out, err := bulk.SaveBatch(ctx, batch, spec.SaveOptions{Actor: opt.Actor})
 		if err != nil {
 			return err
 		}

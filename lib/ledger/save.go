@@ -8,6 +8,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -22,8 +23,8 @@ type SaveOptions struct {
 	AgentHighlightCap int
 }
 
-func (o SaveOptions) store() store.SaveOptions {
-	return store.SaveOptions{Actor: o.Actor, AgentHighlightCap: o.AgentHighlightCap}
+func (o SaveOptions) store() spec.SaveOptions {
+	return spec.SaveOptions{Actor: o.Actor, AgentHighlightCap: o.AgentHighlightCap}
 }
 
 // InputError says a save input is not something ll-save can save: not a

@@ -12,7 +12,6 @@ import (
 
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/canon"
-	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -145,7 +144,7 @@ func TestFindAndBrief(t *testing.T) {
 		text := p.text
 		rec := &record.Record{URL: p.url, CanonicalURL: p.url, ID: record.ItemID(p.url), SourceType: record.SourceArticle, Title: p.title,
 			Text: &text, Checksum: "sha256:" + p.url, Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 10}}}
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -29,7 +29,7 @@ func TestFindFollowsDecayPolicy(t *testing.T) {
 	text := "owls hunt at night (an owls guess)"
 	rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle, Title: "Owls",
 		Text: &text, Checksum: "sha256:owls", Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 4}}}
-	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	c := 0.3

@@ -188,7 +188,7 @@ func gen(args []string) error {
 		}
 		text := all.String()
 		rec.Text = &text
-		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			return fmt.Errorf("item %d: %w", i, err)
 		}
 		// A few items carry tags and annotations, as a real library does.
@@ -207,7 +207,7 @@ func gen(args []string) error {
 				{Type: "highlight", Text: quote, Actor: "agent:bench", Confidence: &c},
 				{Type: "note", Text: g.sentence(), Actor: "human"},
 			}
-			if _, err := st.SaveRecord(ctx, in, ledger.StoreSaveOptions{}); err != nil {
+			if _, err := st.SaveRecord(ctx, in, spec.SaveOptions{}); err != nil {
 				return fmt.Errorf("item %d: %w", i, err)
 			}
 		}
@@ -396,7 +396,7 @@ func load(args []string) error {
 				}
 			}
 			rec.Chunks = chunk.Split(pieces, chunk.Options{})
-			if _, err := st.Index(ctx, &rec, ledger.IndexOptions{}); err != nil {
+			if _, err := st.Index(ctx, &rec, spec.IndexOptions{}); err != nil {
 				return fmt.Errorf("line %d: %w", n+1, err)
 			}
 			n++

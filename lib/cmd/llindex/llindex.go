@@ -166,7 +166,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		loc:      loc,
 		adapters: source.Adapters(source.Options{MaxTextBytes: popts.MaxTextBytes, MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}}),
 		popts:    popts,
-		iopts:    ledger.IndexOptions{RetryBase: c.Duration("retry-base"), AgentHighlightCap: capN},
+		iopts:    spec.IndexOptions{RetryBase: c.Duration("retry-base"), AgentHighlightCap: capN},
 		keep:     c.Bool("keep-content"),
 		diag:     cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Quiet: c.Bool("quiet"), Progress: progress},
 		progress: progress,
@@ -261,7 +261,7 @@ type indexer struct {
 	st       *ledger.Ledger // opened by the first record to write (see store)
 	adapters []parse.Adapter
 	popts    parse.Options
-	iopts    ledger.IndexOptions
+	iopts    spec.IndexOptions
 	keep     bool
 	diag     cli.Diag
 	progress *cli.Progress

@@ -124,7 +124,7 @@ type defaults struct {
 	anns     []record.Annotation
 	pin      []int64
 	unpin    []int64
-	saveOpts ledger.StoreSaveOptions
+	saveOpts spec.SaveOptions
 }
 
 func splitList(vals []string) []string {
@@ -175,7 +175,7 @@ func readDefaults(c *ucli.Command) (defaults, error) {
 	if capN < spec.MinAgentHighlightCap || capN > spec.MaxAgentHighlightCap {
 		return d, cli.Usage("--agent-cap %d: want %d..%d", capN, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
 	}
-	d.saveOpts = ledger.StoreSaveOptions{Actor: d.actor, AgentHighlightCap: capN}
+	d.saveOpts = spec.SaveOptions{Actor: d.actor, AgentHighlightCap: capN}
 	var confp *float64
 	if fv.IsSet("confidence") {
 		v := fv.Float("confidence")

@@ -75,3 +75,33 @@ var DefaultWeights = Weights{
 	SumBonus:             0,
 	Doc:                  0.3,
 }
+
+// IndexOptions are the settings of Index.
+type IndexOptions struct {
+	// RetryBase is the wait before the first retry of a failed item
+	// (default 1 minute); it doubles with each attempt up to RetryMax.
+	RetryBase time.Duration
+	// RetryMax caps the wait between retries (default 24 hours).
+	RetryMax time.Duration
+	// AgentHighlightCap is how many agent highlights an item keeps after
+	// enrichment (3..7, default 5), as SaveOptions.AgentHighlightCap.
+	AgentHighlightCap int
+}
+
+// SaveOptions are the settings of Save.
+type SaveOptions struct {
+	// Actor is the default actor of notes, tags and annotations that name
+	// none ("human" when empty).
+	Actor string
+	// AgentHighlightCap is how many agent highlights an item keeps (3..7,
+	// default 5). Beyond it the lowest-confidence unpinned agent highlight
+	// is displaced; human and pinned highlights never are.
+	AgentHighlightCap int
+	// DefaultAgentConfidence is given to agent annotations without a
+	// confidence (default 0.5).
+	DefaultAgentConfidence float64
+	// NamedByUser says the record's URL or path was named by the user on
+	// the command line (not read from a stream): a local file item then
+	// gets a file grant, so the worker may read it (grants.go).
+	NamedByUser bool
+}

@@ -45,7 +45,7 @@ func (s *Store) IndexBatch(ctx context.Context, recs []*record.Record, opts Inde
 		if ctx.Err() != nil {
 			return out
 		}
-		if !batchable(recs[i]) || checkIndex(recs[i], opts.withDefaults()) != nil {
+		if !batchable(recs[i]) || checkIndex(recs[i], indexDefaults(opts)) != nil {
 			out[i].Res, out[i].Err = s.Index(ctx, recs[i], opts)
 			i++
 			continue
@@ -54,7 +54,7 @@ func (s *Store) IndexBatch(ctx context.Context, recs []*record.Record, opts Inde
 		// run's end (deferredFTS)
 		ids := map[string]bool{recs[i].ID: true}
 		j := i + 1
-		for j < len(recs) && batchable(recs[j]) && !ids[recs[j].ID] && checkIndex(recs[j], opts.withDefaults()) == nil {
+		for j < len(recs) && batchable(recs[j]) && !ids[recs[j].ID] && checkIndex(recs[j], indexDefaults(opts)) == nil {
 			ids[recs[j].ID] = true
 			j++
 		}

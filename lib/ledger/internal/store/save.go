@@ -17,24 +17,6 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// SaveOptions are the settings of Save.
-type SaveOptions struct {
-	// Actor is the default actor of notes, tags and annotations that name
-	// none ("human" when empty).
-	Actor string
-	// AgentHighlightCap is how many agent highlights an item keeps (3..7,
-	// default 5). Beyond it the lowest-confidence unpinned agent highlight
-	// is displaced; human and pinned highlights never are.
-	AgentHighlightCap int
-	// DefaultAgentConfidence is given to agent annotations without a
-	// confidence (default 0.5).
-	DefaultAgentConfidence float64
-	// NamedByUser says the record's URL or path was named by the user on
-	// the command line (not read from a stream): a local file item then
-	// gets a file grant, so the worker may read it (grants.go).
-	NamedByUser bool
-}
-
 // Defaults of SaveOptions.
 const (
 	DefaultAgentConfidenceValue = 0.5
@@ -80,7 +62,7 @@ func ValidActor(a string) bool {
 
 func isAgent(a string) bool { return strings.HasPrefix(a, actorAgentPrefix) }
 
-func (o SaveOptions) withDefaults() SaveOptions {
+func saveDefaults(o SaveOptions) SaveOptions {
 	if o.Actor == "" {
 		o.Actor = defaultSaveActorWhenUnnamed
 	}
@@ -446,7 +428,7 @@ func (p *savePrep) mayFailHalfway() bool {
 }
 
 func (s *Store) prepareSave(rec *record.Record, opts SaveOptions) (*savePrep, error) {
-	opts = opts.withDefaults()
+	opts = saveDefaults(opts)
 	actor := rec.Actor
 	if actor == "" {
 		actor = opts.Actor

@@ -45,6 +45,8 @@ type (
 	StaleError       = spec.StaleError
 	BatchError       = spec.BatchError
 	Archived         = spec.Archived
+	IndexOptions     = spec.IndexOptions
+	SaveOptions      = spec.SaveOptions
 	Weights          = spec.Weights
 	ReviewDecision   = spec.ReviewDecision
 	AnnotationFilter = spec.AnnotationFilter
