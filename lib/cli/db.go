@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // How a database location was chosen (DBLocation.Source).
@@ -90,7 +91,7 @@ func LocateDB(flag string, env Env) (DBLocation, error) {
 func OpenReader(ctx context.Context, loc DBLocation, opts ledger.OpenOptions) (*ledger.Ledger, error) {
 	opts.MustExist = true
 	st, err := ledger.Open(ctx, loc.Path, opts)
-	if errors.Is(err, ledger.ErrNoDatabase) {
+	if errors.Is(err, spec.ErrNoDatabase) {
 		return nil, &ExitError{Code: ExitFatal, Err: &hintError{
 			err:  fmt.Errorf("no database at %s (%s)", loc.Path, loc.how()),
 			hint: "save a first link with: linkledger save URL"}}
@@ -144,7 +145,7 @@ func openError(loc DBLocation, err error) error { return DBError(loc.Path, err) 
 // path, unless the error already names it (a file that is not a
 // linkledger database).
 func DBError(path string, err error) error {
-	var nl *ledger.NotLedgerError
+	var nl *spec.NotLedgerError
 	if errors.As(err, &nl) {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // Environment of the embeddings endpoint (docs/retrieval.md). The key is
@@ -69,7 +70,7 @@ func EmbedFromEnv(env Env, timeout time.Duration) (*embed.Client, error) {
 // EmbedSettings is where WithStoredEmbed reads the stored endpoint: the
 // store (a filter's) or a ledger.Ledger (a face's).
 type EmbedSettings interface {
-	StoredEmbed(ctx context.Context) (ledger.EmbedEndpoint, *ledger.StoredSetting, error)
+	StoredEmbed(ctx context.Context) (ledger.EmbedEndpoint, *spec.StoredSetting, error)
 }
 
 // WithStoredEmbed returns env with the ledger's stored embeddings

@@ -5,16 +5,17 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // storedEmbed is a fixed stored setting (cli.EmbedSettings).
 type storedEmbed struct{ set *ledger.EmbedEndpoint }
 
-func (s storedEmbed) StoredEmbed(context.Context) (ledger.EmbedEndpoint, *ledger.StoredSetting, error) {
+func (s storedEmbed) StoredEmbed(context.Context) (ledger.EmbedEndpoint, *spec.StoredSetting, error) {
 	if s.set == nil {
 		return ledger.EmbedEndpoint{}, nil, nil
 	}
-	return *s.set, &ledger.StoredSetting{Key: "embed"}, nil
+	return *s.set, &spec.StoredSetting{Key: "embed"}, nil
 }
 
 // mapEnv is an environment of vars only, telling unset from "".

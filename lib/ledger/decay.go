@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -25,11 +26,11 @@ type DecayOptions struct {
 
 // DecayPolicy returns the ledger's decay policy: the stored one
 // (linkledger config decay), else store.DefaultDecay. stored says which.
-func (l *Ledger) DecayPolicy(ctx context.Context) (p store.DecayPolicy, stored *store.StoredSetting, err error) {
+func (l *Ledger) DecayPolicy(ctx context.Context) (p spec.DecayPolicy, stored *spec.StoredSetting, err error) {
 	st := l.st
 	p, stored, err = st.StoredDecay(ctx)
 	if err != nil {
-		return store.DecayPolicy{}, nil, err
+		return spec.DecayPolicy{}, nil, err
 	}
 	if stored == nil {
 		p = store.DefaultDecay
@@ -38,16 +39,16 @@ func (l *Ledger) DecayPolicy(ctx context.Context) (p store.DecayPolicy, stored *
 }
 
 // Resolve returns the policy o chooses on the ledger st.
-func (o DecayOptions) Resolve(ctx context.Context, st *store.Store) (store.DecayPolicy, error) {
+func (o DecayOptions) Resolve(ctx context.Context, st *store.Store) (spec.DecayPolicy, error) {
 	if o.Off {
-		return store.DecayPolicy{}, nil
+		return spec.DecayPolicy{}, nil
 	}
 	if o.Below != nil && o.After != nil {
-		return store.DecayPolicy{Below: *o.Below, After: *o.After}, nil
+		return spec.DecayPolicy{Below: *o.Below, After: *o.After}, nil
 	}
 	p, _, err := New(st).DecayPolicy(ctx)
 	if err != nil {
-		return store.DecayPolicy{}, err
+		return spec.DecayPolicy{}, err
 	}
 	if !p.On() && (o.Below != nil || o.After != nil) {
 		p = store.DefaultDecay
@@ -73,10 +74,10 @@ func (l *Ledger) ResolveDecay(ctx context.Context, opt FindOptions) (FindOptions
 	}
 	w := opt.Weights
 	w.DecayBelow, w.DecayAfter = 0, 0
-	if w == (store.Weights{}) {
+	if w == (spec.Weights{}) {
 		// zero weights mean the defaults: keep meaning them once the
 		// decay is set
-		opt.Weights = store.DefaultWeights
+		opt.Weights = spec.DefaultWeights
 	}
 	opt.Weights.DecayBelow, opt.Weights.DecayAfter = p.Below, p.After
 	opt.Decay = DecayOptions{Off: !p.On(), Below: &p.Below, After: &p.After}
@@ -118,7 +119,7 @@ func (l *Ledger) DecaySetting(ctx context.Context) (*record.Record, error) {
 
 // SetDecay stores the ledger's decay policy (p off: decay stays off until
 // changed) and returns it as a config record.
-func (l *Ledger) SetDecay(ctx context.Context, p store.DecayPolicy, actor string) (*record.Record, error) {
+func (l *Ledger) SetDecay(ctx context.Context, p spec.DecayPolicy, actor string) (*record.Record, error) {
 	st := l.st
 	if err := st.SetDecay(ctx, p, actor); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -27,7 +28,7 @@ func decayStore(t *testing.T) *store.Store {
 	text := "kites hover over open fields: a weak guess, a fair guess"
 	rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle, Title: "Kites",
 		Text: &text, Checksum: "sha256:kites", Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 6}}}
-	if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := New(st).Annotate(ctx, url, []record.Annotation{
@@ -66,7 +67,7 @@ func TestDecayPolicy(t *testing.T) {
 	both := []string{"fair guess", "weak guess"}
 	for _, tc := range []struct {
 		name   string
-		stored *store.DecayPolicy // nil: none stored
+		stored *spec.DecayPolicy // nil: none stored
 		opt    DecayOptions
 		want   []string
 	}{
@@ -75,17 +76,17 @@ func TestDecayPolicy(t *testing.T) {
 		{"below 0 for the call", nil, DecayOptions{Below: fp(0)}, both},
 		{"below 0.4 for the call, after from the default", nil, DecayOptions{Below: fp(0.4)}, []string{"fair guess"}},
 		{"after 300d for the call", nil, DecayOptions{After: dp(300 * 24 * time.Hour)}, both},
-		{"stored below 0.2", &store.DecayPolicy{Below: 0.2, After: 90 * 24 * time.Hour}, DecayOptions{}, both},
-		{"stored below 0.4", &store.DecayPolicy{Below: 0.4, After: 90 * 24 * time.Hour}, DecayOptions{}, []string{"fair guess"}},
-		{"stored off", &store.DecayPolicy{}, DecayOptions{}, both},
-		{"stored off, below 0.4 for the call: after from the default", &store.DecayPolicy{}, DecayOptions{Below: fp(0.4)}, []string{"fair guess"}},
-		{"stored below 0.4, both flags", &store.DecayPolicy{Below: 0.4, After: 90 * 24 * time.Hour}, DecayOptions{Below: fp(0.5), After: dp(24 * time.Hour)}, []string{}},
+		{"stored below 0.2", &spec.DecayPolicy{Below: 0.2, After: 90 * 24 * time.Hour}, DecayOptions{}, both},
+		{"stored below 0.4", &spec.DecayPolicy{Below: 0.4, After: 90 * 24 * time.Hour}, DecayOptions{}, []string{"fair guess"}},
+		{"stored off", &spec.DecayPolicy{}, DecayOptions{}, both},
+		{"stored off, below 0.4 for the call: after from the default", &spec.DecayPolicy{}, DecayOptions{Below: fp(0.4)}, []string{"fair guess"}},
+		{"stored below 0.4, both flags", &spec.DecayPolicy{Below: 0.4, After: 90 * 24 * time.Hour}, DecayOptions{Below: fp(0.5), After: dp(24 * time.Hour)}, []string{}},
 	} {
 		if _, err := st.ResetSetting(ctx, store.SettingDecay); err != nil {
 			t.Fatal(err)
 		}
 		if tc.stored != nil {
-			if err := st.SetDecay(ctx, *tc.stored, store.ActorHuman); err != nil {
+			if err := st.SetDecay(ctx, *tc.stored, spec.ActorHuman); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -103,13 +104,13 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := store.DefaultWeights
+	want := spec.DefaultWeights
 	want.DecayBelow, want.DecayAfter = store.DefaultDecay.Below, store.DefaultDecay.After
 	if diff := cmp.Diff(want, o.Weights); diff != "" {
 		t.Errorf("weights (-want +got):\n%s", diff)
 	}
 	// resolving again changes nothing, even after the stored policy changes
-	if err := st.SetDecay(ctx, store.DecayPolicy{}, store.ActorHuman); err != nil {
+	if err := st.SetDecay(ctx, spec.DecayPolicy{}, spec.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
 	again, err := New(st).ResolveDecay(ctx, o)
@@ -124,7 +125,7 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := New(st).Find(ctx, FindOptions{Query: "kites", Weights: store.DefaultWeights, Decay: DecayOptions{Off: true}})
+	b, err := New(st).Find(ctx, FindOptions{Query: "kites", Weights: spec.DefaultWeights, Decay: DecayOptions{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestReviewQueueDecayMarks(t *testing.T) {
 		t.Errorf("decayed under below 0.4 (-want +got):\n%s", diff)
 	}
 	// a citation keeps the item's annotations counting
-	if _, err := st.AddCitation(ctx, record.ItemID("https://decay.test/kites"), "essay", store.ActorHuman); err != nil {
+	if _, err := st.AddCitation(ctx, record.ItemID("https://decay.test/kites"), "essay", spec.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
 	if got := list(ReviewQueueOptions{Decayed: true}); len(got) != 0 {

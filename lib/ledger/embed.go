@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
+	"github.com/linkledger/linkledger/lib/record"
 
 	"github.com/linkledger/linkledger/lib/embed"
-	"github.com/linkledger/linkledger/lib/ledger/internal/store"
-	"github.com/linkledger/linkledger/lib/record"
 )
 
 // EmbedOptions are the settings of EmbedStored.
@@ -20,17 +20,14 @@ type EmbedOptions struct {
 	// endpoint before its end (embed.Breaker), with the reason.
 	Stopped func(reason string)
 	// SizeRefused, when set, is called for each item whose vectors were
-	// refused for their size (store.DimensionError).
-	SizeRefused func(*DimensionError)
+	// refused for their size (spec.DimensionError).
+	SizeRefused func(*spec.DimensionError)
 	// Resize moves the model's vectors to the size the endpoint answers
 	// now: chunks whose vector of the model has another size are embedded
 	// again, and vectors of another size than that are refused (after the
 	// endpoint's model changed under the same name).
 	Resize bool
 }
-
-// DimensionError is a vector refused for its size (store.DimensionError).
-type DimensionError = store.DimensionError
 
 // embedPage is how many items EmbedStored reads at a time.
 const embedPage = 16
@@ -43,7 +40,7 @@ const embedPage = 16
 // is of another model is embedded again (a model change). An item the
 // endpoint failed on keeps the error (last_embed_error) and is passed, as
 // does an item whose vectors have another size than the model's stored
-// ones (store.DimensionError: refused, never mixed with them);
+// ones (spec.DimensionError: refused, never mixed with them);
 // after a timeout or a connection failure, or embed.MaxFailuresInARow
 // items failed in a row, the run stops there (embed.Breaker; opt.Stopped
 // says why): what was done stays stored and a new run resumes. emit is
@@ -119,7 +116,7 @@ func (l *Ledger) EmbedStored(ctx context.Context, c *embed.Client, opt EmbedOpti
 				it.Chunks[i].Vector = vs[i]
 			}
 			stored, err := st.PutVectorsOfSize(ctx, it.ID, model, size, it.Chunks)
-			var de *store.DimensionError
+			var de *spec.DimensionError
 			if errors.As(err, &de) {
 				// refused for its size: an error of this item, as a
 				// failed embedding is

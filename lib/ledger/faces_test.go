@@ -124,3 +124,26 @@ func TestOneDoor(t *testing.T) {
 		t.Errorf("nothing in %s imports %s: the check is stale", door, storePkg)
 	}
 }
+
+// TestSpecIsLeaf: lib/ledger/spec, the shapes lib/ledger and its store
+// share, imports only the standard library and lib/record, so any
+// package may import it without reaching the store or anything heavier.
+func TestSpecIsLeaf(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not on PATH")
+	}
+	out, err := exec.Command(goBin, "list", "-tags", "sqlite_fts5", "-f", "{{join .Imports \"\\n\"}}", module+"lib/ledger/spec").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	imps := strings.Fields(string(out))
+	if len(imps) == 0 {
+		t.Fatal("lib/ledger/spec imports nothing: the check is stale")
+	}
+	for _, imp := range imps {
+		if imp != module+"lib/record" && strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") {
+			t.Errorf("lib/ledger/spec imports %s: want the standard library and lib/record only", imp)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -18,17 +19,6 @@ import (
 // copying them field by field into types of lib/ledger would only add a
 // mapping to keep in step (docs/cli.md, "Three faces", says which stay aliases).
 type (
-	// IndexOptions are the settings of Index and IndexBatch.
-	IndexOptions = store.IndexOptions
-	// IndexResult is what IndexBatch did with one record.
-	IndexResult = store.IndexResult
-	// MergeStats is what MergeIndex did.
-	MergeStats = store.MergeStats
-	// StoreSaveOptions are the settings of SaveRecord and SaveBatch (the
-	// actor and the agent highlight cap of ll-save).
-	StoreSaveOptions = store.SaveOptions
-	// BatchResult is what SaveBatch did with one record.
-	BatchResult = store.BatchResult
 	// SearchOptions are a search as the ranking takes it (FindOptions
 	// mapped by FindOptions.SearchOptions).
 	SearchOptions = store.SearchOptions
@@ -36,42 +26,13 @@ type (
 	SearchResult = store.SearchResult
 	// Filter chooses items by tag, type, time, actor, state and archive.
 	Filter = store.Filter
-	// Weights are the ranking's weights (FindOptions.Weights).
-	Weights = store.Weights
 	// QueueOptions choose the items of QueueItems and ClaimPending.
 	QueueOptions = store.QueueOptions
-	// ItemToEmbed is an item with chunks to embed (ItemsToEmbed).
-	ItemToEmbed = store.ItemToEmbed
-	// ChunkVector is one chunk's vector (PutVectors).
-	ChunkVector = store.ChunkVector
-	// Semantic is the semantic side of a search (SearchOptions.Semantic).
-	Semantic = store.Semantic
-	// NotLedgerError: the file is not a linkledger database.
-	NotLedgerError = store.NotLedgerError
 )
 
 // Defaults and limits of the ranking and the index a filter states in its
 // flags and help.
-const (
-	DefaultScanRows       = store.DefaultScanRows
-	DefaultCut            = store.DefaultCut
-	DefaultSemanticWeight = store.DefaultSemanticWeight
-	// MergePagesPerItem is the index merge budget per indexed item.
-	MergePagesPerItem = store.MergePagesPerItem
-	// ModeSemantic and ModeHybrid are the rankings with vectors.
-	ModeSemantic = store.ModeSemantic
-	ModeHybrid   = store.ModeHybrid
-	// QueueStale is the queue of items fetched longer ago than
-	// QueueOptions.OlderThan (QueuePending and QueueFailed are the other
-	// two).
-	QueueStale = store.QueueStale
-)
-
-// DefaultWeights are the ranking's default weights.
-var DefaultWeights = store.DefaultWeights
-
-// ErrNoDatabase: Open with MustExist found no database.
-var ErrNoDatabase = store.ErrNoDatabase
+const ()
 
 // IsRetryable reports whether a failed write may succeed when tried again.
 func IsRetryable(err error) bool { return store.IsRetryable(err) }
@@ -85,18 +46,18 @@ func CheckID(rec *record.Record) *record.Error { return store.CheckID(rec) }
 func FromStore(rec *record.Record) bool { return store.FromStore(rec) }
 
 // Index stores one fetched and parsed record (ll-index's one-record path).
-func (l *Ledger) Index(ctx context.Context, rec *record.Record, opt IndexOptions) (*record.IndexResult, error) {
+func (l *Ledger) Index(ctx context.Context, rec *record.Record, opt spec.IndexOptions) (*record.IndexResult, error) {
 	return l.st.Index(ctx, rec, opt)
 }
 
 // IndexBatch stores records in one transaction (ll-index's batches).
-func (l *Ledger) IndexBatch(ctx context.Context, recs []*record.Record, opt IndexOptions) []IndexResult {
+func (l *Ledger) IndexBatch(ctx context.Context, recs []*record.Record, opt spec.IndexOptions) []spec.IndexResult {
 	return l.st.IndexBatch(ctx, recs, opt)
 }
 
 // MergeIndex merges the full-text index's segments, at most maxPages
 // pages of work.
-func (l *Ledger) MergeIndex(ctx context.Context, maxPages int) (MergeStats, error) {
+func (l *Ledger) MergeIndex(ctx context.Context, maxPages int) (spec.MergeStats, error) {
 	return l.st.MergeIndex(ctx, maxPages)
 }
 
@@ -113,12 +74,12 @@ func (l *Ledger) PutImages(ctx context.Context, id string, imgs []record.Image) 
 
 // SaveRecord saves one canonical record as ll-save does (no URL
 // resolving: the caller did it).
-func (l *Ledger) SaveRecord(ctx context.Context, rec *record.Record, opt StoreSaveOptions) (*record.Record, error) {
+func (l *Ledger) SaveRecord(ctx context.Context, rec *record.Record, opt spec.SaveOptions) (*record.Record, error) {
 	return l.st.Save(ctx, rec, opt)
 }
 
 // SaveBatch saves canonical records in one transaction (ll-save --batch).
-func (l *Ledger) SaveBatch(ctx context.Context, recs []*record.Record, opt StoreSaveOptions) ([]BatchResult, error) {
+func (l *Ledger) SaveBatch(ctx context.Context, recs []*record.Record, opt spec.SaveOptions) ([]spec.BatchResult, error) {
 	return l.st.SaveBatch(ctx, recs, opt)
 }
 
@@ -162,11 +123,11 @@ func (l *Ledger) MarkRevalidate(ctx context.Context, ids []string) error {
 
 // ItemsToEmbed lists up to limit items with chunks lacking vectors of
 // model (only ids, when given), after the item id after.
-func (l *Ledger) ItemsToEmbed(ctx context.Context, model string, ids []string, after string, limit int) ([]ItemToEmbed, error) {
+func (l *Ledger) ItemsToEmbed(ctx context.Context, model string, ids []string, after string, limit int) ([]spec.ItemToEmbed, error) {
 	return l.st.ItemsToEmbed(ctx, model, ids, after, limit)
 }
 
 // PutVectors stores the chunk vectors of one item for model.
-func (l *Ledger) PutVectors(ctx context.Context, itemID, model string, vs []ChunkVector) (int, error) {
+func (l *Ledger) PutVectors(ctx context.Context, itemID, model string, vs []spec.ChunkVector) (int, error) {
 	return l.st.PutVectors(ctx, itemID, model, vs)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -25,9 +26,9 @@ type FindOptions struct {
 	Until  time.Time // saved before
 	Actor  string    // items with an annotation by this actor
 	Status string    // ingest state
-	// Archived says whether archived items pass (store.NotArchived, the
+	// Archived says whether archived items pass (spec.NotArchived, the
 	// zero value's meaning, unless set).
-	Archived store.Archived
+	Archived spec.Archived
 	// ArchivedSet says Archived was chosen; without it archived items are
 	// left out, as ll-find does by default.
 	ArchivedSet bool
@@ -51,26 +52,26 @@ type FindOptions struct {
 	// (0: never).
 	StaleAfter time.Duration
 	// Cut leaves out weak matches: items scoring below Cut times the best
-	// item's score (0: store.DefaultCut; negative: every match).
+	// item's score (0: spec.DefaultCut; negative: every match).
 	Cut float64
-	// Ranking: Weights (zero: store.DefaultWeights) and ScanRows (0:
-	// store.DefaultScanRows; -1: no bound).
-	Weights  store.Weights
+	// Ranking: spec.Weights (zero: spec.DefaultWeights) and ScanRows (0:
+	// spec.DefaultScanRows; -1: no bound).
+	Weights  spec.Weights
 	ScanRows int
 	// Decay chooses which unconfirmed agent annotations stop counting
 	// (the zero value: the ledger's policy, DecayPolicy). It replaces
-	// Weights' decay fields.
+	// spec.Weights' decay fields.
 	Decay DecayOptions
-	// Mode is the ranking: store.ModeLexical, ModeSemantic, ModeHybrid,
+	// Mode is the ranking: spec.ModeLexical, spec.ModeSemantic, spec.ModeHybrid,
 	// or "" (hybrid when the ledger holds vectors of Embedder's model,
 	// else lexical). Embedder embeds the query (nil: no endpoint, lexical
 	// ranking); SemanticWeight is the semantic side's share in hybrid
-	// fusion (nil: store.DefaultSemanticWeight).
+	// fusion (nil: spec.DefaultSemanticWeight).
 	Mode           string
 	Embedder       *embed.Client
 	SemanticWeight *float64
 
-	semantic *store.Semantic // set by Find from the three above
+	semantic *spec.Semantic // set by Find from the three above
 
 	lang store.Filter // the query language's filters (applyQuery)
 	// langWarnings: what applyQuery left out of the query (MentionsDropped)
@@ -80,7 +81,7 @@ type FindOptions struct {
 // SearchOptions maps the options to the store's.
 func (o FindOptions) SearchOptions() store.SearchOptions {
 	f := o.lang
-	f.Tags, f.Type, f.Since, f.Until, f.Actor, f.Status, f.Archived = o.Tags, o.Type, o.Since, o.Until, o.Actor, o.Status, store.NotArchived
+	f.Tags, f.Type, f.Since, f.Until, f.Actor, f.Status, f.Archived = o.Tags, o.Type, o.Since, o.Until, o.Actor, o.Status, spec.NotArchived
 	if o.ArchivedSet {
 		f.Archived = o.Archived
 	}
@@ -103,7 +104,7 @@ const EveryMatch = -1.0
 func (o FindOptions) cut() float64 {
 	switch {
 	case o.Cut == 0:
-		return store.DefaultCut
+		return spec.DefaultCut
 	case o.Cut < 0:
 		return 0
 	}
@@ -158,11 +159,11 @@ func (l *Ledger) Find(ctx context.Context, opt FindOptions) (*FindResult, error)
 		return nil, err
 	}
 	if res.SemanticErr != nil {
-		mode, warnings = store.ModeLexical, append(warnings, EmbedFailed(res.SemanticErr))
+		mode, warnings = spec.ModeLexical, append(warnings, EmbedFailed(res.SemanticErr))
 	}
 	warnings = append(warnings, opt.langWarnings...)
 	out := &FindResult{Hits: res.Hits, Dropped: res.Dropped, MarkErr: st.MarkRevalidate(ctx, res.StaleIDs), Mode: mode, Warnings: warnings}
-	if len(res.Hits) == 0 && so.Offset == 0 && so.Filter.Archived == store.NotArchived {
+	if len(res.Hits) == 0 && so.Offset == 0 && so.Filter.Archived == spec.NotArchived {
 		if out.ArchivedMatches, err = archivedMatches(ctx, st, so); err != nil {
 			return nil, err
 		}
@@ -180,7 +181,7 @@ const ArchivedMatchesMax = 20
 // 30), so the faces say that only archived items match and how to show
 // them (is:archived) instead of "try other words".
 func archivedMatches(ctx context.Context, st *store.Store, so store.SearchOptions) (int, error) {
-	so.Filter.Archived = store.OnlyArchived
+	so.Filter.Archived = spec.OnlyArchived
 	so.Limit, so.Snippets, so.Detailed = ArchivedMatchesMax, -1, 1
 	var (
 		res *store.SearchResult
@@ -234,7 +235,7 @@ func (l *Ledger) Status(ctx context.Context, arg string, ro ...ResolveOptions) (
 		return nil, err
 	}
 	rec, err := st.Status(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, spec.ErrNotFound) {
 		return nil, notFound(err, arg, st)
 	}
 	return rec, err

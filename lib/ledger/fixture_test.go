@@ -7,6 +7,7 @@ import (
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -23,7 +24,7 @@ func indexEmbedded(t testing.TB, st *store.Store, model string, docs ...embedDoc
 		rec := &record.Record{URL: d.URL, CanonicalURL: d.URL, ID: record.ItemID(d.URL), SourceType: record.SourceArticle, Title: "T",
 			Text: &text, Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 5, Embedding: embed.Encode(v)}},
 			Embed: &record.EmbedInfo{Model: model, Dimensions: len(v), Chunks: 1}}
-		if _, err := st.Index(context.Background(), rec, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(context.Background(), rec, spec.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -61,20 +61,10 @@ func (l *Ledger) Close() error { return l.st.Close() }
 func (l *Ledger) Path() string { return l.st.Path() }
 
 // Which archived items a search lets through (FindOptions.Archived).
-const (
-	ArchivedAny  = store.AnyArchived
-	NotArchived  = store.NotArchived
-	OnlyArchived = store.OnlyArchived
-)
+const ()
 
 // Review decisions (record.ReviewDecision.Decision).
-const (
-	ReviewConfirmed = store.ReviewConfirmed
-	ReviewRejected  = store.ReviewRejected
-)
-
-// HighlightFilter chooses the annotations of Highlights.
-type HighlightFilter = store.AnnotationFilter
+const ()
 
 // firstResolve is the optional ResolveOptions of a method.
 func firstResolve(ro []ResolveOptions) ResolveOptions {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -14,23 +15,10 @@ import (
 // their dependency tests check (docs/cli.md, "Three faces").
 
 // Limits and defaults of the store a face states in its flags and help.
-const (
-	DefaultAgentHighlightCap = store.DefaultAgentHighlightCap
-	MinAgentHighlightCap     = store.MinAgentHighlightCap
-	MaxAgentHighlightCap     = store.MaxAgentHighlightCap
-	DefaultMaxAttempts       = store.DefaultMaxAttempts
-	DefaultStoredChunkBytes  = store.DefaultStoredChunkBytes
-	// ModeLexical is the ranking without vectors (FindResult.Mode).
-	ModeLexical = store.ModeLexical
-)
+const ()
 
 // Errors a face tells apart (with errors.Is).
-var (
-	// ErrNotFound: no item with that id.
-	ErrNotFound = store.ErrNotFound
-	// ErrNoAnnotation: no annotation with that id.
-	ErrNoAnnotation = store.ErrNoAnnotation
-)
+var ()
 
 // IsBusy reports whether err is SQLite's "database is locked" (another
 // process held the write lock longer than the busy timeout).
@@ -39,24 +27,10 @@ func IsBusy(err error) bool { return store.IsBusy(err) }
 // ValidActor reports whether a is an actor: human or agent:<name>.
 func ValidActor(a string) bool { return store.ValidActor(a) }
 
-// ActorHuman is the actor of the person using the ledger.
-const ActorHuman = store.ActorHuman
-
 // Types of the store that cross the service layer unchanged.
 type (
-	// Decay is a decay policy (SetDecay, DecayOptions.Resolve).
-	Decay = store.DecayPolicy
-	// ReviewDecision is one decision of Review and ReviewAll: an annotation or a tag
-	// (ItemID and Tag) confirmed or rejected.
-	ReviewDecision = store.ReviewDecision
 	// ExportFilter chooses the items of ExportIDs.
 	ExportFilter = store.Filter
-	// Archived says which archived items a filter lets through.
-	Archived = store.Archived
-	// BackupResult is what Backup did.
-	BackupResult = store.BackupResult
-	// Problem is one finding of Check.
-	Problem = store.Problem
 )
 
 // storeOptions are opt as the store's options.
@@ -116,25 +90,25 @@ func (l *Ledger) ExportIDs(ctx context.Context, f ExportFilter) ([]string, error
 }
 
 // Export is the item id as linkledger export writes it (with its text
-// when text); ErrNotFound when it was deleted.
+// when text); spec.ErrNotFound when it was deleted.
 func (l *Ledger) Export(ctx context.Context, id string, text bool) (*record.Record, error) {
 	return l.st.Export(ctx, id, text)
 }
 
 // ShowID is the item id as show prints it (no resolving of a URL;
-// ErrNotFound when there is none), with its text and structured document
+// spec.ErrNotFound when there is none), with its text and structured document
 // as opt asks.
 func (l *Ledger) ShowID(ctx context.Context, id string, opt ShowOptions) (*record.Record, error) {
 	return l.st.Show(ctx, id, store.ShowOptions{Text: opt.Text, Markdown: opt.Markdown})
 }
 
 // Backup writes a consistent copy of the database to dest.
-func (l *Ledger) Backup(ctx context.Context, dest string) (*BackupResult, error) {
+func (l *Ledger) Backup(ctx context.Context, dest string) (*spec.BackupResult, error) {
 	return l.st.Backup(ctx, dest)
 }
 
 // Check lists what is wrong with the database (nothing: none).
-func (l *Ledger) Check(ctx context.Context) ([]Problem, error) { return l.st.Check(ctx) }
+func (l *Ledger) Check(ctx context.Context) ([]spec.Problem, error) { return l.st.Check(ctx) }
 
 // Repair rebuilds the search index and deletes orphan rows.
 func (l *Ledger) Repair(ctx context.Context) (orphans, items int, err error) {
@@ -149,29 +123,23 @@ func (l *Ledger) CountClaimable(ctx context.Context, maxAttempts int) (int, erro
 
 // ResolveDecayOptions is o.Resolve on this ledger: the policy o gives, over the
 // stored one.
-func (l *Ledger) ResolveDecayOptions(ctx context.Context, o DecayOptions) (Decay, error) {
+func (l *Ledger) ResolveDecayOptions(ctx context.Context, o DecayOptions) (spec.DecayPolicy, error) {
 	return o.Resolve(ctx, l.st)
 }
 
 // EmbedEndpoint is a stored embeddings endpoint (SetEmbed).
 type EmbedEndpoint = store.EmbedSetting
 
-// StoredSetting says when and by whom a setting was stored.
-type StoredSetting = store.StoredSetting
-
 // StoredEmbed is the stored embeddings endpoint (stored nil: none); it
 // makes a Ledger a cli.EmbedSettings.
-func (l *Ledger) StoredEmbed(ctx context.Context) (EmbedEndpoint, *StoredSetting, error) {
+func (l *Ledger) StoredEmbed(ctx context.Context) (EmbedEndpoint, *spec.StoredSetting, error) {
 	return l.st.StoredEmbed(ctx)
 }
 
 // Image is the stored copy of the item's image at position n (1, 2, ...
 // in record.Images): its media type (PNG, JPEG, GIF, WebP or AVIF, known
-// by its bytes when it was fetched) and bytes. ErrNoImage when the item
+// by its bytes when it was fetched) and bytes. spec.ErrNoImage when the item
 // has no stored copy there.
 func (l *Ledger) Image(ctx context.Context, id string, n int) (string, []byte, error) {
 	return l.st.Image(ctx, id, n)
 }
-
-// ErrNoImage is Image's answer for an image without a stored copy.
-var ErrNoImage = store.ErrNoImage

@@ -9,6 +9,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/importer"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -45,14 +46,10 @@ func ItemsTotal(counts map[string]int) int {
 	return n - counts["copies"]
 }
 
-// IngestInfo is an item's ingest status as a listing or Show carries it
-// (the "ingest" extra field): state, attempts, last error, times.
-type IngestInfo = store.IngestInfo
-
 // Ingest reads the ingest status rec carries; the zero value (with
 // rec.Status as the state) when it carries none.
-func Ingest(rec *record.Record) IngestInfo {
-	var in IngestInfo
+func Ingest(rec *record.Record) spec.IngestInfo {
+	var in spec.IngestInfo
 	if rec == nil {
 		return in
 	}
@@ -92,7 +89,7 @@ func (l *Ledger) Queue(ctx context.Context, which string, limit int) ([]*record.
 // highlight), newest first, filtered by actor, tag, confidence, review
 // state and text: records with the item's id, url and title and
 // annotations[0].
-func (l *Ledger) Highlights(ctx context.Context, f HighlightFilter) ([]*record.Record, error) {
+func (l *Ledger) Highlights(ctx context.Context, f spec.AnnotationFilter) ([]*record.Record, error) {
 	st := l.st
 	for _, t := range f.Types {
 		switch t {
@@ -170,7 +167,7 @@ func (l *Ledger) Import(ctx context.Context, name string, data []byte, opt Impor
 		if len(batch) == 0 {
 			return nil
 		}
-		out, err := bulk.SaveBatch(ctx, batch, store.SaveOptions{Actor: opt.Actor})
+		out, err := bulk.SaveBatch(ctx, batch, spec.SaveOptions{Actor: opt.Actor})
 		if err != nil {
 			return err
 		}

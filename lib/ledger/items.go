@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -57,7 +58,7 @@ type WriteOptions struct {
 
 func (o WriteOptions) actor() string {
 	if o.Actor == "" {
-		return store.ActorHuman
+		return spec.ActorHuman
 	}
 	return o.Actor
 }
@@ -114,7 +115,7 @@ func (h hinted) Error() string { return h.hint }
 func (h hinted) Hint() string  { return h.hint }
 
 // NoAnnotationError says annotation ids given for an item are not its
-// annotations (errors.Is store.ErrNoAnnotation).
+// annotations (errors.Is spec.ErrNoAnnotation).
 type NoAnnotationError struct {
 	*store.NoAnnotationError
 	Arg string // the item argument as the user gave it
@@ -178,10 +179,10 @@ func itemRef(ctx context.Context, st *store.Store, arg string, opt ResolveOption
 	return &record.Record{ID: s.ID, URL: s.URL, CanonicalURL: s.CanonicalURL, SourceType: s.SourceType, Title: s.Title, ArchivedAt: s.ArchivedAt}, nil
 }
 
-// notFound turns the store's ErrNotFound (an item gone between resolving
+// notFound turns the store's spec.ErrNotFound (an item gone between resolving
 // and acting) into the one NoItemError.
 func notFound(err error, arg string, st *store.Store) error {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, spec.ErrNotFound) {
 		return &NoItemError{Arg: arg, DB: st.Path()}
 	}
 	return err

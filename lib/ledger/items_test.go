@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 func TestVerbsNameUnknownItems(t *testing.T) {
@@ -37,7 +37,7 @@ func TestVerbsNameUnknownItems(t *testing.T) {
 	}
 	_, err = New(st).Unannotate(ctx, id, []int64{7}, WriteOptions{})
 	var nae *NoAnnotationError
-	if !errors.As(err, &nae) || !errors.Is(err, store.ErrNoAnnotation) || nae.Hint() != "list the item's annotations with: linkledger show "+id {
+	if !errors.As(err, &nae) || !errors.Is(err, spec.ErrNoAnnotation) || nae.Hint() != "list the item's annotations with: linkledger show "+id {
 		t.Errorf("unannotate unknown annotation: %v", err)
 	}
 	if _, err := New(st).Delete(ctx, id, WriteOptions{}); err != nil {

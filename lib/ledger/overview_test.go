@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/tokens"
 )
@@ -21,18 +22,18 @@ func ingest(t testing.TB, st *store.Store, url, title, text string, tags []strin
 	t.Helper()
 	ctx := context.Background()
 	id := record.ItemID(url)
-	if _, err := st.Save(ctx, &record.Record{URL: url, CanonicalURL: url, OriginalURL: url, ID: id, SourceType: record.SourceArticle, Tags: tags}, store.SaveOptions{}); err != nil {
+	if _, err := st.Save(ctx, &record.Record{URL: url, CanonicalURL: url, OriginalURL: url, ID: id, SourceType: record.SourceArticle, Tags: tags}, spec.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if text != "" {
 		rec := &record.Record{URL: url, CanonicalURL: url, ID: id, SourceType: record.SourceArticle, Title: title, Text: &text,
 			Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: tokens.Count(text)}}, Checksum: "sha256:" + id}
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if len(anns) > 0 {
-		if _, err := st.Save(ctx, &record.Record{URL: url, CanonicalURL: url, OriginalURL: url, ID: id, SourceType: record.SourceArticle, Annotations: anns}, store.SaveOptions{Actor: "human"}); err != nil {
+		if _, err := st.Save(ctx, &record.Record{URL: url, CanonicalURL: url, OriginalURL: url, ID: id, SourceType: record.SourceArticle, Annotations: anns}, spec.SaveOptions{Actor: "human"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -55,7 +56,7 @@ func TestOverview(t *testing.T) {
 	ingest(t, st, "https://sea.example/gone", "", "", nil)
 	gone := &record.Record{URL: "https://sea.example/gone", CanonicalURL: "https://sea.example/gone", ID: failed, SourceType: record.SourceArticle,
 		Error: &record.Error{Stage: record.StageFetch, Code: "http_status", Message: "HTTP 404", Retryable: false}}
-	if _, err := st.Index(ctx, gone, store.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, gone, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, task := range []string{"essay", "answer"} {
@@ -196,7 +197,7 @@ func seedBench(b *testing.B, st *store.Store, n int) {
 		rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle,
 			Title: fmt.Sprintf("Post %d on %s and %s", i, benchWords[i%len(benchWords)], benchWords[(i*7)%len(benchWords)]),
 			Text:  &text, Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 120}}, Checksum: fmt.Sprintf("sha256:%d", i)}
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -100,7 +101,7 @@ func packBrief(ctx context.Context, st *store.Store, query string, o record.Pack
 		return nil, "", packRanking{}, err
 	}
 	var r packRanking
-	if res.Mode != store.ModeLexical || len(res.Warnings) > 0 {
+	if res.Mode != spec.ModeLexical || len(res.Warnings) > 0 {
 		// (a lexical build without warnings: the record as always)
 		r = packRanking{mode: res.Mode, warnings: res.Warnings}
 	}
@@ -148,7 +149,7 @@ type PackWriteOptions struct {
 
 func (o PackWriteOptions) actor() string {
 	if o.Actor == "" {
-		return store.ActorHuman
+		return spec.ActorHuman
 	}
 	return o.Actor
 }
@@ -308,7 +309,7 @@ func (l *Ledger) Cite(ctx context.Context, arg string, opt CiteOptions) (*record
 	}
 	actor := opt.Actor
 	if actor == "" {
-		actor = store.ActorHuman
+		actor = spec.ActorHuman
 	}
 	c, err := st.AddCitation(ctx, id, opt.Task, actor)
 	return c, notFound(err, arg, st)

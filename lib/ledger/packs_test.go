@@ -16,6 +16,7 @@ import (
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -102,7 +103,7 @@ func TestPackKeepsRanking(t *testing.T) {
 	o.MaxItems, o.MaxPointers = 1, 0
 	w := 0.7
 	hybrid := o
-	hybrid.Mode, hybrid.SemanticWeight = store.ModeHybrid, &w
+	hybrid.Mode, hybrid.SemanticWeight = spec.ModeHybrid, &w
 
 	p, err := New(st).SavePack(ctx, "h", "NAC", hybrid, PackWriteOptions{Embedder: ok})
 	if err != nil {
@@ -141,7 +142,7 @@ func TestPackKeepsRanking(t *testing.T) {
 
 	// saved lexical: never asks the endpoint, says nothing of its ranking
 	lexical := o
-	lexical.Mode = store.ModeLexical
+	lexical.Mode = spec.ModeLexical
 	asked := fake.Requests()
 	if p, err = New(st).SavePack(ctx, "l", "NAC", lexical, PackWriteOptions{Embedder: ok}); err != nil {
 		t.Fatal(err)
@@ -169,7 +170,7 @@ func TestPackKeepsRanking(t *testing.T) {
 	// a mode stored by hand that is none: an error that says so, no version
 	fuzzy := o
 	fuzzy.Mode = "fuzzy"
-	if _, err := st.SavePack(ctx, "f", "NAC", fuzzy, store.PackVersion{Brief: `{"items":[],"tokens":1,"max_tokens":2000}`}, store.ActorHuman, false); err != nil {
+	if _, err := st.SavePack(ctx, "f", "NAC", fuzzy, store.PackVersion{Brief: `{"items":[],"tokens":1,"max_tokens":2000}`}, spec.ActorHuman, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := New(st).RefreshPack(ctx, "f", PackWriteOptions{Embedder: ok}); err == nil || !strings.Contains(err.Error(), `pack "f": stored options: mode "fuzzy"`) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -42,7 +43,7 @@ func applyQuery(opt FindOptions, now time.Time) FindOptions {
 	opt.Query = text
 	opt.Tags = append(append([]string{}, opt.Tags...), l.Tags...)
 	if l.Archived {
-		opt.Archived, opt.ArchivedSet = store.OnlyArchived, true
+		opt.Archived, opt.ArchivedSet = spec.OnlyArchived, true
 	}
 	if l.Failed {
 		opt.Status = record.StateFailed

@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -11,7 +10,7 @@ import (
 // leaves out weak neighbours: every face (ll-find --related, linkledger
 // related, the MCP related tool) lists related items through it, so the
 // rule is the same everywhere (docs/retrieval.md "Related items"). so.Cut
-// is the share, as for a query (store.DefaultCut by default; 0 keeps
+// is the share, as for a query (spec.DefaultCut by default; 0 keeps
 // every neighbour, as --all-matches). The list is cut from its best
 // neighbour, not the page's: the page so.Offset, so.Limit is taken from
 // the cut list, so pages stay stable.

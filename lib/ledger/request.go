@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // FindRequest is a find request's filters as every face receives them,
@@ -39,16 +41,16 @@ func (e *RequestError) Error() string { return e.Field + e.Detail }
 // ParseArchived reads the archived choice: "no" or "" (archived items
 // left out, the one default of a find), "any" (archived items in) or
 // "only" (only archived items).
-func ParseArchived(s string) (Archived, error) {
+func ParseArchived(s string) (spec.Archived, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "no":
-		return NotArchived, nil
+		return spec.NotArchived, nil
 	case "any":
-		return ArchivedAny, nil
+		return spec.AnyArchived, nil
 	case "only":
-		return OnlyArchived, nil
+		return spec.OnlyArchived, nil
 	}
-	return NotArchived, &RequestError{Field: "archived", Detail: fmt.Sprintf(" %q: want no, any or only", s)}
+	return spec.NotArchived, &RequestError{Field: "archived", Detail: fmt.Sprintf(" %q: want no, any or only", s)}
 }
 
 // ParseSpan reads a since and an until with ParseWhen, as every face's

@@ -3,6 +3,8 @@ package ledger
 import (
 	"testing"
 	"time"
+
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // TestFindRequest: every form the find request accepts for since, until,
@@ -13,21 +15,21 @@ func TestFindRequest(t *testing.T) {
 	ok := []struct {
 		r            FindRequest
 		since, until time.Time
-		archived     Archived
+		archived     spec.Archived
 	}{
-		{FindRequest{}, time.Time{}, time.Time{}, NotArchived},
+		{FindRequest{}, time.Time{}, time.Time{}, spec.NotArchived},
 		{FindRequest{Since: "2026-01-02T03:04:05+01:00", Until: "2026-02-01T00:00:00Z"},
-			time.Date(2026, 1, 2, 2, 4, 5, 0, time.UTC), time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC), NotArchived},
-		{FindRequest{Since: "2026-01-02", Until: " 2026-01-03 "}, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC), NotArchived},
-		{FindRequest{Since: "today", Until: "Yesterday"}, midnight, midnight.AddDate(0, 0, -1), NotArchived},
-		{FindRequest{Since: "12h", Until: "90m"}, now.Add(-12 * time.Hour), now.Add(-90 * time.Minute), NotArchived},
-		{FindRequest{Since: "30d", Until: "2w"}, now.Add(-30 * 24 * time.Hour), now.Add(-14 * 24 * time.Hour), NotArchived},
-		{FindRequest{Since: "3mo", Until: "1.5d"}, now.Add(-90 * 24 * time.Hour), now.Add(-36 * time.Hour), NotArchived},
-		{FindRequest{Since: "1y", Until: "0s"}, now.Add(-365 * 24 * time.Hour), now, NotArchived},
-		{FindRequest{Archived: "no"}, time.Time{}, time.Time{}, NotArchived},
-		{FindRequest{Archived: "any"}, time.Time{}, time.Time{}, ArchivedAny},
-		{FindRequest{Archived: "Only"}, time.Time{}, time.Time{}, OnlyArchived},
-		{FindRequest{Type: "youtube", Status: "failed"}, time.Time{}, time.Time{}, NotArchived},
+			time.Date(2026, 1, 2, 2, 4, 5, 0, time.UTC), time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC), spec.NotArchived},
+		{FindRequest{Since: "2026-01-02", Until: " 2026-01-03 "}, time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC), spec.NotArchived},
+		{FindRequest{Since: "today", Until: "Yesterday"}, midnight, midnight.AddDate(0, 0, -1), spec.NotArchived},
+		{FindRequest{Since: "12h", Until: "90m"}, now.Add(-12 * time.Hour), now.Add(-90 * time.Minute), spec.NotArchived},
+		{FindRequest{Since: "30d", Until: "2w"}, now.Add(-30 * 24 * time.Hour), now.Add(-14 * 24 * time.Hour), spec.NotArchived},
+		{FindRequest{Since: "3mo", Until: "1.5d"}, now.Add(-90 * 24 * time.Hour), now.Add(-36 * time.Hour), spec.NotArchived},
+		{FindRequest{Since: "1y", Until: "0s"}, now.Add(-365 * 24 * time.Hour), now, spec.NotArchived},
+		{FindRequest{Archived: "no"}, time.Time{}, time.Time{}, spec.NotArchived},
+		{FindRequest{Archived: "any"}, time.Time{}, time.Time{}, spec.AnyArchived},
+		{FindRequest{Archived: "Only"}, time.Time{}, time.Time{}, spec.OnlyArchived},
+		{FindRequest{Type: "youtube", Status: "failed"}, time.Time{}, time.Time{}, spec.NotArchived},
 	}
 	for _, tt := range ok {
 		f, err := tt.r.Filter(now)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -26,7 +27,7 @@ func save(t *testing.T, st *store.Store, url string) string {
 	t.Helper()
 	res, err := st.Save(context.Background(), &record.Record{
 		URL: url, CanonicalURL: url, OriginalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle,
-	}, store.SaveOptions{})
+	}, spec.SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

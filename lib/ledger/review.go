@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -37,13 +38,13 @@ func (l *Ledger) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*re
 // Review applies one decision (confirm, reject, set confidence, pin or
 // unpin an annotation; confirm or reject a tag). The result is the item
 // with the annotation (annotations[0]) or tag (tagged[0]) as it now is.
-// An unknown annotation fails with store.ErrNoAnnotation, an unknown tag
+// An unknown annotation fails with spec.ErrNoAnnotation, an unknown tag
 // with a not_found record error; an agent confirming or rejecting, or
 // changing a person's decision, with a bad_input record error.
-func (l *Ledger) Review(ctx context.Context, d store.ReviewDecision, opt WriteOptions) (*record.Record, error) {
+func (l *Ledger) Review(ctx context.Context, d spec.ReviewDecision, opt WriteOptions) (*record.Record, error) {
 	st := l.st
 	rec, err := st.Review(ctx, d, opt.actor())
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, spec.ErrNotFound) {
 		return nil, &store.NoAnnotationError{IDs: []int64{d.AnnotationID}}
 	}
 	return rec, err
@@ -51,29 +52,17 @@ func (l *Ledger) Review(ctx context.Context, d store.ReviewDecision, opt WriteOp
 
 // Review decisions beyond confirm and reject, and the errors of a
 // decision made on a stale page (docs/ui.md "Review you can trust").
-const (
-	// ReviewUndo takes a person's confirm or reject back (the annotation
-	// or tag is undecided again).
-	ReviewUndo = store.ReviewUndo
-)
+const ()
 
-type (
-	// StaleError refuses a decision whose IfVersion is not the
-	// annotation's or tag's version any more: it changed since the
-	// page that decided showed it. Nothing was changed.
-	StaleError = store.StaleError
-	// BatchError names the decision of a batch that failed; the batch
-	// changed nothing.
-	BatchError = store.BatchError
-)
+type ()
 
 // ReviewAll applies decisions in one transaction, in order: all of them
-// or, when one fails (a *StaleError, an unknown annotation, a refused
-// decision), none, with a *BatchError naming the one. Every face that
+// or, when one fails (a *spec.StaleError, an unknown annotation, a refused
+// decision), none, with a *spec.BatchError naming the one. Every face that
 // decides in batches calls it, so all share the rule: a decision that
 // carries IfVersion is compared with the annotation (or tag) as it is in
 // the same transaction that changes it.
-func (l *Ledger) ReviewAll(ctx context.Context, ds []store.ReviewDecision, opt WriteOptions) ([]*record.Record, error) {
+func (l *Ledger) ReviewAll(ctx context.Context, ds []spec.ReviewDecision, opt WriteOptions) ([]*record.Record, error) {
 	st := l.st
 	return st.ReviewAll(ctx, ds, opt.actor())
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -60,7 +61,7 @@ func annIDOf(t *testing.T, st *store.Store, text string) int64 {
 }
 
 // TestReviewStale: two pages showed one annotation at one version; the
-// first decision applies, the second is refused with a *StaleError and
+// first decision applies, the second is refused with a *spec.StaleError and
 // changes nothing; an edit (a confidence set) also makes a version stale;
 // a decision without a version is applied as before.
 func TestReviewStale(t *testing.T) {
@@ -71,33 +72,33 @@ func TestReviewStale(t *testing.T) {
 	if v["weak guess"] == "" || v["weak guess"] == v["fair guess"] {
 		t.Fatalf("versions: %v", v)
 	}
-	rec, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: store.ReviewConfirmed, IfVersion: v["weak guess"]}, WriteOptions{})
+	rec, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewConfirmed, IfVersion: v["weak guess"]}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rec.Annotations[0].Version == "" || rec.Annotations[0].Version == v["weak guess"] {
 		t.Errorf("the answer's version %q: want a new one", rec.Annotations[0].Version)
 	}
-	_, err = New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: store.ReviewRejected, IfVersion: v["weak guess"]}, WriteOptions{})
-	var se *StaleError
+	_, err = New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewRejected, IfVersion: v["weak guess"]}, WriteOptions{})
+	var se *spec.StaleError
 	if !errors.As(err, &se) || se.AnnotationID != weak || se.Now != "confirmed by human" {
-		t.Fatalf("stale reject: %v, want a StaleError saying confirmed by human", err)
+		t.Fatalf("stale reject: %v, want a spec.StaleError saying confirmed by human", err)
 	}
 	if got := reviewOf(t, st, "weak guess"); got != "confirmed" {
 		t.Errorf("after the stale reject: %q, want confirmed", got)
 	}
 	// an edit: the confidence set by another page
 	fair := annIDOf(t, st, "fair guess")
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Confidence: fp(0.8)}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Confidence: fp(0.8)}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: store.ReviewRejected, IfVersion: v["fair guess"]}, WriteOptions{}); !errors.As(err, &se) {
-		t.Fatalf("reject after an edit: %v, want a StaleError", err)
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewRejected, IfVersion: v["fair guess"]}, WriteOptions{}); !errors.As(err, &se) {
+		t.Fatalf("reject after an edit: %v, want a spec.StaleError", err)
 	}
 	if got := reviewOf(t, st, "fair guess"); got != "" {
 		t.Errorf("after the stale reject: %q, want undecided", got)
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: store.ReviewRejected}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewRejected}, WriteOptions{}); err != nil {
 		t.Errorf("a decision without a version: %v", err)
 	}
 }
@@ -109,14 +110,14 @@ func TestReviewUndo(t *testing.T) {
 	ctx := context.Background()
 	st := decayStore(t)
 	weak, fair := annIDOf(t, st, "weak guess"), annIDOf(t, st, "fair guess")
-	rec, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: store.ReviewRejected}, WriteOptions{})
+	rec, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewRejected}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: ReviewUndo}, WriteOptions{Actor: "agent:a"}); err == nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo}, WriteOptions{Actor: "agent:a"}); err == nil {
 		t.Error("an agent undid a person's decision")
 	}
-	undone, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: ReviewUndo, IfVersion: rec.Annotations[0].Version}, WriteOptions{})
+	undone, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo, IfVersion: rec.Annotations[0].Version}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,13 +127,13 @@ func TestReviewUndo(t *testing.T) {
 	if _, ok := queueVersions(t, st)["weak guess"]; !ok {
 		t.Error("an undone annotation is not back in the queue")
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: weak, Decision: ReviewUndo}, WriteOptions{}); err == nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo}, WriteOptions{}); err == nil {
 		t.Error("an undo of an undecided annotation was accepted")
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: store.ReviewConfirmed}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewConfirmed}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{AnnotationID: fair, Decision: ReviewUndo}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewUndo}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := reviewOf(t, st, "fair guess"); got != "" {
@@ -152,14 +153,14 @@ func TestReviewAllOneTransaction(t *testing.T) {
 	v := queueVersions(t, st)
 	weak, fair := annIDOf(t, st, "weak guess"), annIDOf(t, st, "fair guess")
 	item := record.ItemID("https://decay.test/kites")
-	batch := []store.ReviewDecision{
-		{AnnotationID: weak, Decision: store.ReviewRejected, IfVersion: v["weak guess"]},
-		{ItemID: item, Tag: "birds", Decision: store.ReviewConfirmed, IfVersion: v["tag:birds"]},
-		{AnnotationID: fair, Decision: store.ReviewRejected, IfVersion: "0000000000000000"},
+	batch := []spec.ReviewDecision{
+		{AnnotationID: weak, Decision: spec.ReviewRejected, IfVersion: v["weak guess"]},
+		{ItemID: item, Tag: "birds", Decision: spec.ReviewConfirmed, IfVersion: v["tag:birds"]},
+		{AnnotationID: fair, Decision: spec.ReviewRejected, IfVersion: "0000000000000000"},
 	}
 	_, err := New(st).ReviewAll(ctx, batch, WriteOptions{})
-	var be *BatchError
-	var se *StaleError
+	var be *spec.BatchError
+	var se *spec.StaleError
 	if !errors.As(err, &be) || be.Index != 2 || !errors.As(err, &se) {
 		t.Fatalf("batch: %v, want decision 3 stale", err)
 	}
@@ -178,10 +179,10 @@ func TestReviewAllOneTransaction(t *testing.T) {
 		t.Errorf("after the batch: %q %q", a, b)
 	}
 	// the tag, decided: a stale second decision is refused; undo puts it back
-	if _, err := New(st).Review(ctx, store.ReviewDecision{ItemID: item, Tag: "birds", Decision: store.ReviewRejected, IfVersion: v["tag:birds"]}, WriteOptions{}); !errors.As(err, &se) || se.Tag != "birds" {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{ItemID: item, Tag: "birds", Decision: spec.ReviewRejected, IfVersion: v["tag:birds"]}, WriteOptions{}); !errors.As(err, &se) || se.Tag != "birds" {
 		t.Errorf("stale tag decision: %v", err)
 	}
-	if _, err := New(st).Review(ctx, store.ReviewDecision{ItemID: item, Tag: "birds", Decision: ReviewUndo, IfVersion: recs[1].Tagged[0].Version}, WriteOptions{}); err != nil {
+	if _, err := New(st).Review(ctx, spec.ReviewDecision{ItemID: item, Tag: "birds", Decision: spec.ReviewUndo, IfVersion: recs[1].Tagged[0].Version}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := queueVersions(t, st)["tag:birds"]; got != v["tag:birds"] {

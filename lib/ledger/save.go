@@ -8,6 +8,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -18,12 +19,12 @@ type SaveOptions struct {
 	// record's own actor wins.
 	Actor string
 	// AgentHighlightCap is how many agent highlights an item keeps (3..7;
-	// 0: store.DefaultAgentHighlightCap).
+	// 0: spec.DefaultAgentHighlightCap).
 	AgentHighlightCap int
 }
 
-func (o SaveOptions) store() store.SaveOptions {
-	return store.SaveOptions{Actor: o.Actor, AgentHighlightCap: o.AgentHighlightCap}
+func (o SaveOptions) store() spec.SaveOptions {
+	return spec.SaveOptions{Actor: o.Actor, AgentHighlightCap: o.AgentHighlightCap}
 }
 
 // InputError says a save input is not something ll-save can save: not a

@@ -12,7 +12,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/canon"
-	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -144,7 +144,7 @@ func TestFindAndBrief(t *testing.T) {
 		text := p.text
 		rec := &record.Record{URL: p.url, CanonicalURL: p.url, ID: record.ItemID(p.url), SourceType: record.SourceArticle, Title: p.title,
 			Text: &text, Checksum: "sha256:" + p.url, Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 10}}}
-		if _, err := st.Index(ctx, rec, store.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -181,7 +181,7 @@ func TestFindAndBrief(t *testing.T) {
 	if !cmp.Equal(ids(res.Hits), []string{"https://example.com/c"}) {
 		t.Errorf("Find leaves archived items out: %v", ids(res.Hits))
 	}
-	res, _ = New(st).Find(ctx, FindOptions{Query: "quokkas", Archived: store.AnyArchived, ArchivedSet: true})
+	res, _ = New(st).Find(ctx, FindOptions{Query: "quokkas", Archived: spec.AnyArchived, ArchivedSet: true})
 	if len(res.Hits) != 2 {
 		t.Errorf("Find with archived items: %v", ids(res.Hits))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -17,7 +18,7 @@ import (
 // or hybrid.
 func ParseMode(m string) error {
 	switch m {
-	case "", store.ModeLexical, store.ModeSemantic, store.ModeHybrid:
+	case "", spec.ModeLexical, spec.ModeSemantic, spec.ModeHybrid:
 		return nil
 	}
 	return fmt.Errorf("%q: want lexical, semantic or hybrid", m)
@@ -28,15 +29,15 @@ func ParseMode(m string) error {
 // model and lexical otherwise. The query is embedded once: at once for a
 // semantic ranking, and for a hybrid one by the search itself, on the
 // semantic side's goroutine while the lexical side ranks
-// (store.Semantic.Embed; see EmbedFailed). Anything that stops the
+// (spec.Semantic.Embed; see EmbedFailed). Anything that stops the
 // semantic side (no endpoint, no vectors of the model, the endpoint
 // failing) leaves the lexical ranking and a warning, never an error. It
 // returns the store's semantic side (nil: lexical), the mode used and the
 // warnings.
-func (l *Ledger) SemanticSide(ctx context.Context, opt FindOptions) (*store.Semantic, string, []string) {
+func (l *Ledger) SemanticSide(ctx context.Context, opt FindOptions) (*spec.Semantic, string, []string) {
 	st := l.st
 	if opt.Query == "" {
-		return nil, store.ModeLexical, nil
+		return nil, spec.ModeLexical, nil
 	}
 	sem, mode, size, warnings := semanticMode(ctx, st, opt)
 	if sem == nil {
@@ -61,13 +62,13 @@ func (l *Ledger) SemanticSide(ctx context.Context, opt FindOptions) (*store.Sema
 		}
 		return v, nil
 	}
-	if mode == store.ModeHybrid {
+	if mode == spec.ModeHybrid {
 		sem.Embed = embedQuery
 		return sem, mode, nil
 	}
 	v, err := embedQuery(ctx)
 	if err != nil {
-		return nil, store.ModeLexical, []string{EmbedFailed(err)}
+		return nil, spec.ModeLexical, []string{EmbedFailed(err)}
 	}
 	sem.Vector = v
 	return sem, mode, nil
@@ -109,7 +110,7 @@ func EmbedFailed(err error) string {
 // asks no endpoint: the item's own vectors stand for the query
 // (store.Related). It returns the side without a vector (nil: lexical),
 // the mode and the warnings.
-func (l *Ledger) RelatedSide(ctx context.Context, opt FindOptions) (*store.Semantic, string, []string) {
+func (l *Ledger) RelatedSide(ctx context.Context, opt FindOptions) (*spec.Semantic, string, []string) {
 	st := l.st
 	sem, mode, _, warnings := semanticMode(ctx, st, opt)
 	return sem, mode, warnings
@@ -118,24 +119,24 @@ func (l *Ledger) RelatedSide(ctx context.Context, opt FindOptions) (*store.Seman
 // semanticMode is the decision of SemanticSide: the mode, and the side
 // (model, mode, weight; no vector yet) unless lexical, with the size of
 // the model's stored vectors.
-func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store.Semantic, string, int, []string) {
+func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*spec.Semantic, string, int, []string) {
 	mode := opt.Mode
-	if mode == store.ModeLexical {
-		return nil, store.ModeLexical, 0, nil
+	if mode == spec.ModeLexical {
+		return nil, spec.ModeLexical, 0, nil
 	}
 	e := opt.Embedder
 	if e == nil {
 		if mode != "" {
-			return nil, store.ModeLexical, 0, []string{fmt.Sprintf("--mode %s: no embeddings endpoint configured (LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL): lexical ranking", mode)}
+			return nil, spec.ModeLexical, 0, []string{fmt.Sprintf("--mode %s: no embeddings endpoint configured (LINKLEDGER_EMBED_URL, LINKLEDGER_EMBED_MODEL): lexical ranking", mode)}
 		}
-		return nil, store.ModeLexical, 0, nil
+		return nil, spec.ModeLexical, 0, nil
 	}
 	// the vectors of the model made with the document prefix in force
 	// (embed.Identity): never those of another prefix
 	model := e.Identity()
 	size, err := st.VectorSize(ctx, model)
 	if err != nil {
-		return nil, store.ModeLexical, 0, []string{fmt.Sprintf("reading vectors: %v: lexical ranking", err)}
+		return nil, spec.ModeLexical, 0, []string{fmt.Sprintf("reading vectors: %v: lexical ranking", err)}
 	}
 	if size == 0 {
 		if model != e.Model {
@@ -143,22 +144,22 @@ func semanticMode(ctx context.Context, st *store.Store, opt FindOptions) (*store
 			// (or before it became the model's default); say so even by
 			// default, or hybrid ranking would stop without a word
 			if old, err := st.HasVectors(ctx, e.Model); err == nil && old {
-				return nil, store.ModeLexical, 0, []string{fmt.Sprintf("the ledger's vectors of model %s were made without the document prefix %q (run linkledger embed --all to embed them again with it): lexical ranking", e.Model, e.DocPrefix)}
+				return nil, spec.ModeLexical, 0, []string{fmt.Sprintf("the ledger's vectors of model %s were made without the document prefix %q (run linkledger embed --all to embed them again with it): lexical ranking", e.Model, e.DocPrefix)}
 			}
 		}
 		if mode != "" {
-			return nil, store.ModeLexical, 0, []string{fmt.Sprintf("--mode %s: the ledger holds no vectors of model %s (run linkledger embed --all): lexical ranking", mode, model)}
+			return nil, spec.ModeLexical, 0, []string{fmt.Sprintf("--mode %s: the ledger holds no vectors of model %s (run linkledger embed --all): lexical ranking", mode, model)}
 		}
-		return nil, store.ModeLexical, 0, nil
+		return nil, spec.ModeLexical, 0, nil
 	}
 	if mode == "" {
-		mode = store.ModeHybrid
+		mode = spec.ModeHybrid
 	}
-	w := store.DefaultSemanticWeight
+	w := spec.DefaultSemanticWeight
 	if opt.SemanticWeight != nil {
 		w = *opt.SemanticWeight
 	}
-	return &store.Semantic{Model: model, Mode: mode, Weight: w}, mode, size, nil
+	return &spec.Semantic{Model: model, Mode: mode, Weight: w}, mode, size, nil
 }
 
 // QueryClient is the client a search embeds its query with: c with one

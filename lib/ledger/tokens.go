@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // ErrBadToken is the error of CheckToken for a secret no token has (never
@@ -97,7 +98,7 @@ func ValidTokenName(name string) error {
 // name itself for agent:NAME, human for human:DEVICE.
 func TokenActor(name string) string {
 	if strings.HasPrefix(name, "human:") {
-		return ActorHuman
+		return spec.ActorHuman
 	}
 	return name
 }

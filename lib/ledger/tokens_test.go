@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // TestTokens: a token added is checked by its secret only, with its name
@@ -49,7 +50,7 @@ func TestTokens(t *testing.T) {
 	if err != nil || tok.Name != "agent:build-box" || tok.Scope != "write" || tok.LastUsed.IsZero() || tok.Actor() != "agent:build-box" {
 		t.Fatalf("CheckToken = %+v, %v", tok, err)
 	}
-	if tok, err := l.CheckToken(ctx, sec2); err != nil || tok.Actor() != ledger.ActorHuman || tok.Scope != "read" {
+	if tok, err := l.CheckToken(ctx, sec2); err != nil || tok.Actor() != spec.ActorHuman || tok.Scope != "read" {
 		t.Fatalf("CheckToken(human:phone) = %+v, %v", tok, err)
 	}
 	for _, bad := range []string{"", sec + "x", sec[:len(sec)-1], strings.Repeat("a", 1<<20), strings.ToUpper(sec)} {

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -38,7 +39,7 @@ func BenchmarkTools(b *testing.B) {
 		rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle,
 			Title: fmt.Sprintf("Post %d about %s", i, benchWords[i%len(benchWords)]), Text: &text, Checksum: fmt.Sprint("sha256:", i),
 			Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 80}}}
-		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

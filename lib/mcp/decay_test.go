@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -28,7 +29,7 @@ func TestFindFollowsDecayPolicy(t *testing.T) {
 	text := "owls hunt at night (an owls guess)"
 	rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle, Title: "Owls",
 		Text: &text, Checksum: "sha256:owls", Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 4}}}
-	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	c := 0.3
@@ -60,7 +61,7 @@ func TestFindFollowsDecayPolicy(t *testing.T) {
 	if diff := cmp.Diff([]string{}, highlights()); diff != "" {
 		t.Errorf("default policy (-want +got):\n%s", diff)
 	}
-	if _, err := st.SetDecay(ctx, ledger.Decay{}, ledger.ActorHuman); err != nil {
+	if _, err := st.SetDecay(ctx, spec.DecayPolicy{}, spec.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"owls guess"}, highlights()); diff != "" {

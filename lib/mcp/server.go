@@ -31,7 +31,7 @@ type Options struct {
 	// (the store's setting; here only to say so in the error).
 	BusyTimeout time.Duration
 	// AgentHighlightCap is how many agent highlights an item keeps
-	// (0: ledger.DefaultAgentHighlightCap).
+	// (0: spec.DefaultAgentHighlightCap).
 	AgentHighlightCap int
 	// Version is the server's version in the handshake.
 	Version string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/ledger/ledgertest"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -22,7 +23,7 @@ func TestTagStars(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	for _, u := range []string{"https://a.test/one", "https://a.test/two"} {
-		if _, err := st.SaveRecord(ctx, &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "Page " + u}, ledger.StoreSaveOptions{}); err != nil {
+		if _, err := st.SaveRecord(ctx, &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "Page " + u}, spec.SaveOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

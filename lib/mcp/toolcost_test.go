@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 	"github.com/linkledger/linkledger/lib/tokens"
 )
@@ -189,7 +190,7 @@ func TestResultForms(t *testing.T) {
 		rec := &record.Record{URL: url, CanonicalURL: url, ID: record.ItemID(url), SourceType: record.SourceArticle,
 			Title: fmt.Sprintf("Memory post %d", i), Text: &text, Checksum: fmt.Sprint("sha256:", i),
 			Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 40}}}
-		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

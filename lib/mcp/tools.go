@@ -16,6 +16,7 @@ import (
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/chunk"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -269,7 +270,7 @@ func actorFor(client, given string, allowHuman bool) (string, error) {
 		if !ledger.ValidActor(given) {
 			return "", usage("actor %q: want agent:<name>", given)
 		}
-		if given == ledger.ActorHuman && !allowHuman {
+		if given == spec.ActorHuman && !allowHuman {
 			return "", &ToolError{Code: CodeUsage,
 				Message: fmt.Sprintf("actor %q: an MCP client writes as agent:<name>; this server does not take human", given),
 				Hint:    "leave actor out (agent:CLIENT) or give agent:<name>; only a server started with linkledger mcp --allow-human-actor takes human"}
@@ -368,7 +369,7 @@ func (s *Server) semantic(o *ledger.FindOptions, mode string) error {
 // ranking is the mode and warnings of a result: the mode when it is not
 // lexical (a lexical result says nothing of it), the warnings as given.
 func ranking(mode string, warnings []string) (string, []string) {
-	if mode == ledger.ModeLexical {
+	if mode == spec.ModeLexical {
 		mode = ""
 	}
 	return mode, warnings

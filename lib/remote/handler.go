@@ -28,6 +28,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // The API's one endpoint, under the mount point: POST /api/v1/run.
@@ -235,7 +236,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // agent:NAME, human for human:DEVICE (you, on a device).
 func actorOf(name string) string {
 	if strings.HasPrefix(name, "human:") {
-		return ledger.ActorHuman
+		return spec.ActorHuman
 	}
 	return name
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -65,7 +66,7 @@ func benchLedger(b *testing.B) (path, bigID string) {
 	const size = 10000
 	for i := 0; i < size; i++ {
 		r := benchItem(i, 4, 60)
-		if _, err := st.Index(ctx, r, ledger.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, r, spec.IndexOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		if i%20 == 0 {
@@ -75,13 +76,13 @@ func benchLedger(b *testing.B) (path, bigID string) {
 				actor = "human"
 			}
 			rec := &record.Record{ID: r.ID, Annotations: []record.Annotation{{Type: record.AnnHighlight, Text: r.Chunks[1].Text[:80], Actor: actor, Confidence: &conf}}}
-			if _, err := st.SaveRecord(ctx, rec, ledger.StoreSaveOptions{Actor: actor}); err != nil {
+			if _, err := st.SaveRecord(ctx, rec, spec.SaveOptions{Actor: actor}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
 	big := benchItem(size, 1600, 400) // ~4 MB of text
-	if _, err := st.Index(ctx, big, ledger.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, big, spec.IndexOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	return path, big.ID
@@ -175,7 +176,7 @@ func BenchmarkReaderBig(b *testing.B) {
 		b.Fatal(err)
 	}
 	big := benchItem(1, 1600, 400)
-	if _, err := st.Index(ctx, big, ledger.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, big, spec.IndexOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	st.Close()
@@ -223,7 +224,7 @@ func BenchmarkSearchHybrid(b *testing.B) {
 			r.Chunks[c].Embedding = embed.Encode(embedfake.Vector(model, r.Chunks[c].Text))
 		}
 		r.Embed = &record.EmbedInfo{Model: model, Dimensions: 64, Chunks: len(r.Chunks)}
-		if _, err := st.Index(ctx, r, ledger.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, r, spec.IndexOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

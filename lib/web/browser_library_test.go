@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -36,10 +37,10 @@ func libraryLedger(t *testing.T, db string) string {
 			Title: fmt.Sprintf("Heron note %02d", i), Excerpt: fmt.Sprintf("Note %02d on herons: where they wade, what they eat, and when they leave the marsh.", i),
 			Tags: []string{"birds"}}
 		rec.Chunks = []record.Chunk{{Index: 0, Text: fmt.Sprintf("Heron note %02d. ", i) + strings.Repeat("Herons wade in shallow water and wait. ", 40), Tokens: 320}}
-		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.SaveRecord(ctx, &record.Record{ID: rec.ID, URL: u, Tags: []string{"birds", fmt.Sprintf("batch%d", i%2)}}, ledger.StoreSaveOptions{}); err != nil {
+		if _, err := st.SaveRecord(ctx, &record.Record{ID: rec.ID, URL: u, Tags: []string{"birds", fmt.Sprintf("batch%d", i%2)}}, spec.SaveOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,7 +54,7 @@ func libraryLedger(t *testing.T, db string) string {
 		}
 		rec.Chunks = append(rec.Chunks, record.Chunk{Index: c, Text: strings.Join(ps, "\n\n"), Tokens: 300})
 	}
-	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return rec.ID

@@ -10,6 +10,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/exporter"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -32,9 +33,9 @@ const markdownType = "text/markdown; charset=utf-8"
 // readHighlightsQuery reads the highlights page's filter from its query
 // (q, type, actor, tag, conf, review): the page and the download read it
 // alike.
-func readHighlightsQuery(q url.Values) (*highlightsData, ledger.HighlightFilter, error) {
+func readHighlightsQuery(q url.Values) (*highlightsData, spec.AnnotationFilter, error) {
 	d := &highlightsData{Actor: q.Get("actor"), Tag: q.Get("tag"), Conf: q.Get("conf"), Review: q.Get("review"), Q: q.Get("q"), Type: q.Get("type")}
-	f := ledger.HighlightFilter{Actor: d.Actor, Tag: d.Tag, Review: d.Review, Text: d.Q}
+	f := spec.AnnotationFilter{Actor: d.Actor, Tag: d.Tag, Review: d.Review, Text: d.Q}
 	if d.Type != "" {
 		f.Types = []string{d.Type}
 	}

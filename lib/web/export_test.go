@@ -9,6 +9,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/exporter"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -214,7 +215,7 @@ func TestInboxTotalsCountCopiesOnce(t *testing.T) {
 		}
 		rec := &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "T",
 			Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 12}}, Checksum: parse.Checksum(text)}
-		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

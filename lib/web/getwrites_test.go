@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -25,7 +26,7 @@ func TestGETNeverWrites(t *testing.T) {
 		SourceType: record.SourceArticle, Title: "Heron", Text: &text, Tags: []string{"birds"},
 		Fetch:  &record.FetchInfo{Status: 200, FetchedAt: "2019-01-02T03:04:05Z"},
 		Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 10}}}
-	if _, err := l.Index(ctx, old, ledger.IndexOptions{}); err != nil {
+	if _, err := l.Index(ctx, old, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := l.Save(ctx, recordWith("https://birds.test/egret", "Egrets wade too"), ledger.SaveOptions{}); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/brief"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -427,7 +428,7 @@ func checkMode(mode string) error {
 
 type readerData struct {
 	Item   *record.Record
-	Ingest ledger.IngestInfo
+	Ingest spec.IngestInfo
 	Paras  []para
 	// Blocks is the structured document (record.Markdown) when the item
 	// has one; the reader then shows it instead of Paras.
@@ -558,7 +559,7 @@ func (s *Server) image(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	mt, data, err := s.opt.Ledger.Image(r.Context(), r.PathValue("id"), n)
-	if errors.Is(err, ledger.ErrNoImage) {
+	if errors.Is(err, spec.ErrNoImage) {
 		s.plainError(w, http.StatusNotFound, "no stored copy of this image")
 		return
 	}
@@ -699,11 +700,11 @@ func (s *Server) reviewAnnotation(w http.ResponseWriter, r *http.Request) {
 	d := record.ReviewDecision{AnnotationID: aid}
 	switch r.PostFormValue("decision") {
 	case "confirm":
-		d.Decision = ledger.ReviewConfirmed
+		d.Decision = spec.ReviewConfirmed
 	case "reject":
-		d.Decision = ledger.ReviewRejected
+		d.Decision = spec.ReviewRejected
 	case "undo":
-		d.Decision = ledger.ReviewUndo
+		d.Decision = spec.ReviewUndo
 	case "":
 	default:
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm or reject"})
@@ -725,7 +726,7 @@ func (s *Server) reviewAnnotation(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "nothing to review: confirm, reject, pin or a confidence"})
 		return
 	}
-	s.decide(w, r, id, ledger.ReviewDecision{AnnotationID: aid, ItemID: id, Decision: d.Decision, Confidence: d.Confidence,
+	s.decide(w, r, id, spec.ReviewDecision{AnnotationID: aid, ItemID: id, Decision: d.Decision, Confidence: d.Confidence,
 		Pinned: d.Pinned, IfVersion: r.PostFormValue("if_version")})
 }
 
@@ -747,7 +748,7 @@ func (s *Server) promoteTag(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "no tag named"})
 		return
 	}
-	if _, err := s.opt.Ledger.Review(r.Context(), ledger.ReviewDecision{ItemID: id, Tag: tag, Decision: ledger.ReviewConfirmed}, ledger.WriteOptions{Actor: actor(r)}); err != nil {
+	if _, err := s.opt.Ledger.Review(r.Context(), spec.ReviewDecision{ItemID: id, Tag: tag, Decision: spec.ReviewConfirmed}, ledger.WriteOptions{Actor: actor(r)}); err != nil {
 		s.fail(w, r, err)
 		return
 	}

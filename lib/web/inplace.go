@@ -20,7 +20,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // fragmentHeader is the request header the script sends to ask for a
@@ -151,7 +151,7 @@ func annAnchor(id int64) string { return "a-" + strconv.FormatInt(id, 10) }
 
 // isStale reports a decision refused as stale (409 Conflict).
 func isStale(err error) bool {
-	var se *ledger.StaleError
+	var se *spec.StaleError
 	return errors.As(err, &se)
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -22,7 +23,7 @@ func indexedItem(t *testing.T, l *ledger.Ledger, u string, paras ...string) stri
 	defer st.Close()
 	rec := &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "Item " + u,
 		Chunks: []record.Chunk{{Index: 0, Text: strings.Join(paras, "\n\n"), Tokens: 40}}}
-	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return rec.ID

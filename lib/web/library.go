@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -101,7 +102,7 @@ func (s *Server) library(w http.ResponseWriter, r *http.Request) {
 	case "starred":
 		opt.Starred = true
 	case "archived":
-		opt.Archived, opt.ArchivedSet = ledger.OnlyArchived, true
+		opt.Archived, opt.ArchivedSet = spec.OnlyArchived, true
 	}
 	res, err := s.opt.Ledger.Find(r.Context(), opt)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -31,7 +32,7 @@ func indexItems(t *testing.T, l *ledger.Ledger, n int) []string {
 		rec := &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle,
 			Title: fmt.Sprintf("Item %02d", i), Excerpt: fmt.Sprintf("The excerpt of item %02d.", i)}
 		rec.Chunks = []record.Chunk{{Index: 0, Text: fmt.Sprintf("Item %02d is about herons. ", i) + strings.Repeat("More words about wading birds. ", 60), Tokens: 400}}
-		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		tag := "even"

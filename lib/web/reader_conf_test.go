@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -22,7 +23,7 @@ func TestConfidenceOnlyForAgents(t *testing.T) {
 	u := "https://example.com/conf"
 	rec := &record.Record{URL: u, CanonicalURL: u, ID: record.ItemID(u), SourceType: record.SourceArticle, Title: "Conf",
 		Chunks: []record.Chunk{{Index: 0, Text: "The quokka smiles. It lives on an island.", Tokens: 10}}}
-	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -28,7 +29,7 @@ func TestReaderParts(t *testing.T) {
 		}
 		rec.Chunks = append(rec.Chunks, record.Chunk{Index: c, Text: strings.Join(ps, "\n\n"), Tokens: 80})
 	}
-	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -142,7 +143,7 @@ func (s *Server) undoCard(ctx context.Context, q url.Values) *reviewCard {
 // Undo; or undecided again after an undo); the reader's, its content;
 // without the script, a redirect: to the review page naming the decision
 // (for its Undo), or to the reader at the annotation.
-func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d ledger.ReviewDecision) {
+func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d spec.ReviewDecision) {
 	ctx := r.Context()
 	rec, err := s.opt.Ledger.Review(ctx, d, ledger.WriteOptions{Actor: actor(r)})
 	if err != nil {
@@ -153,7 +154,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d led
 	toReview := strings.HasPrefix(r.PostFormValue("back"), "/review")
 	switch {
 	case wantsFragment(r) == "review":
-		if d.Decision == ledger.ReviewUndo || (d.Pinned != nil && !*d.Pinned) {
+		if d.Decision == spec.ReviewUndo || (d.Pinned != nil && !*d.Pinned) {
 			// undone: the card as it was, undecided (the queue has no
 			// confidence or pin to take back beyond the pin)
 			what = ""
@@ -191,7 +192,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d led
 			anchor = annAnchor(d.AnnotationID)
 		}
 		done := "reviewed"
-		if d.Decision == ledger.ReviewUndo {
+		if d.Decision == spec.ReviewUndo {
 			done = "undone"
 		}
 		s.readerDone(w, r, id, done, anchor)
@@ -200,9 +201,9 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, id string, d led
 
 // decidedWhat names what a decision did, for its card and its Undo:
 // confirmed, rejected, pinned ("" for an undo, an unpin or a confidence).
-func decidedWhat(d ledger.ReviewDecision) string {
+func decidedWhat(d spec.ReviewDecision) string {
 	switch {
-	case d.Decision == ledger.ReviewConfirmed, d.Decision == ledger.ReviewRejected:
+	case d.Decision == spec.ReviewConfirmed, d.Decision == spec.ReviewRejected:
 		return d.Decision
 	case d.Decision == "" && d.Pinned != nil && *d.Pinned && d.Confidence == nil:
 		return "pinned"
@@ -215,14 +216,14 @@ func decidedWhat(d ledger.ReviewDecision) string {
 func (s *Server) reviewTag(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	tag := strings.TrimSpace(r.PostFormValue("tag"))
-	d := ledger.ReviewDecision{ItemID: id, Tag: tag, IfVersion: r.PostFormValue("if_version")}
+	d := spec.ReviewDecision{ItemID: id, Tag: tag, IfVersion: r.PostFormValue("if_version")}
 	switch r.PostFormValue("decision") {
 	case "confirm":
-		d.Decision = ledger.ReviewConfirmed
+		d.Decision = spec.ReviewConfirmed
 	case "reject":
-		d.Decision = ledger.ReviewRejected
+		d.Decision = spec.ReviewRejected
 	case "undo":
-		d.Decision = ledger.ReviewUndo
+		d.Decision = spec.ReviewUndo
 	default:
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm, reject or undo"})
 		return
@@ -245,9 +246,9 @@ func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
 	var decision string
 	switch r.PostFormValue("decision") {
 	case "confirm":
-		decision = ledger.ReviewConfirmed
+		decision = spec.ReviewConfirmed
 	case "reject":
-		decision = ledger.ReviewRejected
+		decision = spec.ReviewRejected
 	default:
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "decision: want confirm or reject"})
 		return
@@ -257,7 +258,7 @@ func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("check from 1 to %d annotations", maxBatch)})
 		return
 	}
-	ds := make([]ledger.ReviewDecision, 0, len(picked))
+	ds := make([]spec.ReviewDecision, 0, len(picked))
 	for _, v := range picked {
 		parts := strings.Split(v, ":")
 		var n int64
@@ -269,14 +270,14 @@ func (s *Server) reviewBatch(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("%q is not ITEM:ANNOTATION", v)})
 			return
 		}
-		d := ledger.ReviewDecision{ItemID: parts[0], AnnotationID: n, Decision: decision}
+		d := spec.ReviewDecision{ItemID: parts[0], AnnotationID: n, Decision: decision}
 		if len(parts) == 3 {
 			d.IfVersion = parts[2]
 		}
 		ds = append(ds, d)
 	}
 	if _, err := s.opt.Ledger.ReviewAll(r.Context(), ds, ledger.WriteOptions{Actor: actor(r)}); err != nil {
-		var be *ledger.BatchError
+		var be *spec.BatchError
 		if errors.As(err, &be) && be.Index < len(ds) {
 			err = fmt.Errorf("annotation %d: %w; nothing in the batch was changed", ds[be.Index].AnnotationID, be.Err)
 		}

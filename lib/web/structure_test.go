@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/parse/mainext"
 	"github.com/linkledger/linkledger/lib/record"
@@ -38,7 +39,7 @@ func indexRecord(t *testing.T, l *ledger.Ledger, rec *record.Record) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+	if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }

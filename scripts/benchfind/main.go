@@ -50,6 +50,7 @@ import (
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -187,7 +188,7 @@ func gen(args []string) error {
 		}
 		text := all.String()
 		rec.Text = &text
-		if _, err := st.Index(ctx, rec, ledger.IndexOptions{}); err != nil {
+		if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 			return fmt.Errorf("item %d: %w", i, err)
 		}
 		// A few items carry tags and annotations, as a real library does.
@@ -206,7 +207,7 @@ func gen(args []string) error {
 				{Type: "highlight", Text: quote, Actor: "agent:bench", Confidence: &c},
 				{Type: "note", Text: g.sentence(), Actor: "human"},
 			}
-			if _, err := st.SaveRecord(ctx, in, ledger.StoreSaveOptions{}); err != nil {
+			if _, err := st.SaveRecord(ctx, in, spec.SaveOptions{}); err != nil {
 				return fmt.Errorf("item %d: %w", i, err)
 			}
 		}
@@ -217,7 +218,7 @@ func gen(args []string) error {
 	// As ll-index does at the end of its input: merge index segments
 	// with a budget proportional to the items indexed.
 	if *merge {
-		if _, err := st.MergeIndex(ctx, *items*ledger.MergePagesPerItem); err != nil {
+		if _, err := st.MergeIndex(ctx, *items*spec.MergePagesPerItem); err != nil {
 			return err
 		}
 	}
@@ -339,7 +340,7 @@ func recall(args []string) error {
 		// the semantic side's own top 10 (why_ranked.fusion.semantic_rank),
 		// not the page, which pins and confidence penalties reorder
 		res, err := st.Search(ctx, ledger.SearchOptions{Text: q, Limit: 80,
-			Semantic: &ledger.Semantic{Vector: qv, Model: *model, Mode: ledger.ModeSemantic}})
+			Semantic: &spec.Semantic{Vector: qv, Model: *model, Mode: spec.ModeSemantic}})
 		if err != nil {
 			return err
 		}
@@ -395,7 +396,7 @@ func load(args []string) error {
 				}
 			}
 			rec.Chunks = chunk.Split(pieces, chunk.Options{})
-			if _, err := st.Index(ctx, &rec, ledger.IndexOptions{}); err != nil {
+			if _, err := st.Index(ctx, &rec, spec.IndexOptions{}); err != nil {
 				return fmt.Errorf("line %d: %w", n+1, err)
 			}
 			n++
@@ -408,7 +409,7 @@ func load(args []string) error {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "benchfind: loaded %d records\n", n)
-	_, err = st.MergeIndex(ctx, n*ledger.MergePagesPerItem) // as ll-index does
+	_, err = st.MergeIndex(ctx, n*spec.MergePagesPerItem) // as ll-index does
 	return err
 }
 

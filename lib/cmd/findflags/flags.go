@@ -14,13 +14,14 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
 // SearchFlags are the ranking and filter flags ll-find and ll-brief share
 // (ll-brief has --max-items instead of --limit and --offset).
 func SearchFlags(paging bool) []ucli.Flag {
-	w := ledger.DefaultWeights
+	w := spec.DefaultWeights
 	flags := append(FilterFlags(), []ucli.Flag{
 		&ucli.BoolFlag{Name: "archived", Usage: "include archived items (left out by default)"},
 		&ucli.BoolFlag{Name: "only-archived", Usage: "only archived items"},
@@ -31,7 +32,7 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.FloatFlag{Name: "low-confidence-penalty", Value: w.LowConfidencePenalty, Usage: "subtracted (times their share) when low-confidence agent annotations matched"},
 		&ucli.FloatFlag{Name: "low-confidence-below", Value: w.LowConfidenceBelow, Usage: "agent annotations below this confidence are low-confidence"},
 		&ucli.FloatFlag{Name: "w-chunk-sum", Value: w.SumBonus, Usage: "share of an item's other matching chunks added to its best chunk"},
-		&ucli.IntFlag{Name: "scan-rows", Value: ledger.DefaultScanRows, Usage: "rank at most about `N` matching rows per query, leaving out the most common words first (-1: no bound)"},
+		&ucli.IntFlag{Name: "scan-rows", Value: spec.DefaultScanRows, Usage: "rank at most about `N` matching rows per query, leaving out the most common words first (-1: no bound)"},
 		&ucli.FloatFlag{Name: "w-doc", Value: w.Doc, Usage: "share of the item's whole-text row added to its best chunk"},
 		&ucli.IntFlag{Name: "snippets", Value: 2, Usage: "snippets per item (0 for none)"},
 		&ucli.BoolFlag{Name: "expand-chunks", Usage: "add the full matching chunks to each item"},
@@ -39,7 +40,7 @@ func SearchFlags(paging bool) []ucli.Flag {
 		&ucli.StringFlag{Name: "decay-after", Usage: "decay: ... once older than `DURATION` (e.g. 90d; 0: no decay; default: the ledger's policy)"},
 		&ucli.BoolFlag{Name: "no-decay", Usage: "no decay for this search: every annotation not rejected counts"},
 		&ucli.StringFlag{Name: "stale-after", Value: "30d", Usage: "mark items fetched longer ago than `DURATION` as due for revalidation (0 to never)"},
-		&ucli.FloatFlag{Name: "cut", Value: ledger.DefaultCut, Usage: "leave out weak matches: items scoring below this share of the best item's score (0: every match)"},
+		&ucli.FloatFlag{Name: "cut", Value: spec.DefaultCut, Usage: "leave out weak matches: items scoring below this share of the best item's score (0: every match)"},
 		&ucli.BoolFlag{Name: "all-matches", Usage: "every match, however weak (--cut 0)"},
 		&ucli.BoolFlag{Name: "all-copies", Usage: "show every copy of the same text (saved under other URLs) as its own item; by default copies are one item listing the others under \"copies\""},
 	}...)
@@ -57,7 +58,7 @@ func SearchFlags(paging bool) []ucli.Flag {
 func RankingFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: "mode", Usage: "ranking `MODE`: lexical, semantic or hybrid (default: hybrid when an embeddings endpoint is configured and the ledger holds its model's vectors, else lexical; docs/retrieval.md)"},
-		&ucli.FloatFlag{Name: "semantic-weight", Value: ledger.DefaultSemanticWeight, Usage: "hybrid: the semantic side's share `W` in the fused score, 0..1 (0.5: equal)"},
+		&ucli.FloatFlag{Name: "semantic-weight", Value: spec.DefaultSemanticWeight, Usage: "hybrid: the semantic side's share `W` in the fused score, 0..1 (0.5: equal)"},
 	}
 }
 
@@ -154,7 +155,7 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	if o.Offset < 0 {
 		return o, cli.Usage("--offset %d: want 0 or more", o.Offset)
 	}
-	o.Weights = ledger.Weights{
+	o.Weights = spec.Weights{
 		Title: fv.Float("w-title"), Body: fv.Float("w-body"), Annotations: fv.Float("w-annotations"),
 		PinnedBoost: fv.Float("pinned-boost"), LowConfidencePenalty: fv.Float("low-confidence-penalty"),
 		LowConfidenceBelow: fv.Float("low-confidence-below"), SumBonus: fv.Float("w-chunk-sum"), Doc: fv.Float("w-doc"),

@@ -17,6 +17,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -78,7 +79,7 @@ EXAMPLES:
 					case c.Bool("reset"):
 						return st.ResetDecay(ctx)
 					case c.Bool("off"):
-						return st.SetDecay(ctx, ledger.Decay{}, actor)
+						return st.SetDecay(ctx, spec.DecayPolicy{}, actor)
 					case set:
 						if c.IsSet("below") {
 							v := c.Float("below")

@@ -8,6 +8,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -121,7 +122,7 @@ EXAMPLES:
 				diag.Hintf("the items embedded so far are stored; once the endpoint answers, run linkledger embed --all again to do the rest")
 			}
 			hinted := false
-			sizeRefused := func(de *ledger.DimensionError) {
+			sizeRefused := func(de *spec.DimensionError) {
 				if !hinted && de.Stored {
 					hinted = true
 					diag.Hintf("a model's vectors are all of one size; if the endpoint's model changed, embed every item again at its new size: linkledger embed --all --resize")

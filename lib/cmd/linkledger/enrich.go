@@ -11,6 +11,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // toEnrich marks the flags of `linkledger enrich` that go to ll-enrich.
@@ -164,7 +165,7 @@ func storedRecords(ctx context.Context, env cli.Env, c *ucli.Command) ([]byte, i
 		return nil, 0, err
 	}
 	defer st.Close()
-	maxBytes := ledger.DefaultStoredChunkBytes
+	maxBytes := spec.DefaultStoredChunkBytes
 	if c.IsSet("max-chunk-bytes") {
 		if maxBytes = int(c.Int("max-chunk-bytes")); maxBytes < 1 {
 			return nil, 0, cli.Usage("--max-chunk-bytes %d: want 1 or more", maxBytes)

@@ -29,6 +29,7 @@ import (
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -311,7 +312,7 @@ func resolveOptions(c *ucli.Command, env cli.Env) (ledger.ResolveOptions, error)
 // usage exit code (2); the message and hint are the ledger's.
 func itemErr(err error) error {
 	var ne *ledger.NoItemError
-	if errors.As(err, &ne) || errors.Is(err, ledger.ErrNoAnnotation) {
+	if errors.As(err, &ne) || errors.Is(err, spec.ErrNoAnnotation) {
 		return &cli.ExitError{Code: cli.ExitUsage, Err: err}
 	}
 	return err

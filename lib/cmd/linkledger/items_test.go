@@ -12,6 +12,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -48,7 +49,7 @@ func TestDeleteAsksAtATerminal(t *testing.T) {
 		}
 		defer st.Close()
 		_, err = st.ShowID(ctx, record.ItemID(url), ledger.ShowOptions{})
-		if errors.Is(err, ledger.ErrNotFound) {
+		if errors.Is(err, spec.ErrNotFound) {
 			return false
 		}
 		if err != nil {

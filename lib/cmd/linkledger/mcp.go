@@ -26,6 +26,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/mcp"
 )
 
@@ -70,7 +71,7 @@ EXAMPLES:
 			cli.DBFlag(),
 			cli.BusyTimeoutFlag(),
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON) for saved URLs and item arguments, as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
-			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
+			&ucli.IntFlag{Name: "agent-cap", Value: spec.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.BoolFlag{Name: "no-worker", Usage: "do not ingest saved links in the background (leave it to linkledger worker)"},
 			&ucli.BoolFlag{Name: "allow-human-actor", Usage: "let a call's actor be human (by default a client writes only as agent:NAME)"},
 		},
@@ -80,8 +81,8 @@ EXAMPLES:
 			return cli.Usage("mcp takes no arguments (got %q)", c.Args().First())
 		}
 		capN := c.Int("agent-cap")
-		if capN < ledger.MinAgentHighlightCap || capN > ledger.MaxAgentHighlightCap {
-			return cli.Usage("--agent-cap %d: want %d..%d", capN, ledger.MinAgentHighlightCap, ledger.MaxAgentHighlightCap)
+		if capN < spec.MinAgentHighlightCap || capN > spec.MaxAgentHighlightCap {
+			return cli.Usage("--agent-cap %d: want %d..%d", capN, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
 		}
 		ro, err := resolveOptions(c, env)
 		if err != nil {

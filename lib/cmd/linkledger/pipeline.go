@@ -14,6 +14,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // stage is one filter of a pipeline.
@@ -193,7 +194,7 @@ func workerVerb(filters Filters, env cli.Env, verb string) *ucli.Command {
 	var watchFlags []ucli.Flag
 	view := "--pending"
 	if verb == "worker" {
-		sf = append(sf, stageFlag{&ucli.IntFlag{Name: "max-attempts", Value: ledger.DefaultMaxAttempts, Usage: "retry failed items with fewer attempts than `N`"}, toFind | toFetch})
+		sf = append(sf, stageFlag{&ucli.IntFlag{Name: "max-attempts", Value: spec.DefaultMaxAttempts, Usage: "retry failed items with fewer attempts than `N`"}, toFind | toFetch})
 		watchFlags = []ucli.Flag{
 			&ucli.BoolFlag{Name: "watch", Usage: "keep running: ingest links as they are saved, until Ctrl-C or SIGTERM (each pass takes at most --limit items)"},
 			&ucli.DurationFlag{Name: "poll", Value: ingestPoll, Usage: "with --watch: how often to look for items saved by other processes"},

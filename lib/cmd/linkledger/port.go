@@ -21,6 +21,7 @@ import (
 	"github.com/linkledger/linkledger/lib/exporter"
 	"github.com/linkledger/linkledger/lib/importer"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -216,7 +217,7 @@ EXAMPLES:
 					return err
 				}
 				rec, err := st.Export(ctx, id, c.Bool("text"))
-				if errors.Is(err, ledger.ErrNotFound) {
+				if errors.Is(err, spec.ErrNotFound) {
 					continue // deleted since the list was read
 				}
 				if err != nil {
@@ -250,7 +251,7 @@ func exportReadable(ctx context.Context, st *ledger.Ledger, ids []string, dir st
 			return err
 		}
 		rec, err := st.ShowID(ctx, id, ledger.ShowOptions{Markdown: vault != nil})
-		if errors.Is(err, ledger.ErrNotFound) {
+		if errors.Is(err, spec.ErrNotFound) {
 			continue
 		}
 		if err != nil {
@@ -268,7 +269,7 @@ func exportReadable(ctx context.Context, st *ledger.Ledger, ids []string, dir st
 				continue
 			}
 			_, data, err := st.Image(ctx, id, i+1)
-			if err != nil && !errors.Is(err, ledger.ErrNoImage) {
+			if err != nil && !errors.Is(err, spec.ErrNoImage) {
 				return fmt.Errorf("export %s: image %d: %w", id, i+1, err)
 			}
 			rec.Images[i].Data = data

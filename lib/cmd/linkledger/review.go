@@ -23,6 +23,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -137,12 +138,12 @@ EXAMPLES:
 
 // reviewDecisions reads the decision flags into one decision per
 // annotation id or tag (ITEM_ID:TAG), in the order they first appear.
-func reviewDecisions(c *ucli.Command) ([]ledger.ReviewDecision, error) {
+func reviewDecisions(c *ucli.Command) ([]spec.ReviewDecision, error) {
 	var order []string
-	byKey := map[string]*ledger.ReviewDecision{}
-	get := func(flag, s string, tagOK bool) (*ledger.ReviewDecision, error) {
+	byKey := map[string]*spec.ReviewDecision{}
+	get := func(flag, s string, tagOK bool) (*spec.ReviewDecision, error) {
 		s = strings.TrimSpace(s)
-		d := ledger.ReviewDecision{}
+		d := spec.ReviewDecision{}
 		key := s
 		if item, tag, ok := strings.Cut(s, ":"); ok && tagOK {
 			if !ledger.IsItemID(item) || strings.TrimSpace(tag) == "" {
@@ -168,7 +169,7 @@ func reviewDecisions(c *ucli.Command) ([]ledger.ReviewDecision, error) {
 		order = append(order, key)
 		return &d, nil
 	}
-	name := func(d *ledger.ReviewDecision) string {
+	name := func(d *spec.ReviewDecision) string {
 		if d.Tag != "" {
 			return fmt.Sprintf("tag %s:%s", d.ItemID, d.Tag)
 		}
@@ -180,9 +181,9 @@ func reviewDecisions(c *ucli.Command) ([]ledger.ReviewDecision, error) {
 			if err != nil {
 				return nil, err
 			}
-			want := ledger.ReviewConfirmed
+			want := spec.ReviewConfirmed
 			if flag == "reject" {
-				want = ledger.ReviewRejected
+				want = spec.ReviewRejected
 			}
 			if d.Decision != "" && d.Decision != want {
 				return nil, cli.Usage("%s is both confirmed and rejected: choose one", name(d))
@@ -218,7 +219,7 @@ func reviewDecisions(c *ucli.Command) ([]ledger.ReviewDecision, error) {
 			d.Pinned = &pin
 		}
 	}
-	out := make([]ledger.ReviewDecision, len(order))
+	out := make([]spec.ReviewDecision, len(order))
 	for i, k := range order {
 		out[i] = *byKey[k]
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/mcp"
 	"github.com/linkledger/linkledger/lib/serve"
 )
@@ -81,7 +82,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "tls-key", Usage: "the certificate's private key `FILE` (PEM)"},
 			&ucli.BoolFlag{Name: "behind-proxy", Usage: "a TLS-terminating proxy or a private network (a tailnet) is in front: allow an address beyond loopback without TLS"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON) for saved URLs and item arguments, as in ll-save", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
-			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
+			&ucli.IntFlag{Name: "agent-cap", Value: spec.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.StringSliceFlag{Name: "origin", Usage: "a public `URL` (scheme://host[:port]) the web app is reached at, e.g. the proxy's https address (repeatable; default: the address served)"},
 			&ucli.BoolFlag{Name: "private-fetch", Usage: "let the server fetch loopback and private addresses (default: public addresses only: any write token could otherwise make the server read its own network)"},
 			&ucli.StringFlag{Name: "replica", Usage: "copy the ledger continuously with Litestream to `URL` (file:///folder, sftp://user@host/folder, s3://bucket/path; docs/several-machines.md)"},
@@ -92,8 +93,8 @@ EXAMPLES:
 			return cli.Usage("serve takes options only (got %q)", c.Args().First())
 		}
 		capN := c.Int("agent-cap")
-		if capN < ledger.MinAgentHighlightCap || capN > ledger.MaxAgentHighlightCap {
-			return cli.Usage("--agent-cap %d: want %d..%d", capN, ledger.MinAgentHighlightCap, ledger.MaxAgentHighlightCap)
+		if capN < spec.MinAgentHighlightCap || capN > spec.MaxAgentHighlightCap {
+			return cli.Usage("--agent-cap %d: want %d..%d", capN, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
 		}
 		certF, keyF := c.String("tls-cert"), c.String("tls-key")
 		if (certF == "") != (keyF == "") {

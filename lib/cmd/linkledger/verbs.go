@@ -13,6 +13,7 @@ import (
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // itemFlags are the flags of every verb that opens the store: --db and
@@ -278,7 +279,7 @@ EXAMPLES:
 			id, err := itemArg(ctx, c, env, arg, func(ctx context.Context, st *ledger.Ledger, id string) error {
 				err := st.CheckPinnable(ctx, id, arg, annID)
 				var ie *ledger.InputError
-				if errors.Is(err, ledger.ErrNoAnnotation) || errors.As(err, &ie) {
+				if errors.Is(err, spec.ErrNoAnnotation) || errors.As(err, &ie) {
 					return &cli.ExitError{Code: cli.ExitUsage, Err: err}
 				}
 				return err

@@ -29,6 +29,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/findflags"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -136,11 +137,11 @@ func Command(env cli.Env) *ucli.Command {
 		&ucli.BoolFlag{Name: "stale", Usage: "queue view: items fetched longer ago than --older-than"},
 		&ucli.StringFlag{Name: "older-than", Value: "30d", Usage: "--stale threshold `DURATION` (30d, 12h, 0s)"},
 		&ucli.BoolFlag{Name: "claim", Usage: "with --pending: claim the listed items for this ingest loop, skipping items another loop claimed"},
-		&ucli.IntFlag{Name: "max-attempts", Value: ledger.DefaultMaxAttempts, Usage: "--pending: retry failed items with fewer attempts than `N`"},
+		&ucli.IntFlag{Name: "max-attempts", Value: spec.DefaultMaxAttempts, Usage: "--pending: retry failed items with fewer attempts than `N`"},
 		&ucli.StringFlag{Name: "id", Usage: "one item's full status by `ID` (or canonical URL)"},
 		&ucli.StringFlag{Name: "queries", Usage: "run every query of `FILE` (one per line; - for stdin)"},
 		&ucli.BoolFlag{Name: "with-chunks", Usage: "add each item's stored chunks (\"chunks\") and a \"stored\" mark, for ll-enrich | ll-index (docs/enrich.md)"},
-		&ucli.IntFlag{Name: "max-chunk-bytes", Value: ledger.DefaultStoredChunkBytes, Usage: "with --with-chunks: at most `BYTES` of chunk text per record (whole chunks, the first ones)"},
+		&ucli.IntFlag{Name: "max-chunk-bytes", Value: spec.DefaultStoredChunkBytes, Usage: "with --with-chunks: at most `BYTES` of chunk text per record (whole chunks, the first ones)"},
 	)
 	cmd := &ucli.Command{
 		Name:        "ll-find",
@@ -309,9 +310,9 @@ func (r *findRun) emit(recs []*record.Record) error {
 func (r *findRun) queue(ctx context.Context) error {
 	fv := r.fv
 	q := ledger.QueueOptions{Filter: r.opts.Filter, Offset: r.opts.Offset, MaxAttempts: fv.Int("max-attempts"), OlderThan: r.olderThan}
-	if q.Filter.Archived == ledger.NotArchived {
+	if q.Filter.Archived == spec.NotArchived {
 		// archived items are still ingested and revalidated
-		q.Filter.Archived = ledger.ArchivedAny
+		q.Filter.Archived = spec.AnyArchived
 	}
 	if fv.IsSet("limit") {
 		q.Limit = r.opts.Limit
@@ -322,7 +323,7 @@ func (r *findRun) queue(ctx context.Context) error {
 	case fv.Bool("failed"):
 		q.Queue = ledger.QueueFailed
 	default:
-		q.Queue = ledger.QueueStale
+		q.Queue = spec.QueueStale
 	}
 	if fv.Bool("claim") {
 		return claimPending(ctx, r.st, q, r.emit)
@@ -338,7 +339,7 @@ func (r *findRun) queue(ctx context.Context) error {
 func (r *findRun) byID(ctx context.Context) error {
 	id := r.fv.String("id")
 	rec, err := r.st.ItemStatus(ctx, id)
-	if errors.Is(err, ledger.ErrNotFound) {
+	if errors.Is(err, spec.ErrNotFound) {
 		r.diag.Printf("%s: no such item", id)
 		rec = &record.Record{ID: id, Error: &record.Error{Stage: record.StageFind, Code: record.CodeNotFound, Message: "no item with id " + id}}
 	} else if err != nil {
@@ -373,7 +374,7 @@ func (r *findRun) related(ctx context.Context) error {
 		return err
 	}
 	res, err := r.st.RelatedHits(ctx, id, ro)
-	if errors.Is(err, ledger.ErrNotFound) {
+	if errors.Is(err, spec.ErrNotFound) {
 		return &cli.ExitError{Code: cli.ExitUsage, Err: fmt.Errorf("--related %s: no such item", arg)}
 	}
 	if err != nil {
@@ -396,7 +397,7 @@ func (r *findRun) search(ctx context.Context) error {
 		return err
 	}
 	findflags.Warn(r.diag, res.Warnings)
-	if res.Mode != ledger.ModeLexical || len(res.Warnings) > 0 {
+	if res.Mode != spec.ModeLexical || len(res.Warnings) > 0 {
 		// (a lexical search without warnings: the envelope as always)
 		r.out.Meta("mode", res.Mode)
 		r.out.Meta("warnings", res.Warnings)

@@ -33,6 +33,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/fetch"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/parse"
 	"github.com/linkledger/linkledger/lib/parse/mainext"
 	"github.com/linkledger/linkledger/lib/record"
@@ -109,7 +110,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.StringFlag{Name: "max-item-image-bytes", Value: "16MiB", Usage: "bytes of all images of one item (`SIZE`)"},
 			&ucli.DurationFlag{Name: "image-timeout", Value: fetch.DefaultImageTimeout, Usage: "time for one image: connect, redirects, body"},
 			&ucli.BoolFlag{Name: "public-only", Usage: "fetch images from public addresses only, not even the page's own server (also LINKLEDGER_PUBLIC_ONLY=1)"},
-			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item when storing ll-enrich suggestions (3..7)"},
+			&ucli.IntFlag{Name: "agent-cap", Value: spec.DefaultAgentHighlightCap, Usage: "agent highlights kept per item when storing ll-enrich suggestions (3..7)"},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -149,8 +150,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 	}
 	capN := int(c.Int("agent-cap"))
-	if capN < ledger.MinAgentHighlightCap || capN > ledger.MaxAgentHighlightCap {
-		return cli.Usage("--agent-cap %d: want %d..%d", capN, ledger.MinAgentHighlightCap, ledger.MaxAgentHighlightCap)
+	if capN < spec.MinAgentHighlightCap || capN > spec.MaxAgentHighlightCap {
+		return cli.Usage("--agent-cap %d: want %d..%d", capN, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
 	}
 	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {
@@ -165,7 +166,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		loc:      loc,
 		adapters: source.Adapters(source.Options{MaxTextBytes: popts.MaxTextBytes, MainText: parse.MainText{Readability: mainext.Readability, Trafilatura: mainext.Trafilatura}}),
 		popts:    popts,
-		iopts:    ledger.IndexOptions{RetryBase: c.Duration("retry-base"), AgentHighlightCap: capN},
+		iopts:    spec.IndexOptions{RetryBase: c.Duration("retry-base"), AgentHighlightCap: capN},
 		keep:     c.Bool("keep-content"),
 		diag:     cli.Diag{Prog: c.Root().Name, W: env.Stderr, Verbose: c.Bool("verbose"), Quiet: c.Bool("quiet"), Progress: progress},
 		progress: progress,
@@ -209,7 +210,7 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 		ix.merge(ctx, -1)
 	case !c.Bool("no-merge") && indexed > 0:
-		ix.merge(ctx, indexed*ledger.MergePagesPerItem)
+		ix.merge(ctx, indexed*spec.MergePagesPerItem)
 	}
 	return nil
 }
@@ -260,7 +261,7 @@ type indexer struct {
 	st       *ledger.Ledger // opened by the first record to write (see store)
 	adapters []parse.Adapter
 	popts    parse.Options
-	iopts    ledger.IndexOptions
+	iopts    spec.IndexOptions
 	keep     bool
 	diag     cli.Diag
 	progress *cli.Progress

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/linkledger/linkledger/lib/cli"
-	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/ndjson"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -210,7 +210,7 @@ func (ix *indexer) flush(ctx context.Context, batch []*job, out *cli.Output) (in
 			recs = append(recs, j.rec)
 		}
 	}
-	var results []ledger.IndexResult
+	var results []spec.IndexResult
 	if len(recs) > 0 {
 		st, err := ix.store(ctx)
 		if err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/linkledger/linkledger/lib/canon"
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -99,7 +100,7 @@ func Command(env cli.Env) *ucli.Command {
 			&ucli.Int64Flag{Name: "chunk", Usage: "anchor the annotations given by flags to chunk `ID`"},
 			&ucli.StringSliceFlag{Name: "pin", Usage: "pin highlight annotation `ID` (comma-separated, repeatable)"},
 			&ucli.StringSliceFlag{Name: "unpin", Usage: "unpin highlight annotation `ID` (comma-separated, repeatable)"},
-			&ucli.IntFlag{Name: "agent-cap", Value: ledger.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
+			&ucli.IntFlag{Name: "agent-cap", Value: spec.DefaultAgentHighlightCap, Usage: "agent highlights kept per item (3..7)"},
 			&ucli.StringFlag{Name: "rules", Usage: "extra canonicalization rules `FILE` (JSON, see docs/canonicalization.md)", Sources: ucli.EnvVars("LINKLEDGER_RULES")},
 			&ucli.IntFlag{Name: "batch", Value: 1, Usage: "save `N` stdin records per transaction (imports: fewer commits, a 64 MiB page cache; records are written when their batch is saved)"},
 		},
@@ -123,7 +124,7 @@ type defaults struct {
 	anns     []record.Annotation
 	pin      []int64
 	unpin    []int64
-	saveOpts ledger.StoreSaveOptions
+	saveOpts spec.SaveOptions
 }
 
 func splitList(vals []string) []string {
@@ -171,10 +172,10 @@ func readDefaults(c *ucli.Command) (defaults, error) {
 		return d, cli.Usage("--actor %q: want human or agent:<name>", d.actor)
 	}
 	capN := fv.Int("agent-cap")
-	if capN < ledger.MinAgentHighlightCap || capN > ledger.MaxAgentHighlightCap {
-		return d, cli.Usage("--agent-cap %d: want %d..%d", capN, ledger.MinAgentHighlightCap, ledger.MaxAgentHighlightCap)
+	if capN < spec.MinAgentHighlightCap || capN > spec.MaxAgentHighlightCap {
+		return d, cli.Usage("--agent-cap %d: want %d..%d", capN, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
 	}
-	d.saveOpts = ledger.StoreSaveOptions{Actor: d.actor, AgentHighlightCap: capN}
+	d.saveOpts = spec.SaveOptions{Actor: d.actor, AgentHighlightCap: capN}
 	var confp *float64
 	if fv.IsSet("confidence") {
 		v := fv.Float("confidence")

@@ -7,6 +7,7 @@ import (
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/embed/embedfake"
 	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -24,7 +25,7 @@ func Index(t testing.TB, l *ledger.Ledger, model string, docs ...Doc) {
 		rec := &record.Record{URL: d.URL, CanonicalURL: d.URL, ID: record.ItemID(d.URL), SourceType: record.SourceArticle, Title: "T",
 			Text: &text, Chunks: []record.Chunk{{Index: 0, Text: text, Tokens: 5, Embedding: embed.Encode(v)}},
 			Embed: &record.EmbedInfo{Model: model, Dimensions: len(v), Chunks: 1}}
-		if _, err := l.Index(context.Background(), rec, ledger.IndexOptions{}); err != nil {
+		if _, err := l.Index(context.Background(), rec, spec.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

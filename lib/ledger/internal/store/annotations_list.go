@@ -42,27 +42,6 @@ func (s *Store) StateCounts(ctx context.Context) (map[string]int, error) {
 	return out, nil
 }
 
-// AnnotationFilter chooses the annotations ListAnnotations returns. The
-// zero value lists every highlight, newest first.
-type AnnotationFilter struct {
-	// Types are the annotation types (default: highlight).
-	Types []string
-	// Actor is "human", "agent" (every agent:NAME) or one exact actor.
-	Actor string
-	// Tag keeps annotations of items with this tag.
-	Tag string
-	// MinConfidence keeps annotations with at least this confidence (a
-	// person's annotation without one counts as 1).
-	MinConfidence float64
-	// Review is "confirmed", "rejected", "unreviewed" or "" (any).
-	Review string
-	// Text keeps annotations whose text contains it (case-insensitive
-	// for ASCII).
-	Text string
-	// Paging.
-	Limit, Offset int
-}
-
 // ListAnnotations lists annotations across the ledger, newest first (id
 // breaks ties, so paging is stable), as records: the item's id, url and
 // title with annotations[0].

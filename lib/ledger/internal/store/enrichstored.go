@@ -30,11 +30,6 @@ const enrichFailedEventName = "enrich_failed"
 // on the item (the record is untrusted).
 const maxEnrichErrorMessage = 1000
 
-// DefaultStoredChunkBytes is how much chunk text ll-find --with-chunks
-// puts on one record by default: ll-index's default text cap, so an item
-// indexed with the defaults comes whole (overlapping chunks aside).
-const DefaultStoredChunkBytes = 4 << 20
-
 // AttachStoredChunks puts the item's stored chunks on rec, in order, as
 // many whole chunks as fit in maxBytes of chunk text (maxBytes <= 0: all),
 // and marks rec as carrying stored content (rec.Stored: the item's

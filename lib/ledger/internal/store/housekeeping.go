@@ -166,10 +166,6 @@ func (s *Store) TagCounts(ctx context.Context) ([]record.TagCount, error) {
 	return res, nil
 }
 
-// ErrNoAnnotation is returned (wrapped in a *NoAnnotationError) when an
-// annotation id is not one of the item's annotations.
-var ErrNoAnnotation = errors.New("no such annotation")
-
 // NoAnnotationError names the annotation ids that are not the item's.
 type NoAnnotationError struct {
 	ItemID string

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io/fs"
 
 	"github.com/jmoiron/sqlx"
@@ -14,41 +13,10 @@ import (
 	"github.com/linkledger/linkledger/lib/localfile"
 )
 
-// ApplicationID is linkledger's PRAGMA application_id: the ASCII of
-// "LLdg" (0x4C4C6467). Every database linkledger creates carries it in
-// its header (migration 0007 adds it to older ones).
-const ApplicationID = 0x4C4C6467
-
 // ledgerTables are tables every linkledger schema has had since 0001: a
 // file with application_id 0 that has them all (and a user_version) is a
 // linkledger database from before ApplicationID, adopted by migration 0007.
 var ledgerTables = []string{"items", "content_chunks", "annotations", "tags", "events"}
-
-// NotLedgerError says the file is not a linkledger database, so Open
-// leaves it untouched rather than migrate it.
-type NotLedgerError struct {
-	Path string
-	// SQLite is false when the file is not a SQLite database at all.
-	SQLite bool
-	// AppID is the foreign application_id, 0 when there is none.
-	AppID uint32
-}
-
-func (e *NotLedgerError) Error() string {
-	switch {
-	case !e.SQLite:
-		return e.Path + " is not a SQLite database"
-	case e.AppID != 0:
-		return fmt.Sprintf("%s is a SQLite database but not a linkledger one (application_id %#x, want %#x)", e.Path, e.AppID, ApplicationID)
-	default:
-		return e.Path + " is a SQLite database but not a linkledger one"
-	}
-}
-
-// Hint says what to do instead (cli.Report prints it).
-func (e *NotLedgerError) Hint() string {
-	return "linkledger leaves other files alone: give --db (or LINKLEDGER_DB) a new file name or an existing linkledger database"
-}
 
 var sqliteMagic = []byte("SQLite format 3\x00")
 

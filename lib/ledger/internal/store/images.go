@@ -102,10 +102,6 @@ func (s *Store) itemImages(ctx context.Context, id string) ([]record.Image, erro
 	return out, nil
 }
 
-// ErrNoImage is returned by Image for an image the item has no stored
-// copy of (or no image at that position).
-var ErrNoImage = errors.New("no stored image")
-
 // Image returns the stored copy of the item's image at position n (1, 2,
 // ...): its media type and bytes.
 func (s *Store) Image(ctx context.Context, id string, n int) (contentType string, data []byte, err error) {

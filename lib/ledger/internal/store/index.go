@@ -13,19 +13,7 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// IndexOptions are the settings of Index.
-type IndexOptions struct {
-	// RetryBase is the wait before the first retry of a failed item
-	// (default 1 minute); it doubles with each attempt up to RetryMax.
-	RetryBase time.Duration
-	// RetryMax caps the wait between retries (default 24 hours).
-	RetryMax time.Duration
-	// AgentHighlightCap is how many agent highlights an item keeps after
-	// enrichment (3..7, default 5), as SaveOptions.AgentHighlightCap.
-	AgentHighlightCap int
-}
-
-func (o IndexOptions) withDefaults() IndexOptions {
+func indexDefaults(o IndexOptions) IndexOptions {
 	if o.RetryBase == 0 {
 		o.RetryBase = time.Minute
 	}
@@ -58,7 +46,7 @@ var ErrNothingToIndex = errors.New("nothing to index: record has no text, chunks
 // enrichment, never content (indexStored). The item is
 // created when it was never saved. rec must carry id and canonical_url.
 func (s *Store) Index(ctx context.Context, rec *record.Record, opts IndexOptions) (*record.IndexResult, error) {
-	opts = opts.withDefaults()
+	opts = indexDefaults(opts)
 	if err := checkIndex(rec, opts); err != nil {
 		return nil, err
 	}

@@ -18,13 +18,6 @@ import (
 // prepared once, and which a kill leaves committed or untouched as a
 // whole: every item is still complete or untouched.
 
-// IndexResult is what IndexBatch did with one record: its result, or the
-// error that record alone met (as Index returns them).
-type IndexResult struct {
-	Res *record.IndexResult
-	Err error
-}
-
 // batchable reports whether Index would store rec as new content and
 // nothing else (no failure, no 304, no stored chunks, no enrichment): the
 // records IndexBatch writes together. The others go through Index alone.
@@ -52,7 +45,7 @@ func (s *Store) IndexBatch(ctx context.Context, recs []*record.Record, opts Inde
 		if ctx.Err() != nil {
 			return out
 		}
-		if !batchable(recs[i]) || checkIndex(recs[i], opts.withDefaults()) != nil {
+		if !batchable(recs[i]) || checkIndex(recs[i], indexDefaults(opts)) != nil {
 			out[i].Res, out[i].Err = s.Index(ctx, recs[i], opts)
 			i++
 			continue
@@ -61,7 +54,7 @@ func (s *Store) IndexBatch(ctx context.Context, recs []*record.Record, opts Inde
 		// run's end (deferredFTS)
 		ids := map[string]bool{recs[i].ID: true}
 		j := i + 1
-		for j < len(recs) && batchable(recs[j]) && !ids[recs[j].ID] && checkIndex(recs[j], opts.withDefaults()) == nil {
+		for j < len(recs) && batchable(recs[j]) && !ids[recs[j].ID] && checkIndex(recs[j], indexDefaults(opts)) == nil {
 			ids[recs[j].ID] = true
 			j++
 		}

@@ -38,15 +38,6 @@ const mergeStepPages = 256
 // each, never a different search result.
 const minMergeStepPages = 32
 
-// MergePagesPerItem is the merge budget ll-index spends per indexed item.
-const MergePagesPerItem = 64
-
-// MergeStats reports what MergeIndex did.
-type MergeStats struct {
-	Steps    int  // merge transactions that did work
-	Complete bool // no merge work is left
-}
-
 // MergeIndex merges the full-text index segments (see above).
 func (s *Store) MergeIndex(ctx context.Context, maxPages int) (MergeStats, error) {
 	var st MergeStats

@@ -16,15 +16,6 @@ import (
 	"github.com/linkledger/linkledger/lib/localfile"
 )
 
-// BackupResult is what Backup did besides writing the copy.
-type BackupResult struct {
-	// Removed are the temporary files of earlier backups to the same
-	// file that were killed, removed before this one; RemovedBytes their
-	// size.
-	Removed      []string
-	RemovedBytes int64
-}
-
 // Backup writes a consistent copy of the database to dest with VACUUM
 // INTO: one read transaction, so writers in other processes go on (WAL)
 // and the copy is the database as of one moment, compact and without a
@@ -193,14 +184,6 @@ func removeIfStale(path string, res *BackupResult, lock bool) error {
 	res.Removed = append(res.Removed, path)
 	res.RemovedBytes += li.Size()
 	return nil
-}
-
-// Problem is one thing Check found wrong.
-type Problem struct {
-	Check   string `json:"check"`   // integrity, fts, orphans
-	Message string `json:"message"` // what is wrong
-	Count   int    `json:"count,omitempty"`
-	Repair  string `json:"repair"` // how to repair it
 }
 
 // Check looks for what can go wrong in a database: SQLite's

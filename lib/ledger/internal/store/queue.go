@@ -16,15 +16,6 @@ import (
 // is waiting, `ll-find --stale | ll-fetch | ll-index` revalidates with a
 // conditional GET (the records carry fetch.etag and fetch.last_modified).
 
-// Queue names. Pending and stale feed ll-fetch: both skip items whose
-// content came in the record (content_from_record), which have nothing to
-// fetch.
-const (
-	QueuePending = "pending" // saved, or failed (retryable) and due for a retry
-	QueueFailed  = "failed"  // failed
-	QueueStale   = "stale"   // fetched longer ago than OlderThan
-)
-
 // QueueOptions are the settings of Queue.
 type QueueOptions struct {
 	Queue       string
@@ -37,37 +28,8 @@ type QueueOptions struct {
 
 // Defaults of QueueOptions.
 const (
-	DefaultMaxAttempts = 5
-	DefaultStaleAfter  = 30 * 24 * time.Hour
+	DefaultStaleAfter = 30 * 24 * time.Hour
 )
-
-// IngestInfo is an item's ingest status, carried under the record key
-// "ingest" by the failed view and Status.
-type IngestInfo struct {
-	Status        string        `json:"status"`
-	Attempts      int           `json:"attempts"`
-	NextRetryAt   string        `json:"next_retry_at,omitempty"`
-	LastError     *record.Error `json:"last_error,omitempty"`
-	SavedAt       string        `json:"saved_at,omitempty"`
-	UpdatedAt     string        `json:"updated_at,omitempty"`
-	FetchedAt     string        `json:"fetched_at,omitempty"`
-	ParsedAt      string        `json:"parsed_at,omitempty"`
-	RevalidateDue bool          `json:"revalidate_due,omitempty"`
-	DuplicateOf   string        `json:"duplicate_of,omitempty"`
-	FromRecord    bool          `json:"content_from_record,omitempty"` // content came in the record: nothing to fetch
-	Chunks        *int          `json:"chunks,omitempty"`
-	Annotations   *int          `json:"annotations,omitempty"`
-	Tags          *int          `json:"tags,omitempty"`
-
-	// LastEnrichError is the last enrichment failure (ll-enrich's
-	// enrich.error) of an item that stayed parsed; a stored enrichment
-	// clears it.
-	LastEnrichError *record.Error `json:"last_enrich_error,omitempty"`
-	// LastEmbedError is the last embedding failure (ll-embed's
-	// embed.error, linkledger embed's) of an item indexed without
-	// vectors; stored vectors clear it.
-	LastEmbedError *record.Error `json:"last_embed_error,omitempty"`
-}
 
 type queueRow struct {
 	hitRow
@@ -185,9 +147,6 @@ func (s *Store) queue(ctx context.Context, q dbtx, opts QueueOptions, extra stri
 	}
 	return out, nil
 }
-
-// ErrNotFound is returned for an unknown item id.
-var ErrNotFound = errors.New("no such item")
 
 // Status returns one item's full status: ingest state, attempts, last
 // error, timestamps, and counts of chunks, annotations and tags.

@@ -17,12 +17,6 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// Review decisions (annotations.review, tags.review).
-const (
-	ReviewConfirmed = "confirmed"
-	ReviewRejected  = "rejected"
-)
-
 const (
 	annotationConfirmedEventName  = "confirmed"
 	annotationRejectedEventName   = "rejected"
@@ -48,7 +42,7 @@ type ReviewQueueOptions struct {
 // with one annotation (annotations[0]) or one tag (tagged[0]). Deleted
 // items' annotations and tags are gone with them.
 func (s *Store) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*record.Record, error) {
-	dq, dargs := opt.Decay.cond(s.Now())
+	dq, dargs := decayCond(opt.Decay, s.Now())
 	q := `SELECT 'annotation' AS kind, a.id, a.item_id, a.chunk_id, a.type, a.text, a.actor, a.confidence, a.pinned, a.created_at,
 			` + dq + ` AS decayed, i.canonical_url AS url, i.title AS title
 		FROM annotations a JOIN items i ON i.id = a.item_id
@@ -97,26 +91,8 @@ func (s *Store) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*rec
 	return out, nil
 }
 
-// ReviewDecision is one decision on one annotation (AnnotationID) or on
-// one tag of an item (ItemID and Tag): Decision is confirmed, rejected
-// or empty; Confidence, when set, replaces an annotation's confidence;
-// Pinned, when set, pins or unpins a highlight.
-type ReviewDecision struct {
-	AnnotationID int64
-	ItemID       string
-	Tag          string
-	Decision     string
-	Confidence   *float64
-	Pinned       *bool
-	// IfVersion, when set, is the version of the annotation or tag the
-	// decision was made on (record.Annotation.Version, record.Tag.Version):
-	// when it has changed since, nothing is changed and the answer is a
-	// *StaleError.
-	IfVersion string
-}
-
 // check validates the decision's shape (not the rows it names).
-func (d ReviewDecision) check() error {
+func checkDecision(d ReviewDecision) error {
 	switch {
 	case d.AnnotationID > 0 && d.Tag != "":
 		return badInput("review: annotation_id %d and tag %s: give one", d.AnnotationID, record.Quote(d.Tag))
@@ -175,7 +151,7 @@ func (s *Store) Review(ctx context.Context, d ReviewDecision, actor string) (*re
 			d.Tag = tags[0]
 		}
 	}
-	if err := d.check(); err != nil {
+	if err := checkDecision(d); err != nil {
 		return nil, err
 	}
 	var rec *record.Record

@@ -18,10 +18,6 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// ReviewUndo is the decision that takes a person's confirm or reject of
-// an annotation back: it is undecided again and back in the queue.
-const ReviewUndo = "undo"
-
 const annotationUndoneEventName = "review_undone"
 
 // annotationVersion is a digest of everything about an annotation that a
@@ -46,29 +42,6 @@ func tagVersion(itemID string, t tagRow) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "tag\x00%s\x00%s\x00%s\x00%s\x00%s", itemID, t.Tag, t.Actor, t.CreatedAt, t.Review.String)
 	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-// StaleError refuses a decision made on a page that showed an annotation
-// or a tag as it no longer is: another tab or person decided since, or
-// it was edited. Nothing was changed.
-type StaleError struct {
-	ItemID       string
-	AnnotationID int64
-	Tag          string
-	// Now says what it is now, e.g. "confirmed by human".
-	Now string
-}
-
-func (e *StaleError) Error() string {
-	what := fmt.Sprintf("annotation %d", e.AnnotationID)
-	if e.Tag != "" {
-		what = "tag " + record.Quote(e.Tag)
-	}
-	msg := what + " changed since the page showed it"
-	if e.Now != "" {
-		msg += " (it is now " + e.Now + ")"
-	}
-	return msg + ": nothing was changed; reload to see it as it is and decide again"
 }
 
 // reviewState says in words what an annotation's review state is now.
@@ -100,7 +73,7 @@ func (s *Store) ReviewAll(ctx context.Context, ds []ReviewDecision, actor string
 				ds[i].Tag = tags[0]
 			}
 		}
-		if err := ds[i].check(); err != nil {
+		if err := checkDecision(ds[i]); err != nil {
 			return nil, &BatchError{Index: i, Err: err}
 		}
 	}
@@ -120,19 +93,6 @@ func (s *Store) ReviewAll(ctx context.Context, ds []ReviewDecision, actor string
 	}
 	return out, nil
 }
-
-// BatchError is the decision of a batch that failed (Index in the
-// batch); the batch changed nothing.
-type BatchError struct {
-	Index int
-	Err   error
-}
-
-func (e *BatchError) Error() string {
-	return fmt.Sprintf("decision %d of the batch: %v (the batch changed nothing)", e.Index+1, e.Err)
-}
-
-func (e *BatchError) Unwrap() error { return e.Err }
 
 // AnnotationVersions are the versions of an item's annotations by id
 // (what a page carries into a decision's IfVersion).

@@ -17,31 +17,9 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// SaveOptions are the settings of Save.
-type SaveOptions struct {
-	// Actor is the default actor of notes, tags and annotations that name
-	// none ("human" when empty).
-	Actor string
-	// AgentHighlightCap is how many agent highlights an item keeps (3..7,
-	// default 5). Beyond it the lowest-confidence unpinned agent highlight
-	// is displaced; human and pinned highlights never are.
-	AgentHighlightCap int
-	// DefaultAgentConfidence is given to agent annotations without a
-	// confidence (default 0.5).
-	DefaultAgentConfidence float64
-	// NamedByUser says the record's URL or path was named by the user on
-	// the command line (not read from a stream): a local file item then
-	// gets a file grant, so the worker may read it (grants.go).
-	NamedByUser bool
-}
-
 // Defaults of SaveOptions.
 const (
-	DefaultAgentHighlightCap    = 5
-	MinAgentHighlightCap        = 3
-	MaxAgentHighlightCap        = 7
 	DefaultAgentConfidenceValue = 0.5
-	ActorHuman                  = "human"
 	actorAgentPrefix            = "agent:"
 	eventActorIndex             = "ll-index"
 	defaultSaveActorWhenUnnamed = ActorHuman
@@ -84,7 +62,7 @@ func ValidActor(a string) bool {
 
 func isAgent(a string) bool { return strings.HasPrefix(a, actorAgentPrefix) }
 
-func (o SaveOptions) withDefaults() SaveOptions {
+func saveDefaults(o SaveOptions) SaveOptions {
 	if o.Actor == "" {
 		o.Actor = defaultSaveActorWhenUnnamed
 	}
@@ -249,13 +227,6 @@ func (s *Store) Save(ctx context.Context, rec *record.Record, opts SaveOptions) 
 	return out, nil
 }
 
-// BatchResult is what SaveBatch did with one record: its result, or the
-// error that record alone met (*record.Error).
-type BatchResult struct {
-	Out *record.Record
-	Err error
-}
-
 // SaveBatch saves records as Save does, all in one transaction (a
 // savepoint for each record that can be refused half-way, so it rolls
 // back alone): an import of
@@ -361,7 +332,7 @@ func reviewDecisions(in []record.ReviewDecision, actor string) ([]ReviewDecision
 				d.Tag = tags[0]
 			}
 		}
-		if err := d.check(); err != nil {
+		if err := checkDecision(d); err != nil {
 			return nil, badInput("review %d: %s", i+1, strings.TrimPrefix(errMessage(err), "review: "))
 		}
 		if err := agentMayDecide(d, actor); err != nil {
@@ -457,7 +428,7 @@ func (p *savePrep) mayFailHalfway() bool {
 }
 
 func (s *Store) prepareSave(rec *record.Record, opts SaveOptions) (*savePrep, error) {
-	opts = opts.withDefaults()
+	opts = saveDefaults(opts)
 	actor := rec.Actor
 	if actor == "" {
 		actor = opts.Actor

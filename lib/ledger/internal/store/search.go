@@ -27,52 +27,10 @@ import (
 // the item's annotations that are agent annotations with a confidence below
 // Weights.LowConfidenceBelow, applied only when the annotation text matched.
 
-// Weights are the ranking weights (see docs/retrieval.md).
-type Weights struct {
-	Title                float64
-	Body                 float64
-	Annotations          float64
-	PinnedBoost          float64
-	LowConfidencePenalty float64
-	LowConfidenceBelow   float64
-	// SumBonus is the share of an item's other matching rows added to its
-	// best row.
-	SumBonus float64
-	// Doc is the share of the item row's relevance (title, whole text,
-	// annotations) added to the best chunk row's.
-	Doc float64
-	// Decay (off unless both are set): agent annotations with a
-	// confidence below DecayBelow, created longer ago than DecayAfter,
-	// never confirmed and on an item never cited stop counting in hit
-	// highlights, briefs and the pinned/low-confidence adjustments. They
-	// are kept; the decay is a view, not a write (see docs/store.md).
-	DecayBelow float64
-	DecayAfter time.Duration
-}
-
-// decayed is the SQL condition (on annotations a) for an annotation
+// weightsDecayed is the SQL condition (on annotations a) for an annotation
 // decayed under w at now, with its arguments; "0" when decay is off.
-func (w Weights) decayed(now time.Time) (string, []any) {
-	return DecayPolicy{Below: w.DecayBelow, After: w.DecayAfter}.cond(now)
-}
-
-// DefaultCut is ll-find's, ll-brief's and the MCP tools' default
-// SearchOptions.Cut (ledger.FindOptions): the largest share that
-// cost neither nDCG@10 nor a relevant item in the top 29 on SciFact train
-// half A (0.32; 0.3 kept, a margin), confirmed on half B
-// (docs/retrieval.md "Weak matches").
-const DefaultCut = 0.3
-
-// DefaultWeights are the documented defaults.
-var DefaultWeights = Weights{
-	Title:                2.5,
-	Body:                 1,
-	Annotations:          2,
-	PinnedBoost:          2,
-	LowConfidencePenalty: 2,
-	LowConfidenceBelow:   0.5,
-	SumBonus:             0,
-	Doc:                  0.3,
+func weightsDecayed(w Weights, now time.Time) (string, []any) {
+	return decayCond(DecayPolicy{Below: w.DecayBelow, After: w.DecayAfter}, now)
 }
 
 // Filter restricts search results and queue views.
@@ -110,16 +68,6 @@ type Filter struct {
 	// full-text search again in every statement the filter is part of
 	mentionSets []string
 }
-
-// Archived is the archive filter.
-type Archived int
-
-// Values of Filter.Archived.
-const (
-	AnyArchived  Archived = iota // archived items or not
-	NotArchived                  // leave archived items out
-	OnlyArchived                 // archived items only
-)
 
 // empty reports whether the filter passes every item, or every item but
 // the archived ones (rank leaves those out with archivedOut, a set of the

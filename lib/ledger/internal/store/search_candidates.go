@@ -17,9 +17,6 @@ import (
 	"github.com/linkledger/linkledger/lib/query"
 )
 
-// DefaultScanRows is the default of SearchOptions.ScanRows.
-const DefaultScanRows = 3000
-
 // pruneCommon keeps terms rarest first while the rows they match add up to
 // at most scan rows (at least one term). newest is true when even the rarest
 // term matches more rows: ranking then looks at the newest rows only, and

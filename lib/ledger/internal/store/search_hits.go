@@ -160,7 +160,7 @@ func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scored
 	}
 	anns := map[string][]annRow{}
 	{
-		dq, dargs := opts.Weights.decayed(s.Now())
+		dq, dargs := weightsDecayed(opts.Weights, s.Now())
 		qs, args, err := sqlx.In(`SELECT id, item_id, chunk_id, type, text, actor, confidence, pinned, created_at, orphaned_at, `+pendingCol+` FROM annotations a
 			WHERE item_id IN (?) AND review IS NOT 'rejected' AND NOT `+dq+` ORDER BY pinned DESC, actor = 'human' DESC, coalesce(confidence, 1) DESC, id`, append([]any{evIDs}, dargs...)...)
 		if err != nil {

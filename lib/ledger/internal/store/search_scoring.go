@@ -340,7 +340,7 @@ func (s *Store) adjust(ctx context.Context, conn *sqlx.Conn, items []*scoredItem
 	stats := map[string]annStat{}
 	for start := 0; start < len(ids); start += 500 {
 		end := min(start+500, len(ids))
-		dq, dargs := w.decayed(s.Now())
+		dq, dargs := weightsDecayed(w, s.Now())
 		qs, args, err := sqlx.In(`SELECT item_id, sum(pinned AND type = 'highlight') AS pinned,
 			sum(actor LIKE 'agent:%' AND confidence IS NOT NULL AND confidence < ?) AS low, count(*) AS total
 			FROM annotations a WHERE item_id IN (?) AND review IS NOT 'rejected' AND NOT `+dq+` GROUP BY item_id`, append([]any{w.LowConfidenceBelow, ids[start:end]}, dargs...)...)

@@ -31,19 +31,6 @@ import (
 	"github.com/linkledger/linkledger/lib/record"
 )
 
-// Ranking modes (ll-find --mode).
-const (
-	ModeLexical  = "lexical"
-	ModeSemantic = "semantic"
-	ModeHybrid   = "hybrid"
-)
-
-// DefaultSemanticWeight is the semantic side's share in hybrid fusion:
-// equal weights, which serve a modern embedding model (published BEIR
-// SciFact figures: BM25 0.686, bge-base 0.741, their RRF 0.744). A weak
-// embedder should get less (docs/retrieval.md).
-const DefaultSemanticWeight = 0.5
-
 // rrfK is the rank constant of reciprocal rank fusion (the usual 60).
 const rrfK = 60
 
@@ -51,21 +38,6 @@ const rrfK = 60
 // fused-score units: the default boost (2) adds 0.01, about what a first
 // place on one side is worth (0.5/61).
 const adjustScale = 0.005
-
-// Semantic is the semantic side of a search: the query's vector, the
-// model that made it (only that model's vectors are read, never two
-// models in one ranking), the mode and the fusion weight.
-type Semantic struct {
-	Vector []float32
-	// Embed, when Vector is empty, embeds the query: a hybrid search
-	// calls it on the semantic side's own goroutine, while the lexical
-	// side ranks. Its failure leaves the lexical ranking
-	// (SearchResult.SemanticErr), never an error.
-	Embed  func(context.Context) ([]float32, error)
-	Model  string
-	Mode   string  // ModeSemantic or ModeHybrid
-	Weight float64 // hybrid: the semantic side's share, 0..1
-}
 
 // semanticRun is the semantic side of one search, ranked on its own
 // connection and goroutine while the lexical side ranks on the search's

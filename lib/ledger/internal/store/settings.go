@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"time"
@@ -23,37 +22,14 @@ import (
 // SettingDecay is the settings key of the decay policy.
 const SettingDecay = "decay"
 
-// DecayPolicy says which agent annotations stop counting in ranking and
-// briefs: those with a confidence below Below, created longer ago than
-// After, never confirmed by a person and on an item never cited. Either
-// value 0 turns decay off. Decay is a view: nothing is written.
-type DecayPolicy struct {
-	Below float64
-	After time.Duration
-}
-
 // DefaultDecay is the documented default decay policy (docs/retrieval.md):
 // below the low-confidence line (DefaultWeights.LowConfidenceBelow) and
 // older than 90 days.
 var DefaultDecay = DecayPolicy{Below: 0.5, After: 90 * 24 * time.Hour}
 
-// On reports whether the policy decays anything.
-func (p DecayPolicy) On() bool { return p.Below > 0 && p.After > 0 }
-
-// Valid checks the policy's values.
-func (p DecayPolicy) Valid() error {
-	if math.IsNaN(p.Below) || p.Below < 0 || p.Below > 1 {
-		return fmt.Errorf("decay below %v: want a confidence from 0 to 1", p.Below)
-	}
-	if p.After < 0 {
-		return fmt.Errorf("decay after %v: want 0 or more", p.After)
-	}
-	return nil
-}
-
-// cond is the SQL condition (on annotations a) for an annotation decayed
+// decayCond is the SQL condition (on annotations a) for an annotation decayed
 // under p at now, with its arguments; "0" when p is off.
-func (p DecayPolicy) cond(now time.Time) (string, []any) {
+func decayCond(p DecayPolicy, now time.Time) (string, []any) {
 	if !p.On() {
 		return "0", nil
 	}
@@ -69,14 +45,6 @@ func (p DecayPolicy) cond(now time.Time) (string, []any) {
 type decayJSON struct {
 	Below        float64 `json:"below"`
 	AfterSeconds int64   `json:"after_seconds"`
-}
-
-// StoredSetting is one row of the settings table.
-type StoredSetting struct {
-	Key       string `db:"key"`
-	Value     string `db:"value"`
-	UpdatedAt string `db:"updated_at"`
-	UpdatedBy string `db:"updated_by"`
 }
 
 // Setting returns the stored setting key, or nil when none is stored.

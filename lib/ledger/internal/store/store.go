@@ -101,9 +101,6 @@ type Store struct {
 // ErrNoFTS5 says the binary was built without the sqlite_fts5 build tag.
 var ErrNoFTS5 = errors.New("this binary was built without SQLite FTS5: rebuild with `go build -tags sqlite_fts5` (make build does)")
 
-// ErrNoDatabase says the database file does not exist (Options.MustExist).
-var ErrNoDatabase = errors.New("no database")
-
 // ErrNewerSchema says the database was written by a newer linkledger.
 var ErrNewerSchema = errors.New("database schema is newer than this linkledger: upgrade linkledger")
 

@@ -90,36 +90,6 @@ func unit(v []float32) []float32 {
 	return out
 }
 
-// ChunkVector is one chunk's vector to store: the chunk by item and index,
-// and its text as embedded (a chunk whose text changed since is skipped).
-type ChunkVector struct {
-	Index  int
-	Text   string
-	Vector []float32
-}
-
-// DimensionError is a vector refused for its size: the model's stored
-// vectors have another (a model's vectors are of one size, or a search
-// could rank only some of them, and a query of the other size none).
-type DimensionError struct {
-	Model      string
-	Got, Want  int
-	Stored     bool // Want is the size of the model's stored vectors (else the size asked for: --resize)
-	Suggestion string
-}
-
-func (e *DimensionError) Error() string {
-	if e.Stored {
-		return fmt.Sprintf("vectors of %d dimensions for model %s, whose stored vectors have %d: not stored (the endpoint's model changed?)", e.Got, e.Model, e.Want)
-	}
-	return fmt.Sprintf("vectors of %d dimensions for model %s, want %d (this run's size): not stored", e.Got, e.Model, e.Want)
-}
-
-// RecordError is e as the record error of an item not embedded.
-func (e *DimensionError) RecordError() *record.Error {
-	return &record.Error{Stage: record.StageEmbed, Code: record.CodeBadContent, Message: e.Error()}
-}
-
 // checkSize refuses vs unless every vector has size want (0: the size of
 // the model's vectors stored on other items, if any).
 func checkSize(ctx context.Context, tx *sqlx.Tx, itemID, model string, want int, vs []ChunkVector) error {
@@ -369,12 +339,6 @@ func (s *Store) HasVectors(ctx context.Context, model string) (bool, error) {
 	var n int
 	err := s.db.GetContext(context.WithoutCancel(ctx), &n, `SELECT EXISTS (SELECT 1 FROM chunk_vectors WHERE model = ?)`, model)
 	return n != 0, err
-}
-
-// ItemToEmbed is a stored item whose chunks lack vectors of a model.
-type ItemToEmbed struct {
-	ID     string
-	Chunks []ChunkVector // index and text; Vector empty
 }
 
 // ItemsToEmbed returns up to limit items (ids after the id after, in id
