@@ -80,31 +80,16 @@ EXAMPLES:
 		if c.Args().Len() > 0 {
 			return cli.Usage("mcp takes no arguments (got %q)", c.Args().First())
 		}
-		capN := c.Int("agent-cap")
-		if capN < spec.MinAgentHighlightCap || capN > spec.MaxAgentHighlightCap {
-			return cli.Usage("--agent-cap %d: want %d..%d", capN, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
-		}
-		ro, err := resolveOptions(c, env)
+		capN, err := agentCap(c)
 		if err != nil {
 			return err
 		}
-		loc, err := cli.LocateDB(c.String("db"), env)
+		h, err := openServerLedgers(ctx, c, env)
 		if err != nil {
 			return err
 		}
-		wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-		st, err := cli.OpenWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		// reads go through a second handle with ll-find's short busy
-		// timeout: a find never waits on another process's write lock
-		rd, err := cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
-		if err != nil {
-			return err
-		}
-		defer rd.Close()
+		defer h.Close()
+		loc, st, rd, wait, ro := h.loc, h.st, h.rd, h.wait, h.ro
 		diag := cli.Diag{Prog: "linkledger mcp", W: env.Stderr}
 		opt := mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd, AllowHumanActor: c.Bool("allow-human-actor")}
 		// the stored embeddings endpoint, read once as the server starts,
@@ -186,4 +171,54 @@ func backgroundWorker(filters Filters, env cli.Env, path string, busy time.Durat
 	// are its own: counting them would run passes that find nothing
 	pending := func(ctx context.Context) (int, error) { return rd.CountClaimable(ctx, 0) }
 	return newIngestLoop(pass, pending, cli.Diag{Prog: diag.Prog + ": worker", W: diag.W})
+}
+
+// serverLedgers are the handles a serving face (mcp, serve) keeps open: a
+// writer, and a reader with ll-find's short busy timeout, so a find never
+// waits on another process's write lock; with the ledger's location, the
+// writer's busy timeout and the resolve options of item arguments.
+type serverLedgers struct {
+	loc    cli.DBLocation
+	st, rd *ledger.Ledger
+	wait   time.Duration
+	ro     ledger.ResolveOptions
+}
+
+// openServerLedgers opens the handles of a serving face from c's --db,
+// --busy-timeout and --rules; Close closes them.
+func openServerLedgers(ctx context.Context, c *ucli.Command, env cli.Env) (*serverLedgers, error) {
+	ro, err := resolveOptions(c, env)
+	if err != nil {
+		return nil, err
+	}
+	loc, err := cli.LocateDB(c.String("db"), env)
+	if err != nil {
+		return nil, err
+	}
+	wait := cli.BusyTimeout(c.Duration("busy-timeout"))
+	st, err := cli.OpenWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
+	if err != nil {
+		return nil, err
+	}
+	rd, err := cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return &serverLedgers{loc: loc, st: st, rd: rd, wait: wait, ro: ro}, nil
+}
+
+// Close closes both handles.
+func (s *serverLedgers) Close() {
+	s.rd.Close()
+	s.st.Close()
+}
+
+// agentCap is --agent-cap, checked.
+func agentCap(c *ucli.Command) (int, error) {
+	n := c.Int("agent-cap")
+	if n < spec.MinAgentHighlightCap || n > spec.MaxAgentHighlightCap {
+		return 0, cli.Usage("--agent-cap %d: want %d..%d", n, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
+	}
+	return n, nil
 }

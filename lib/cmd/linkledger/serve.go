@@ -15,7 +15,6 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
-	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -92,9 +91,9 @@ EXAMPLES:
 		if c.Args().Present() {
 			return cli.Usage("serve takes options only (got %q)", c.Args().First())
 		}
-		capN := c.Int("agent-cap")
-		if capN < spec.MinAgentHighlightCap || capN > spec.MaxAgentHighlightCap {
-			return cli.Usage("--agent-cap %d: want %d..%d", capN, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
+		capN, err := agentCap(c)
+		if err != nil {
+			return err
 		}
 		certF, keyF := c.String("tls-cert"), c.String("tls-key")
 		if (certF == "") != (keyF == "") {
@@ -122,27 +121,12 @@ EXAMPLES:
 			// its LAN and a cloud's metadata address (docs/several-machines.md)
 			env = envSet(env, cli.PublicOnlyEnv, "1")
 		}
-		ro, err := resolveOptions(c, env)
+		handles, err := openServerLedgers(ctx, c, env)
 		if err != nil {
 			return err
 		}
-		loc, err := cli.LocateDB(c.String("db"), env)
-		if err != nil {
-			return err
-		}
-		wait := cli.BusyTimeout(c.Duration("busy-timeout"))
-		st, err := cli.OpenWriter(ctx, loc, ledger.OpenOptions{BusyTimeout: wait, PagePool: findflags.PagePoolSlots})
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		// reads through a second handle with ll-find's short busy timeout,
-		// as linkledger mcp does
-		rd, err := cli.OpenReader(ctx, loc, ledger.OpenOptions{BusyTimeout: 250 * time.Millisecond})
-		if err != nil {
-			return err
-		}
-		defer rd.Close()
+		defer handles.Close()
+		loc, st, rd, wait, ro := handles.loc, handles.st, handles.rd, handles.wait, handles.ro
 		diag := cli.Diag{Prog: cli.FullName(c), W: env.Stderr}
 		mo := mcp.Options{Resolve: ro, BusyTimeout: wait, AgentHighlightCap: capN, Version: cli.Version, Reader: rd}
 		if env, err = cli.WithStoredEmbed(ctx, env, rd); err != nil {
