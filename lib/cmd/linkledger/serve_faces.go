@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -27,13 +26,8 @@ func servedWeb(st *ledger.Ledger, origins []string, base string, mo mcp.Options,
 	if len(origins) == 0 {
 		origins = []string{base}
 	}
-	for i, o := range origins {
-		u, err := url.Parse(o)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
-			return nil, fmt.Errorf("--origin %q: want scheme://host[:port], as a browser shows it", o)
-		}
-		origins[i] = u.Scheme + "://" + u.Host
-	}
+	// web.New checks each origin (scheme://host[:port], no path, user or
+	// query) and says which one it refused
 	signIn, tokenScope := web.LedgerTokens(st)
 	srv, err := web.New(web.Options{
 		Ledger:   st,
