@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/embed"
-	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
@@ -70,7 +69,7 @@ func EmbedFromEnv(env Env, timeout time.Duration) (*embed.Client, error) {
 // EmbedSettings is where WithStoredEmbed reads the stored endpoint: the
 // store (a filter's) or a ledger.Ledger (a face's).
 type EmbedSettings interface {
-	StoredEmbed(ctx context.Context) (ledger.EmbedEndpoint, *spec.StoredSetting, error)
+	StoredEmbed(ctx context.Context) (embed.Endpoint, *spec.StoredSetting, error)
 }
 
 // WithStoredEmbed returns env with the ledger's stored embeddings

@@ -4,16 +4,16 @@ import (
 	"context"
 	"testing"
 
-	"github.com/linkledger/linkledger/lib/ledger"
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger/spec"
 )
 
 // storedEmbed is a fixed stored setting (cli.EmbedSettings).
-type storedEmbed struct{ set *ledger.EmbedEndpoint }
+type storedEmbed struct{ set *embed.Endpoint }
 
-func (s storedEmbed) StoredEmbed(context.Context) (ledger.EmbedEndpoint, *spec.StoredSetting, error) {
+func (s storedEmbed) StoredEmbed(context.Context) (embed.Endpoint, *spec.StoredSetting, error) {
 	if s.set == nil {
-		return ledger.EmbedEndpoint{}, nil, nil
+		return embed.Endpoint{}, nil, nil
 	}
 	return *s.set, &spec.StoredSetting{Key: "embed"}, nil
 }
@@ -36,19 +36,19 @@ func TestEmbedPrefixes(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		vars       map[string]string
-		stored     *ledger.EmbedEndpoint
+		stored     *embed.Endpoint
 		doc, query string
 	}{
 		{"env, known model: its defaults", map[string]string{EnvEmbedURL: url, EnvEmbedModel: "nomic-embed-text"}, nil, "search_document: ", "search_query: "},
 		{"env, other model: none", map[string]string{EnvEmbedURL: url, EnvEmbedModel: "hash-64"}, nil, "", ""},
 		{"env prefixes win", map[string]string{EnvEmbedURL: url, EnvEmbedModel: "nomic-embed-text", EnvEmbedDocPrefix: "d: ", EnvEmbedQueryPrefix: "q: "}, nil, "d: ", "q: "},
 		{"env explicit empty wins over the default", map[string]string{EnvEmbedURL: url, EnvEmbedModel: "nomic-embed-text", EnvEmbedDocPrefix: ""}, nil, "", "search_query: "},
-		{"stored, no prefixes: the model's", map[string]string{}, &ledger.EmbedEndpoint{URL: url, Model: "e5-base-v2"}, "passage: ", "query: "},
-		{"stored prefixes", map[string]string{}, &ledger.EmbedEndpoint{URL: url, Model: "e5-base-v2", DocPrefix: ptr("p "), QueryPrefix: ptr("")}, "p ", ""},
-		{"env prefix over stored", map[string]string{EnvEmbedQueryPrefix: "eq "}, &ledger.EmbedEndpoint{URL: url, Model: "e5-base-v2", QueryPrefix: ptr("sq ")}, "passage: ", "eq "},
-		{"env explicit empty over stored", map[string]string{EnvEmbedDocPrefix: ""}, &ledger.EmbedEndpoint{URL: url, Model: "m", DocPrefix: ptr("sd ")}, "", ""},
-		{"env model over stored: its defaults", map[string]string{EnvEmbedModel: "bge-base-en-v1.5"}, &ledger.EmbedEndpoint{URL: url, Model: "m"}, "", "Represent this sentence for searching relevant passages: "},
-		{"env names the endpoint: stored not read", map[string]string{EnvEmbedURL: url, EnvEmbedModel: "m"}, &ledger.EmbedEndpoint{URL: url, Model: "m", DocPrefix: ptr("sd ")}, "", ""},
+		{"stored, no prefixes: the model's", map[string]string{}, &embed.Endpoint{URL: url, Model: "e5-base-v2"}, "passage: ", "query: "},
+		{"stored prefixes", map[string]string{}, &embed.Endpoint{URL: url, Model: "e5-base-v2", DocPrefix: ptr("p "), QueryPrefix: ptr("")}, "p ", ""},
+		{"env prefix over stored", map[string]string{EnvEmbedQueryPrefix: "eq "}, &embed.Endpoint{URL: url, Model: "e5-base-v2", QueryPrefix: ptr("sq ")}, "passage: ", "eq "},
+		{"env explicit empty over stored", map[string]string{EnvEmbedDocPrefix: ""}, &embed.Endpoint{URL: url, Model: "m", DocPrefix: ptr("sd ")}, "", ""},
+		{"env model over stored: its defaults", map[string]string{EnvEmbedModel: "bge-base-en-v1.5"}, &embed.Endpoint{URL: url, Model: "m"}, "", "Represent this sentence for searching relevant passages: "},
+		{"env names the endpoint: stored not read", map[string]string{EnvEmbedURL: url, EnvEmbedModel: "m"}, &embed.Endpoint{URL: url, Model: "m", DocPrefix: ptr("sd ")}, "", ""},
 	} {
 		env, err := WithStoredEmbed(context.Background(), mapEnv(tc.vars), storedEmbed{tc.stored})
 		if err != nil {

@@ -38,15 +38,15 @@ func (l *Ledger) DecayPolicy(ctx context.Context) (p spec.DecayPolicy, stored *s
 	return p, stored, nil
 }
 
-// Resolve returns the policy o chooses on the ledger st.
-func (o DecayOptions) Resolve(ctx context.Context, st *store.Store) (spec.DecayPolicy, error) {
+// resolve returns the policy o chooses on the ledger st.
+func (o DecayOptions) resolve(ctx context.Context, st *store.Store) (spec.DecayPolicy, error) {
 	if o.Off {
 		return spec.DecayPolicy{}, nil
 	}
 	if o.Below != nil && o.After != nil {
 		return spec.DecayPolicy{Below: *o.Below, After: *o.After}, nil
 	}
-	p, _, err := New(st).DecayPolicy(ctx)
+	p, _, err := wrap(st).DecayPolicy(ctx)
 	if err != nil {
 		return spec.DecayPolicy{}, err
 	}
@@ -68,7 +68,7 @@ func (o DecayOptions) Resolve(ctx context.Context, st *store.Store) (spec.DecayP
 // use it; Find, Related and Brief call it themselves.
 func (l *Ledger) ResolveDecay(ctx context.Context, opt FindOptions) (FindOptions, error) {
 	st := l.st
-	p, err := opt.Decay.Resolve(ctx, st)
+	p, err := opt.Decay.resolve(ctx, st)
 	if err != nil {
 		return opt, err
 	}

@@ -31,7 +31,7 @@ func decayStore(t *testing.T) *store.Store {
 	if _, err := st.Index(ctx, rec, spec.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).Annotate(ctx, url, []record.Annotation{
+	if _, err := wrap(st).Annotate(ctx, url, []record.Annotation{
 		{Type: "highlight", Text: "weak guess", Confidence: fp(0.3)},
 		{Type: "highlight", Text: "fair guess", Confidence: fp(0.45)},
 	}, SaveOptions{Actor: "agent:a"}); err != nil {
@@ -48,7 +48,7 @@ func dp(d time.Duration) *time.Duration { return &d }
 func highlightsOf(t *testing.T, st *store.Store, o FindOptions) []string {
 	t.Helper()
 	o.Query = "kites"
-	res, err := New(st).Find(context.Background(), o)
+	res, err := wrap(st).Find(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 	ctx := context.Background()
 	st := decayStore(t)
 	// zero weights mean the defaults, with or without decay set
-	o, err := New(st).ResolveDecay(ctx, FindOptions{})
+	o, err := wrap(st).ResolveDecay(ctx, FindOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 	if err := st.SetDecay(ctx, spec.DecayPolicy{}, spec.ActorHuman); err != nil {
 		t.Fatal(err)
 	}
-	again, err := New(st).ResolveDecay(ctx, o)
+	again, err := wrap(st).ResolveDecay(ctx, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,11 +121,11 @@ func TestResolveDecayKeepsDefaultWeights(t *testing.T) {
 		t.Errorf("resolved twice (-first +second):\n%s", diff)
 	}
 	// the scores with zero weights are the scores with the defaults
-	a, err := New(st).Find(ctx, FindOptions{Query: "kites", Decay: DecayOptions{Off: true}})
+	a, err := wrap(st).Find(ctx, FindOptions{Query: "kites", Decay: DecayOptions{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := New(st).Find(ctx, FindOptions{Query: "kites", Weights: spec.DefaultWeights, Decay: DecayOptions{Off: true}})
+	b, err := wrap(st).Find(ctx, FindOptions{Query: "kites", Weights: spec.DefaultWeights, Decay: DecayOptions{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestReviewQueueDecayMarks(t *testing.T) {
 	ctx := context.Background()
 	st := decayStore(t)
 	list := func(o ReviewQueueOptions) []string {
-		recs, err := New(st).ReviewQueue(ctx, o)
+		recs, err := wrap(st).ReviewQueue(ctx, o)
 		if err != nil {
 			t.Fatal(err)
 		}

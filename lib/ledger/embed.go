@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
 	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/record"
 )
@@ -52,7 +53,7 @@ func (l *Ledger) EmbedSetting(ctx context.Context) (*record.Record, error) {
 
 // SetEmbed stores the ledger's embeddings endpoint (or e.Off: none, until
 // changed) and returns it as a config record.
-func (l *Ledger) SetEmbed(ctx context.Context, e store.EmbedSetting, actor string) (*record.Record, error) {
+func (l *Ledger) SetEmbed(ctx context.Context, e embed.Endpoint, actor string) (*record.Record, error) {
 	st := l.st
 	if err := st.SetEmbed(ctx, e, actor); err != nil {
 		return nil, err

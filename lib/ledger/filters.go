@@ -13,26 +13,6 @@ import (
 // ll-brief) and of the importers: batched save and index, search, the
 // fetch queue, stored chunks and images, so that no package outside
 // lib/ledger reaches the store (docs/cli.md, "Three faces").
-//
-// The option and result types below are the store's, named here: each is
-// a plain struct of values that crosses the service layer unchanged, and
-// copying them field by field into types of lib/ledger would only add a
-// mapping to keep in step (docs/cli.md, "Three faces", says which stay aliases).
-type (
-	// SearchOptions are a search as the ranking takes it (FindOptions
-	// mapped by FindOptions.SearchOptions).
-	SearchOptions = store.SearchOptions
-	// SearchResult is what Search returns.
-	SearchResult = store.SearchResult
-	// Filter chooses items by tag, type, time, actor, state and archive.
-	Filter = store.Filter
-	// QueueOptions choose the items of QueueItems and ClaimPending.
-	QueueOptions = store.QueueOptions
-)
-
-// Defaults and limits of the ranking and the index a filter states in its
-// flags and help.
-const ()
 
 // IsRetryable reports whether a failed write may succeed when tried again.
 func IsRetryable(err error) bool { return store.IsRetryable(err) }
@@ -89,19 +69,19 @@ func (l *Ledger) Restore(ctx context.Context, rec *record.Record) (*record.Recor
 }
 
 // Search runs a search as the store takes it (ll-find --queries).
-func (l *Ledger) Search(ctx context.Context, opt SearchOptions) (*SearchResult, error) {
+func (l *Ledger) Search(ctx context.Context, opt spec.SearchOptions) (*spec.SearchResult, error) {
 	return l.st.Search(ctx, opt)
 }
 
 // QueueItems lists the items of a fetch queue (ll-find --pending,
 // --failed, --stale).
-func (l *Ledger) QueueItems(ctx context.Context, opt QueueOptions) ([]*record.Record, error) {
+func (l *Ledger) QueueItems(ctx context.Context, opt spec.QueueOptions) ([]*record.Record, error) {
 	return l.st.Queue(ctx, opt)
 }
 
 // ClaimPending claims up to opt.Limit pending items for this process for
 // lease (0: the default lease), so two fetchers never fetch one page.
-func (l *Ledger) ClaimPending(ctx context.Context, opt QueueOptions, lease time.Duration) ([]*record.Record, error) {
+func (l *Ledger) ClaimPending(ctx context.Context, opt spec.QueueOptions, lease time.Duration) ([]*record.Record, error) {
 	return l.st.ClaimPending(ctx, opt, lease)
 }
 

@@ -73,13 +73,13 @@ type FindOptions struct {
 
 	semantic *spec.Semantic // set by Find from the three above
 
-	lang store.Filter // the query language's filters (applyQuery)
+	lang spec.Filter // the query language's filters (applyQuery)
 	// langWarnings: what applyQuery left out of the query (MentionsDropped)
 	langWarnings []string
 }
 
-// SearchOptions maps the options to the store's.
-func (o FindOptions) SearchOptions() store.SearchOptions {
+// SearchOptions maps the options to a search's.
+func (o FindOptions) SearchOptions() spec.SearchOptions {
 	f := o.lang
 	f.Tags, f.Type, f.Since, f.Until, f.Actor, f.Status, f.Archived = o.Tags, o.Type, o.Since, o.Until, o.Actor, o.Status, spec.NotArchived
 	if o.ArchivedSet {
@@ -89,7 +89,7 @@ func (o FindOptions) SearchOptions() store.SearchOptions {
 		f.Sites = append(append([]string{}, f.Sites...), h)
 	}
 	f.Starred, f.Read, f.Unread = f.Starred || o.Starred, f.Read || o.Read, f.Unread || o.Unread
-	return store.SearchOptions{
+	return spec.SearchOptions{
 		Text: o.Query, Filter: f, Limit: o.Limit, Offset: o.Offset, Snippets: o.Snippets,
 		ExpandChunks: o.ExpandChunks, Detailed: o.Detailed, AllCopies: o.AllCopies, StaleAfter: o.StaleAfter,
 		Weights: o.Weights, ScanRows: o.ScanRows, Semantic: o.semantic, Cut: o.cut(),
@@ -149,7 +149,7 @@ func (l *Ledger) Find(ctx context.Context, opt FindOptions) (*FindResult, error)
 		opt.semantic, mode, warnings = l.SemanticSide(ctx, opt)
 	}
 	so := opt.SearchOptions()
-	var res *store.SearchResult
+	var res *spec.SearchResult
 	if so.Text == "" {
 		res, err = st.Recent(ctx, so)
 	} else {
@@ -180,11 +180,11 @@ const ArchivedMatchesMax = 20
 // among the archived items: "archived means read, still findable" (issue
 // 30), so the faces say that only archived items match and how to show
 // them (is:archived) instead of "try other words".
-func archivedMatches(ctx context.Context, st *store.Store, so store.SearchOptions) (int, error) {
+func archivedMatches(ctx context.Context, st *store.Store, so spec.SearchOptions) (int, error) {
 	so.Filter.Archived = spec.OnlyArchived
 	so.Limit, so.Snippets, so.Detailed = ArchivedMatchesMax, -1, 1
 	var (
-		res *store.SearchResult
+		res *spec.SearchResult
 		err error
 	)
 	if so.Text == "" {

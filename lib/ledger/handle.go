@@ -49,22 +49,15 @@ func Open(ctx context.Context, path string, opt OpenOptions) (*Ledger, error) {
 	return &Ledger{st: st}, nil
 }
 
-// New wraps a store the caller opened (and closes, with Close or itself):
-// for lib/ledger's own tests and ledgertest, the only packages that can
-// hold a store.
-func New(st *store.Store) *Ledger { return &Ledger{st: st} }
+// wrap wraps a store the caller opened (and closes, with Close or
+// itself): for lib/ledger's own code and tests.
+func wrap(st *store.Store) *Ledger { return &Ledger{st: st} }
 
 // Close closes the store.
 func (l *Ledger) Close() error { return l.st.Close() }
 
 // Path is the database file.
 func (l *Ledger) Path() string { return l.st.Path() }
-
-// Which archived items a search lets through (FindOptions.Archived).
-const ()
-
-// Review decisions (record.ReviewDecision.Decision).
-const ()
 
 // firstResolve is the optional ResolveOptions of a method.
 func firstResolve(ro []ResolveOptions) ResolveOptions {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
@@ -14,24 +15,12 @@ import (
 // linkledger commands, the MCP server, the web app) imports lib/store:
 // their dependency tests check (docs/cli.md, "Three faces").
 
-// Limits and defaults of the store a face states in its flags and help.
-const ()
-
-// Errors a face tells apart (with errors.Is).
-var ()
-
 // IsBusy reports whether err is SQLite's "database is locked" (another
 // process held the write lock longer than the busy timeout).
 func IsBusy(err error) bool { return store.IsBusy(err) }
 
 // ValidActor reports whether a is an actor: human or agent:<name>.
 func ValidActor(a string) bool { return store.ValidActor(a) }
-
-// Types of the store that cross the service layer unchanged.
-type (
-	// ExportFilter chooses the items of ExportIDs.
-	ExportFilter = store.Filter
-)
 
 // storeOptions are opt as the store's options.
 func (opt OpenOptions) storeOptions() store.Options {
@@ -48,7 +37,7 @@ func (l *Ledger) ItemCount(ctx context.Context) (int, error) { return l.st.Count
 // Recent lists the newest saved items (at most limit), as find with no
 // query does.
 func (l *Ledger) Recent(ctx context.Context, limit int) ([]*record.Record, error) {
-	res, err := l.st.Recent(ctx, store.SearchOptions{Limit: limit})
+	res, err := l.st.Recent(ctx, spec.SearchOptions{Limit: limit})
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +74,7 @@ func (l *Ledger) StoredChunks(ctx context.Context, id string, maxBytes int) (rec
 }
 
 // ExportIDs lists the ids of the items f lets through, in export order.
-func (l *Ledger) ExportIDs(ctx context.Context, f ExportFilter) ([]string, error) {
+func (l *Ledger) ExportIDs(ctx context.Context, f spec.Filter) ([]string, error) {
 	return l.st.ExportIDs(ctx, f)
 }
 
@@ -121,18 +110,15 @@ func (l *Ledger) CountClaimable(ctx context.Context, maxAttempts int) (int, erro
 	return l.st.CountClaimable(ctx, maxAttempts)
 }
 
-// ResolveDecayOptions is o.Resolve on this ledger: the policy o gives, over the
+// ResolveDecayOptions is the policy o gives on this ledger, over the
 // stored one.
 func (l *Ledger) ResolveDecayOptions(ctx context.Context, o DecayOptions) (spec.DecayPolicy, error) {
-	return o.Resolve(ctx, l.st)
+	return o.resolve(ctx, l.st)
 }
-
-// EmbedEndpoint is a stored embeddings endpoint (SetEmbed).
-type EmbedEndpoint = store.EmbedSetting
 
 // StoredEmbed is the stored embeddings endpoint (stored nil: none); it
 // makes a Ledger a cli.EmbedSettings.
-func (l *Ledger) StoredEmbed(ctx context.Context) (EmbedEndpoint, *spec.StoredSetting, error) {
+func (l *Ledger) StoredEmbed(ctx context.Context) (embed.Endpoint, *spec.StoredSetting, error) {
 	return l.st.StoredEmbed(ctx)
 }
 

@@ -73,7 +73,7 @@ const (
 // ingest status and last error (the "ingest" extra field).
 func (l *Ledger) Queue(ctx context.Context, which string, limit int) ([]*record.Record, error) {
 	st := l.st
-	q := store.QueueOptions{Limit: limit}
+	q := spec.QueueOptions{Limit: limit}
 	switch which {
 	case QueuePending:
 		q.Queue = store.QueuePending

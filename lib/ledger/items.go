@@ -65,7 +65,7 @@ func (o WriteOptions) actor() string {
 
 // Unannotate removes annotations (by id) from the item arg names, all or
 // none: an id that is not one of the item's annotations fails with a
-// *store.NoAnnotationError and removes nothing. The result record carries
+// *spec.NoAnnotationError and removes nothing. The result record carries
 // the item's identity and change.annotations_removed.
 func (l *Ledger) Unannotate(ctx context.Context, arg string, annotationIDs []int64, opt WriteOptions) (*record.Record, error) {
 	st := l.st
@@ -74,7 +74,7 @@ func (l *Ledger) Unannotate(ctx context.Context, arg string, annotationIDs []int
 		return nil, err
 	}
 	ch, err := st.RemoveAnnotations(ctx, rec.ID, annotationIDs, opt.actor())
-	var nae *store.NoAnnotationError
+	var nae *spec.NoAnnotationError
 	if errors.As(err, &nae) {
 		return nil, &NoAnnotationError{NoAnnotationError: nae, Arg: arg}
 	}
@@ -105,7 +105,7 @@ func (l *Ledger) CheckPinnable(ctx context.Context, id, arg string, annotationID
 		}
 		return nil
 	}
-	return &NoAnnotationError{NoAnnotationError: &store.NoAnnotationError{ItemID: id, IDs: []int64{annotationID}}, Arg: arg}
+	return &NoAnnotationError{NoAnnotationError: &spec.NoAnnotationError{ItemID: id, IDs: []int64{annotationID}}, Arg: arg}
 }
 
 // hinted is an error that only carries a hint (for an InputError's Err).
@@ -117,7 +117,7 @@ func (h hinted) Hint() string  { return h.hint }
 // NoAnnotationError says annotation ids given for an item are not its
 // annotations (errors.Is spec.ErrNoAnnotation).
 type NoAnnotationError struct {
-	*store.NoAnnotationError
+	*spec.NoAnnotationError
 	Arg string // the item argument as the user gave it
 }
 
@@ -168,7 +168,7 @@ func (l *Ledger) Delete(ctx context.Context, arg string, opt WriteOptions) (*rec
 // itemRef resolves arg and returns the item's identity (id, url,
 // canonical_url, source_type, title) as a record for a verb's result.
 func itemRef(ctx context.Context, st *store.Store, arg string, opt ResolveOptions) (*record.Record, error) {
-	id, err := New(st).ResolveItem(ctx, arg, opt)
+	id, err := wrap(st).ResolveItem(ctx, arg, opt)
 	if err != nil {
 		return nil, err
 	}

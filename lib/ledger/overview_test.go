@@ -65,7 +65,7 @@ func TestOverview(t *testing.T) {
 		}
 	}
 
-	o, err := New(st).BuildOverview(ctx, OverviewOptions{})
+	o, err := wrap(st).BuildOverview(ctx, OverviewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestOverview(t *testing.T) {
 	}
 
 	// deterministic
-	again, err := New(st).BuildOverview(ctx, OverviewOptions{})
+	again, err := wrap(st).BuildOverview(ctx, OverviewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestOverview(t *testing.T) {
 	}
 
 	// a small budget cuts lists, never the counts
-	small, err := New(st).BuildOverview(ctx, OverviewOptions{MaxTokens: MinOverviewTokens})
+	small, err := wrap(st).BuildOverview(ctx, OverviewOptions{MaxTokens: MinOverviewTokens})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,13 +138,13 @@ func TestOverview(t *testing.T) {
 	if !small.Truncated || small.Tokens > MinOverviewTokens || small.Items != 7 || !strings.HasPrefix(OverviewText(small), "7 items") {
 		t.Errorf("overview in %d tokens: %d tokens, truncated %v\n%s", MinOverviewTokens, small.Tokens, small.Truncated, OverviewText(small))
 	}
-	if _, err := New(st).BuildOverview(ctx, OverviewOptions{MaxTokens: 50}); err == nil {
+	if _, err := wrap(st).BuildOverview(ctx, OverviewOptions{MaxTokens: 50}); err == nil {
 		t.Errorf("max tokens 50: no error")
 	}
 }
 
 func TestOverviewEmpty(t *testing.T) {
-	o, err := New(openTest(t)).BuildOverview(context.Background(), OverviewOptions{})
+	o, err := wrap(openTest(t)).BuildOverview(context.Background(), OverviewOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func BenchmarkOverview(b *testing.B) {
 			seedBench(b, st, size)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := New(st).BuildOverview(ctx, OverviewOptions{}); err != nil {
+				if _, err := wrap(st).BuildOverview(ctx, OverviewOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -92,7 +92,7 @@ func packBrief(ctx context.Context, st *store.Store, query string, o record.Pack
 	if pointers == 0 {
 		pointers = -1 // a pack saved with no pointers keeps none
 	}
-	res, err := New(st).Brief(ctx, BriefOptions{
+	res, err := wrap(st).Brief(ctx, BriefOptions{
 		Find: FindOptions{Query: query, Tags: o.Tags, Type: o.Type,
 			Mode: o.Mode, SemanticWeight: o.SemanticWeight, Embedder: e},
 		MaxItems: o.MaxItems, MaxPointers: pointers, PointerWords: o.PointerWords, MaxTokens: o.MaxTokens,

@@ -105,7 +105,7 @@ func TestPackKeepsRanking(t *testing.T) {
 	hybrid := o
 	hybrid.Mode, hybrid.SemanticWeight = spec.ModeHybrid, &w
 
-	p, err := New(st).SavePack(ctx, "h", "NAC", hybrid, PackWriteOptions{Embedder: ok})
+	p, err := wrap(st).SavePack(ctx, "h", "NAC", hybrid, PackWriteOptions{Embedder: ok})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestPackKeepsRanking(t *testing.T) {
 	if p.Options.Mode != "hybrid" || p.Options.SemanticWeight == nil || *p.Options.SemanticWeight != 0.7 {
 		t.Errorf("stored options = %+v", p.Options)
 	}
-	p, err = New(st).RefreshPack(ctx, "h", PackWriteOptions{Embedder: ok})
+	p, err = wrap(st).RefreshPack(ctx, "h", PackWriteOptions{Embedder: ok})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestPackKeepsRanking(t *testing.T) {
 		t.Errorf("refresh hybrid: mode %q left %v items (-want +got):\n%s", p.Mode, p.Left, d)
 	}
 	// no endpoint now: lexical, with the reason, not an error
-	p, err = New(st).RefreshPack(ctx, "h", PackWriteOptions{})
+	p, err = wrap(st).RefreshPack(ctx, "h", PackWriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestPackKeepsRanking(t *testing.T) {
 	}
 	// the endpoint failing: the same
 	bad := &embed.Client{URL: srv.URL + "/500/v1", Model: "hash-64", Attempts: 1}
-	p, err = New(st).RefreshPack(ctx, "h", PackWriteOptions{Embedder: bad})
+	p, err = wrap(st).RefreshPack(ctx, "h", PackWriteOptions{Embedder: bad})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,10 +144,10 @@ func TestPackKeepsRanking(t *testing.T) {
 	lexical := o
 	lexical.Mode = spec.ModeLexical
 	asked := fake.Requests()
-	if p, err = New(st).SavePack(ctx, "l", "NAC", lexical, PackWriteOptions{Embedder: ok}); err != nil {
+	if p, err = wrap(st).SavePack(ctx, "l", "NAC", lexical, PackWriteOptions{Embedder: ok}); err != nil {
 		t.Fatal(err)
 	}
-	if p, err = New(st).RefreshPack(ctx, "l", PackWriteOptions{Embedder: ok}); err != nil {
+	if p, err = wrap(st).RefreshPack(ctx, "l", PackWriteOptions{Embedder: ok}); err != nil {
 		t.Fatal(err)
 	}
 	if len(items(p)) != 0 || p.Mode != "" || p.Warnings != nil || fake.Requests() != asked {
@@ -155,13 +155,13 @@ func TestPackKeepsRanking(t *testing.T) {
 	}
 
 	// saved with no mode: the default of each build, nothing stored
-	if p, err = New(st).SavePack(ctx, "d", "NAC", o, PackWriteOptions{Embedder: ok}); err != nil {
+	if p, err = wrap(st).SavePack(ctx, "d", "NAC", o, PackWriteOptions{Embedder: ok}); err != nil {
 		t.Fatal(err)
 	}
 	if p.Mode != "hybrid" || p.Options.Mode != "" || p.Options.SemanticWeight != nil {
 		t.Errorf("default pack: mode %q options %+v", p.Mode, p.Options)
 	}
-	if p, err = New(st).RefreshPack(ctx, "d", PackWriteOptions{}); err != nil {
+	if p, err = wrap(st).RefreshPack(ctx, "d", PackWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(items(p)) != 0 || p.Mode != "" || p.Warnings != nil {
@@ -173,10 +173,10 @@ func TestPackKeepsRanking(t *testing.T) {
 	if _, err := st.SavePack(ctx, "f", "NAC", fuzzy, store.PackVersion{Brief: `{"items":[],"tokens":1,"max_tokens":2000}`}, spec.ActorHuman, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).RefreshPack(ctx, "f", PackWriteOptions{Embedder: ok}); err == nil || !strings.Contains(err.Error(), `pack "f": stored options: mode "fuzzy"`) {
+	if _, err := wrap(st).RefreshPack(ctx, "f", PackWriteOptions{Embedder: ok}); err == nil || !strings.Contains(err.Error(), `pack "f": stored options: mode "fuzzy"`) {
 		t.Errorf("refresh of a stored bad mode: %v", err)
 	}
-	if p, err := New(st).ShowPack(ctx, "f", 0); err != nil || p.Version != 1 {
+	if p, err := wrap(st).ShowPack(ctx, "f", 0); err != nil || p.Version != 1 {
 		t.Errorf("after a failed refresh: %v %+v", err, p)
 	}
 	b, err := json.Marshal(o)

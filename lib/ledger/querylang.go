@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/query"
 	"github.com/linkledger/linkledger/lib/record"
@@ -51,7 +50,7 @@ func applyQuery(opt FindOptions, now time.Time) FindOptions {
 	if l.DroppedMentions > 0 {
 		opt.langWarnings = append(opt.langWarnings, MentionsDropped(l.DroppedMentions))
 	}
-	opt.lang = store.Filter{Sites: l.Sites, Types: l.Types, Actors: l.Actors, Phrases: l.Phrases, Exclude: l.Exclude,
+	opt.lang = spec.Filter{Sites: l.Sites, Types: l.Types, Actors: l.Actors, Phrases: l.Phrases, Exclude: l.Exclude,
 		Pinned: l.Pinned, HasHighlights: l.HasHighlights, HasNotes: l.HasNotes,
 		Starred: l.Starred, Read: l.Read, Unread: l.Unread}
 	return opt

@@ -2,7 +2,9 @@ package ledger
 
 import (
 	"context"
+
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -14,11 +16,11 @@ import (
 // every neighbour, as --all-matches). The list is cut from its best
 // neighbour, not the page's: the page so.Offset, so.Limit is taken from
 // the cut list, so pages stay stable.
-func (l *Ledger) RelatedHits(ctx context.Context, id string, so store.SearchOptions) (*store.SearchResult, error) {
+func (l *Ledger) RelatedHits(ctx context.Context, id string, so spec.SearchOptions) (*spec.SearchResult, error) {
 	st := l.st
 	limit := so.Limit
 	if limit <= 0 {
-		limit = 10 // store.SearchOptions' default
+		limit = 10 // spec.SearchOptions' default
 	}
 	off := max(so.Offset, 0)
 	so.Offset, so.Limit = 0, off+limit

@@ -68,8 +68,8 @@ func ParseSpan(since, until string, now time.Time) (time.Time, time.Time, error)
 }
 
 // Filter reads and checks the request: its since and until against now.
-func (r FindRequest) Filter(now time.Time) (Filter, error) {
-	f := Filter{Type: r.Type, Actor: r.Actor, Status: r.Status, Tags: r.Tags}
+func (r FindRequest) Filter(now time.Time) (spec.Filter, error) {
+	f := spec.Filter{Type: r.Type, Actor: r.Actor, Status: r.Status, Tags: r.Tags}
 	switch r.Type {
 	case "", "article", "x", "youtube", "pdf", "text":
 	default:

@@ -63,7 +63,7 @@ func TestResolveItem(t *testing.T) {
 		{"ftp://example.com/x", ""},
 		{"", ""},
 	} {
-		got, err := New(st).ResolveItem(ctx, tc.arg, ResolveOptions{Cwd: dir})
+		got, err := wrap(st).ResolveItem(ctx, tc.arg, ResolveOptions{Cwd: dir})
 		if tc.want == "" {
 			var ne *NoItemError
 			if !errors.As(err, &ne) {

@@ -28,7 +28,7 @@ type ReviewQueueOptions struct {
 // tag (tagged[0]).
 func (l *Ledger) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*record.Record, error) {
 	st := l.st
-	p, err := opt.Decay.Resolve(ctx, st)
+	p, err := opt.Decay.resolve(ctx, st)
 	if err != nil {
 		return nil, err
 	}
@@ -45,16 +45,10 @@ func (l *Ledger) Review(ctx context.Context, d spec.ReviewDecision, opt WriteOpt
 	st := l.st
 	rec, err := st.Review(ctx, d, opt.actor())
 	if errors.Is(err, spec.ErrNotFound) {
-		return nil, &store.NoAnnotationError{IDs: []int64{d.AnnotationID}}
+		return nil, &spec.NoAnnotationError{IDs: []int64{d.AnnotationID}}
 	}
 	return rec, err
 }
-
-// Review decisions beyond confirm and reject, and the errors of a
-// decision made on a stale page (docs/ui.md "Review you can trust").
-const ()
-
-type ()
 
 // ReviewAll applies decisions in one transaction, in order: all of them
 // or, when one fails (a *spec.StaleError, an unknown annotation, a refused

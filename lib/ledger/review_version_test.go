@@ -14,7 +14,7 @@ import (
 // text (and "tag:NAME" for tags).
 func queueVersions(t *testing.T, st *store.Store) map[string]string {
 	t.Helper()
-	recs, err := New(st).ReviewQueue(context.Background(), ReviewQueueOptions{})
+	recs, err := wrap(st).ReviewQueue(context.Background(), ReviewQueueOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func queueVersions(t *testing.T, st *store.Store) map[string]string {
 
 func reviewOf(t *testing.T, st *store.Store, text string) string {
 	t.Helper()
-	rec, err := New(st).Show(context.Background(), "https://decay.test/kites", ShowOptions{})
+	rec, err := wrap(st).Show(context.Background(), "https://decay.test/kites", ShowOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func reviewOf(t *testing.T, st *store.Store, text string) string {
 
 func annIDOf(t *testing.T, st *store.Store, text string) int64 {
 	t.Helper()
-	rec, err := New(st).Show(context.Background(), "https://decay.test/kites", ShowOptions{})
+	rec, err := wrap(st).Show(context.Background(), "https://decay.test/kites", ShowOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +72,14 @@ func TestReviewStale(t *testing.T) {
 	if v["weak guess"] == "" || v["weak guess"] == v["fair guess"] {
 		t.Fatalf("versions: %v", v)
 	}
-	rec, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewConfirmed, IfVersion: v["weak guess"]}, WriteOptions{})
+	rec, err := wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewConfirmed, IfVersion: v["weak guess"]}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rec.Annotations[0].Version == "" || rec.Annotations[0].Version == v["weak guess"] {
 		t.Errorf("the answer's version %q: want a new one", rec.Annotations[0].Version)
 	}
-	_, err = New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewRejected, IfVersion: v["weak guess"]}, WriteOptions{})
+	_, err = wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewRejected, IfVersion: v["weak guess"]}, WriteOptions{})
 	var se *spec.StaleError
 	if !errors.As(err, &se) || se.AnnotationID != weak || se.Now != "confirmed by human" {
 		t.Fatalf("stale reject: %v, want a spec.StaleError saying confirmed by human", err)
@@ -89,16 +89,16 @@ func TestReviewStale(t *testing.T) {
 	}
 	// an edit: the confidence set by another page
 	fair := annIDOf(t, st, "fair guess")
-	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Confidence: fp(0.8)}, WriteOptions{}); err != nil {
+	if _, err := wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Confidence: fp(0.8)}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewRejected, IfVersion: v["fair guess"]}, WriteOptions{}); !errors.As(err, &se) {
+	if _, err := wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewRejected, IfVersion: v["fair guess"]}, WriteOptions{}); !errors.As(err, &se) {
 		t.Fatalf("reject after an edit: %v, want a spec.StaleError", err)
 	}
 	if got := reviewOf(t, st, "fair guess"); got != "" {
 		t.Errorf("after the stale reject: %q, want undecided", got)
 	}
-	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewRejected}, WriteOptions{}); err != nil {
+	if _, err := wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewRejected}, WriteOptions{}); err != nil {
 		t.Errorf("a decision without a version: %v", err)
 	}
 }
@@ -110,14 +110,14 @@ func TestReviewUndo(t *testing.T) {
 	ctx := context.Background()
 	st := decayStore(t)
 	weak, fair := annIDOf(t, st, "weak guess"), annIDOf(t, st, "fair guess")
-	rec, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewRejected}, WriteOptions{})
+	rec, err := wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewRejected}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo}, WriteOptions{Actor: "agent:a"}); err == nil {
+	if _, err := wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo}, WriteOptions{Actor: "agent:a"}); err == nil {
 		t.Error("an agent undid a person's decision")
 	}
-	undone, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo, IfVersion: rec.Annotations[0].Version}, WriteOptions{})
+	undone, err := wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo, IfVersion: rec.Annotations[0].Version}, WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,13 +127,13 @@ func TestReviewUndo(t *testing.T) {
 	if _, ok := queueVersions(t, st)["weak guess"]; !ok {
 		t.Error("an undone annotation is not back in the queue")
 	}
-	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo}, WriteOptions{}); err == nil {
+	if _, err := wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: weak, Decision: spec.ReviewUndo}, WriteOptions{}); err == nil {
 		t.Error("an undo of an undecided annotation was accepted")
 	}
-	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewConfirmed}, WriteOptions{}); err != nil {
+	if _, err := wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewConfirmed}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewUndo}, WriteOptions{}); err != nil {
+	if _, err := wrap(st).Review(ctx, spec.ReviewDecision{AnnotationID: fair, Decision: spec.ReviewUndo}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := reviewOf(t, st, "fair guess"); got != "" {
@@ -147,7 +147,7 @@ func TestReviewUndo(t *testing.T) {
 func TestReviewAllOneTransaction(t *testing.T) {
 	ctx := context.Background()
 	st := decayStore(t)
-	if _, err := New(st).Tag(ctx, "https://decay.test/kites", []string{"birds"}, nil, SaveOptions{Actor: "agent:a"}); err != nil {
+	if _, err := wrap(st).Tag(ctx, "https://decay.test/kites", []string{"birds"}, nil, SaveOptions{Actor: "agent:a"}); err != nil {
 		t.Fatal(err)
 	}
 	v := queueVersions(t, st)
@@ -158,7 +158,7 @@ func TestReviewAllOneTransaction(t *testing.T) {
 		{ItemID: item, Tag: "birds", Decision: spec.ReviewConfirmed, IfVersion: v["tag:birds"]},
 		{AnnotationID: fair, Decision: spec.ReviewRejected, IfVersion: "0000000000000000"},
 	}
-	_, err := New(st).ReviewAll(ctx, batch, WriteOptions{})
+	_, err := wrap(st).ReviewAll(ctx, batch, WriteOptions{})
 	var be *spec.BatchError
 	var se *spec.StaleError
 	if !errors.As(err, &be) || be.Index != 2 || !errors.As(err, &se) {
@@ -171,7 +171,7 @@ func TestReviewAllOneTransaction(t *testing.T) {
 		t.Error("a failed batch decided the tag")
 	}
 	batch[2].IfVersion = v["fair guess"]
-	recs, err := New(st).ReviewAll(ctx, batch, WriteOptions{})
+	recs, err := wrap(st).ReviewAll(ctx, batch, WriteOptions{})
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("batch: %d, %v", len(recs), err)
 	}
@@ -179,10 +179,10 @@ func TestReviewAllOneTransaction(t *testing.T) {
 		t.Errorf("after the batch: %q %q", a, b)
 	}
 	// the tag, decided: a stale second decision is refused; undo puts it back
-	if _, err := New(st).Review(ctx, spec.ReviewDecision{ItemID: item, Tag: "birds", Decision: spec.ReviewRejected, IfVersion: v["tag:birds"]}, WriteOptions{}); !errors.As(err, &se) || se.Tag != "birds" {
+	if _, err := wrap(st).Review(ctx, spec.ReviewDecision{ItemID: item, Tag: "birds", Decision: spec.ReviewRejected, IfVersion: v["tag:birds"]}, WriteOptions{}); !errors.As(err, &se) || se.Tag != "birds" {
 		t.Errorf("stale tag decision: %v", err)
 	}
-	if _, err := New(st).Review(ctx, spec.ReviewDecision{ItemID: item, Tag: "birds", Decision: spec.ReviewUndo, IfVersion: recs[1].Tagged[0].Version}, WriteOptions{}); err != nil {
+	if _, err := wrap(st).Review(ctx, spec.ReviewDecision{ItemID: item, Tag: "birds", Decision: spec.ReviewUndo, IfVersion: recs[1].Tagged[0].Version}, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := queueVersions(t, st)["tag:birds"]; got != v["tag:birds"] {

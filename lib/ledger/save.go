@@ -161,11 +161,11 @@ func (l *Ledger) Pin(ctx context.Context, arg string, annotationID int64, pin bo
 
 // saveExisting saves rec onto the existing item arg names.
 func saveExisting(ctx context.Context, st *store.Store, arg string, rec *record.Record, opt SaveOptions) (*record.Record, error) {
-	id, err := New(st).ResolveItem(ctx, arg, opt.Resolve)
+	id, err := wrap(st).ResolveItem(ctx, arg, opt.Resolve)
 	if err != nil {
 		return nil, err
 	}
 	rec.ID = id
-	out, err := New(st).Save(ctx, rec, opt)
+	out, err := wrap(st).Save(ctx, rec, opt)
 	return out, notFound(err, arg, st)
 }

@@ -63,7 +63,7 @@ func TestSaveAnnotateTagPin(t *testing.T) {
 	ctx := context.Background()
 	st := openTest(t)
 	opt := SaveOptions{Actor: "agent:test"}
-	rec, err := New(st).Save(ctx, &record.Record{URL: "https://example.com/post?utm_source=feed", Note: "why", Tags: []string{"ai"}}, opt)
+	rec, err := wrap(st).Save(ctx, &record.Record{URL: "https://example.com/post?utm_source=feed", Note: "why", Tags: []string{"ai"}}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,43 +71,46 @@ func TestSaveAnnotateTagPin(t *testing.T) {
 	if rec.ID != id || rec.CanonicalURL != "https://example.com/post" || rec.New == nil || !*rec.New || rec.Save == nil || !rec.Save.NoteAdded {
 		t.Fatalf("Save: %+v", rec)
 	}
-	if _, err := New(st).Save(ctx, &record.Record{URL: "gopher://x"}, opt); !errors.As(err, new(*InputError)) {
+	if _, err := wrap(st).Save(ctx, &record.Record{URL: "gopher://x"}, opt); !errors.As(err, new(*InputError)) {
 		t.Errorf("Save of a bad URL: %v, want an InputError", err)
 	}
 
 	conf := 0.9
-	rec, err = New(st).Annotate(ctx, "example.com/post", []record.Annotation{{Type: record.AnnHighlight, Text: "the claim", Confidence: &conf}}, opt)
+	rec, err = wrap(st).Annotate(ctx, "example.com/post", []record.Annotation{{Type: record.AnnHighlight, Text: "the claim", Confidence: &conf}}, opt)
 	if err != nil || rec.ID != id || len(rec.Save.AnnotationIDs) != 1 {
 		t.Fatalf("Annotate: %+v %v", rec, err)
 	}
 	ann := rec.Save.AnnotationIDs[0]
-	if _, err := New(st).Annotate(ctx, id, nil, opt); !errors.As(err, new(*InputError)) {
+	if _, err := wrap(st).Annotate(ctx, id, nil, opt); !errors.As(err, new(*InputError)) {
 		t.Errorf("Annotate with nothing: %v", err)
 	}
-	if _, err := New(st).Pin(ctx, id, ann, true, opt); err != nil {
+	if _, err := wrap(st).Pin(ctx, id, ann, true, opt); err != nil {
 		t.Fatal(err)
 	}
-	rec, err = New(st).Tag(ctx, id, []string{"memory"}, []string{"ai"}, opt)
+	rec, err = wrap(st).Tag(ctx, id, []string{"memory"}, []string{"ai"}, opt)
 	if err != nil || !cmp.Equal(rec.Save.TagsAdded, []string{"memory"}) || !cmp.Equal(rec.Save.TagsRemoved, []string{"ai"}) {
 		t.Fatalf("Tag: %+v %v", rec.Save, err)
 	}
-	if _, err := New(st).Tag(ctx, id, nil, nil, opt); !errors.As(err, new(*InputError)) {
+	if _, err := wrap(st).Tag(ctx, id, nil, nil, opt); !errors.As(err, new(*InputError)) {
 		t.Errorf("Tag with nothing: %v", err)
 	}
 	// every verb names an unknown item the same way
 	for name, fn := range map[string]func() error{
 		"annotate": func() error {
-			_, err := New(st).Annotate(ctx, "https://example.com/other", []record.Annotation{{Type: record.AnnNote, Text: "x"}}, opt)
+			_, err := wrap(st).Annotate(ctx, "https://example.com/other", []record.Annotation{{Type: record.AnnNote, Text: "x"}}, opt)
 			return err
 		},
 		"tag": func() error {
-			_, err := New(st).Tag(ctx, "https://example.com/other", []string{"x"}, nil, opt)
+			_, err := wrap(st).Tag(ctx, "https://example.com/other", []string{"x"}, nil, opt)
 			return err
 		},
-		"pin":    func() error { _, err := New(st).Pin(ctx, "https://example.com/other", ann, true, opt); return err },
-		"status": func() error { _, err := New(st).Status(ctx, "https://example.com/other", ResolveOptions{}); return err },
+		"pin": func() error { _, err := wrap(st).Pin(ctx, "https://example.com/other", ann, true, opt); return err },
+		"status": func() error {
+			_, err := wrap(st).Status(ctx, "https://example.com/other", ResolveOptions{})
+			return err
+		},
 		"related": func() error {
-			_, err := New(st).Related(ctx, "https://example.com/other", FindOptions{}, ResolveOptions{})
+			_, err := wrap(st).Related(ctx, "https://example.com/other", FindOptions{}, ResolveOptions{})
 			return err
 		},
 	} {
@@ -117,7 +120,7 @@ func TestSaveAnnotateTagPin(t *testing.T) {
 		}
 	}
 
-	got, err := New(st).Show(ctx, id, ShowOptions{})
+	got, err := wrap(st).Show(ctx, id, ShowOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +151,7 @@ func TestFindAndBrief(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := New(st).Tag(ctx, "https://example.com/c", []string{"animals"}, nil, SaveOptions{}); err != nil {
+	if _, err := wrap(st).Tag(ctx, "https://example.com/c", []string{"animals"}, nil, SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	ids := func(recs []*record.Record) []string {
@@ -158,42 +161,42 @@ func TestFindAndBrief(t *testing.T) {
 		}
 		return out
 	}
-	res, err := New(st).Find(ctx, FindOptions{Query: "quokkas"})
+	res, err := wrap(st).Find(ctx, FindOptions{Query: "quokkas"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(res.Hits); len(got) != 2 || !cmp.Equal(slices.Sorted(slices.Values(got)), []string{"https://example.com/a", "https://example.com/c"}) {
 		t.Errorf("Find quokkas: %v", got)
 	}
-	res, err = New(st).Find(ctx, FindOptions{Query: "quokkas", Tags: []string{"animals"}})
+	res, err = wrap(st).Find(ctx, FindOptions{Query: "quokkas", Tags: []string{"animals"}})
 	if err != nil || !cmp.Equal(ids(res.Hits), []string{"https://example.com/c"}) {
 		t.Errorf("Find quokkas --tags animals: %v %v", ids(res.Hits), err)
 	}
-	res, err = New(st).Find(ctx, FindOptions{Limit: 2})
+	res, err = wrap(st).Find(ctx, FindOptions{Limit: 2})
 	if err != nil || len(res.Hits) != 2 || res.Hits[0].Hit.Rank != 1 {
 		t.Errorf("Find with no query (newest first): %v %v", ids(res.Hits), err)
 	}
 	// archived items are left out unless asked for
-	if _, err := New(st).Archive(ctx, "https://example.com/a", true, WriteOptions{}); err != nil {
+	if _, err := wrap(st).Archive(ctx, "https://example.com/a", true, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	res, _ = New(st).Find(ctx, FindOptions{Query: "quokkas"})
+	res, _ = wrap(st).Find(ctx, FindOptions{Query: "quokkas"})
 	if !cmp.Equal(ids(res.Hits), []string{"https://example.com/c"}) {
 		t.Errorf("Find leaves archived items out: %v", ids(res.Hits))
 	}
-	res, _ = New(st).Find(ctx, FindOptions{Query: "quokkas", Archived: spec.AnyArchived, ArchivedSet: true})
+	res, _ = wrap(st).Find(ctx, FindOptions{Query: "quokkas", Archived: spec.AnyArchived, ArchivedSet: true})
 	if len(res.Hits) != 2 {
 		t.Errorf("Find with archived items: %v", ids(res.Hits))
 	}
 
-	b, err := New(st).Brief(ctx, BriefOptions{Find: FindOptions{Query: "quokkas water"}, MaxTokens: 300})
+	b, err := wrap(st).Brief(ctx, BriefOptions{Find: FindOptions{Query: "quokkas water"}, MaxTokens: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(b.Pack.Items) != 1 || b.Pack.Items[0].URL != "https://example.com/c" || b.Pack.Tokens > 300 || b.Pack.MaxTokens != 300 || b.Text == "" {
 		t.Errorf("Brief: %+v", b.Pack)
 	}
-	if _, err := New(st).Brief(ctx, BriefOptions{Find: FindOptions{Query: "quokkas"}, MaxTokens: 3}); !errors.Is(err, brief.ErrBudget) {
+	if _, err := wrap(st).Brief(ctx, BriefOptions{Find: FindOptions{Query: "quokkas"}, MaxTokens: 3}); !errors.Is(err, brief.ErrBudget) {
 		t.Errorf("Brief in 3 tokens: %v, want ErrBudget", err)
 	}
 }

@@ -92,7 +92,7 @@ func (e *sizeError) Error() string {
 
 // EmbedFailed is the warning of a search whose query could not be
 // embedded, or whose vector has another size than the stored ones
-// (store.SearchResult.SemanticErr): it ranked lexically.
+// (spec.SearchResult.SemanticErr): it ranked lexically.
 func EmbedFailed(err error) string {
 	var se *sizeError
 	if errors.As(err, &se) {

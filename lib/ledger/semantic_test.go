@@ -32,7 +32,7 @@ func TestFindGivesUpWithItsCaller(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = New(st).Find(ctx, FindOptions{Query: "NAC", Embedder: slow})
+	_, err = wrap(st).Find(ctx, FindOptions{Query: "NAC", Embedder: slow})
 	if took := time.Since(start); took > 10*time.Second {
 		t.Fatalf("Find took %v after its caller gave up at 200ms", took)
 	}

@@ -339,7 +339,7 @@ func recall(args []string) error {
 		exact = exact[:min(10, len(exact))]
 		// the semantic side's own top 10 (why_ranked.fusion.semantic_rank),
 		// not the page, which pins and confidence penalties reorder
-		res, err := st.Search(ctx, ledger.SearchOptions{Text: q, Limit: 80,
+		res, err := st.Search(ctx, spec.SearchOptions{Text: q, Limit: 80,
 			Semantic: &spec.Semantic{Vector: qv, Model: *model, Mode: spec.ModeSemantic}})
 		if err != nil {
 			return err

@@ -121,7 +121,7 @@ func RequestError(err error) error {
 
 // Filter reads FilterFlags' values with the archived choice archived
 // (ledger.ParseArchived's spelling), read and checked by the find request.
-func Filter(c *ucli.Command, now time.Time, archived string) (ledger.Filter, error) {
+func Filter(c *ucli.Command, now time.Time, archived string) (spec.Filter, error) {
 	r := Request(c)
 	r.Archived = archived
 	f, err := r.Filter(now)
@@ -131,10 +131,10 @@ func Filter(c *ucli.Command, now time.Time, archived string) (ledger.Filter, err
 // SearchOptions reads the shared flags into the store's search options
 // (FindOptions mapped by ledger.FindOptions.SearchOptions). limit is used
 // when the command has no --limit.
-func SearchOptions(c *ucli.Command, now time.Time, limit int) (ledger.SearchOptions, error) {
+func SearchOptions(c *ucli.Command, now time.Time, limit int) (spec.SearchOptions, error) {
 	o, err := FindOptions(c, now, limit)
 	if err != nil {
-		return ledger.SearchOptions{}, err
+		return spec.SearchOptions{}, err
 	}
 	return o.SearchOptions(), nil
 }

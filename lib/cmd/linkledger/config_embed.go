@@ -92,7 +92,7 @@ EXAMPLES:
 					case c.Bool("reset"):
 						return st.ResetEmbed(ctx)
 					case c.Bool("off"):
-						return st.SetEmbed(ctx, ledger.EmbedEndpoint{Off: true}, actor)
+						return st.SetEmbed(ctx, embed.Endpoint{Off: true}, actor)
 					case set:
 						e, row, err := st.StoredEmbed(ctx)
 						if err != nil {

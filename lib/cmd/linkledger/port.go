@@ -135,11 +135,11 @@ func exportFilterFlags() []ucli.Flag {
 
 // readFilter reads the filter flags as ll-find does; archived items are
 // in unless --no-archived (an export is the whole ledger).
-func readFilter(c *ucli.Command, now time.Time) (ledger.ExportFilter, error) {
+func readFilter(c *ucli.Command, now time.Time) (spec.Filter, error) {
 	archived := "any"
 	switch {
 	case c.Bool("no-archived") && c.Bool("only-archived"):
-		return ledger.ExportFilter{}, cli.Usage("--no-archived and --only-archived: give one")
+		return spec.Filter{}, cli.Usage("--no-archived and --only-archived: give one")
 	case c.Bool("no-archived"):
 		archived = "no"
 	case c.Bool("only-archived"):

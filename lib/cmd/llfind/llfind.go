@@ -226,7 +226,7 @@ type findRun struct {
 	text      string // the query
 	out       *cli.Output
 	fo        ledger.FindOptions
-	opts      ledger.SearchOptions
+	opts      spec.SearchOptions
 	olderThan time.Duration
 	st        *ledger.Ledger
 	// attach puts the item's stored chunks on a record (--with-chunks)
@@ -253,7 +253,7 @@ func checkModes(fv *cli.FlagValues, text string) error {
 }
 
 // checkFlags refuses the flags that do not go together (exit 2).
-func checkFlags(c *ucli.Command, fv *cli.FlagValues, opts ledger.SearchOptions) error {
+func checkFlags(c *ucli.Command, fv *cli.FlagValues, opts spec.SearchOptions) error {
 	if fv.Int("max-attempts") < 1 {
 		return cli.Usage("--max-attempts %d: want 1 or more", fv.Int("max-attempts"))
 	}
@@ -309,7 +309,7 @@ func (r *findRun) emit(recs []*record.Record) error {
 // pending ones as it goes).
 func (r *findRun) queue(ctx context.Context) error {
 	fv := r.fv
-	q := ledger.QueueOptions{Filter: r.opts.Filter, Offset: r.opts.Offset, MaxAttempts: fv.Int("max-attempts"), OlderThan: r.olderThan}
+	q := spec.QueueOptions{Filter: r.opts.Filter, Offset: r.opts.Offset, MaxAttempts: fv.Int("max-attempts"), OlderThan: r.olderThan}
 	if q.Filter.Archived == spec.NotArchived {
 		// archived items are still ingested and revalidated
 		q.Filter.Archived = spec.AnyArchived
@@ -568,7 +568,7 @@ const claimBatch = 8
 // claimPending is --pending --claim: batches of unclaimed pending items,
 // each claimed (ledger.ClaimPending) then written, until the queue has
 // none left or q.Limit items (0: no limit) were written.
-func claimPending(ctx context.Context, st *ledger.Ledger, q ledger.QueueOptions, emit func([]*record.Record) error) error {
+func claimPending(ctx context.Context, st *ledger.Ledger, q spec.QueueOptions, emit func([]*record.Record) error) error {
 	left := q.Limit
 	for {
 		b := q

@@ -183,3 +183,22 @@ const ActorHuman = "human"
 
 // DefaultMaxAttempts is the default of QueueOptions.MaxAttempts.
 const DefaultMaxAttempts = 5
+
+// NoAnnotationError names the annotation ids that are not the item's.
+type NoAnnotationError struct {
+	ItemID string
+	IDs    []int64
+}
+
+func (e *NoAnnotationError) Error() string {
+	if e.ItemID == "" && len(e.IDs) == 1 {
+		return fmt.Sprintf("no annotation %d", e.IDs[0])
+	}
+	if len(e.IDs) == 1 {
+		return fmt.Sprintf("no annotation %d on item %s", e.IDs[0], e.ItemID)
+	}
+	return fmt.Sprintf("no annotations %v on item %s", e.IDs, e.ItemID)
+}
+
+// Unwrap makes the error ErrNoAnnotation to errors.Is.
+func (e *NoAnnotationError) Unwrap() error { return ErrNoAnnotation }

@@ -54,7 +54,7 @@ func lookupCopies(ctx context.Context, conn *sqlx.Conn, ids []string, f Filter) 
 	if len(ids) == 0 {
 		return out, nil
 	}
-	fcond, fargs := f.where()
+	fcond, fargs := filterWhere(f, nil)
 	args := append(append([]any{}, fargs...), ids)
 	qs, args, err := sqlx.In(`SELECT c.id AS of, it.id, it.canonical_url, it.saved_at,
 		(SELECT count(*) FROM annotations a WHERE a.item_id = it.id AND a.type = 'highlight' AND a.pinned) AS pinned,
@@ -263,7 +263,7 @@ func attachCopies(ctx context.Context, conn *sqlx.Conn, items []*scoredItem) err
 // groups of copies made one (groupCopies) unless opts.AllCopies, when
 // every copy stays. w is nil for unranked lists. folded says whether
 // copies were folded into groups.
-func (s *Store) groupTier(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, opts SearchOptions, w *Weights) (groups []*scoredItem, folded bool, err error) {
+func (s *Store) groupTier(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, opts searchOpts, w *Weights) (groups []*scoredItem, folded bool, err error) {
 	if opts.AllCopies {
 		return items[:min(len(items), opts.Limit)], false, nil
 	}
@@ -302,7 +302,7 @@ const (
 
 // firstPool is the candidates of rankPage's first tier: an explicit
 // pool, else tierRows per item.
-func firstPool(opts SearchOptions) int {
+func firstPool(opts searchOpts) int {
 	if opts.Candidates > 0 {
 		return opts.Candidates
 	}
@@ -313,7 +313,7 @@ func firstPool(opts SearchOptions) int {
 // tiers (see tierItems). With opts.Cut, the items of the list whose text
 // match (bm25) is below Cut times the best of the first tier are left out; tiers are
 // added until the page is full, or a tier adds no item above the cut.
-func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, rank func(SearchOptions) ([]*scoredItem, error)) ([]*scoredItem, error) {
+func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts searchOpts, rank func(searchOpts) ([]*scoredItem, error)) ([]*scoredItem, error) {
 	n := opts.Offset + opts.Limit
 	var list []*scoredItem
 	seen := map[string]bool{}
@@ -390,7 +390,7 @@ func (s *Store) rankPage(ctx context.Context, conn *sqlx.Conn, opts SearchOption
 // copyRetries). more says whether a larger pool could find more items
 // (the pool was full); when it could not, every group is returned: a
 // larger pool would rank the same rows the same way.
-func (s *Store) rankTier(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, rank func(SearchOptions) ([]*scoredItem, error)) (groups []*scoredItem, more bool, err error) {
+func (s *Store) rankTier(ctx context.Context, conn *sqlx.Conn, opts searchOpts, rank func(searchOpts) ([]*scoredItem, error)) (groups []*scoredItem, more bool, err error) {
 	for round := 0; ; round++ {
 		items, err := rank(opts)
 		if err != nil {

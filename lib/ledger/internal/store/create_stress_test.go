@@ -5,12 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	sqlite3 "github.com/mattn/go-sqlite3"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
 // stressOpenEnv names the database a re-executed test binary opens once

@@ -33,7 +33,7 @@ type HistoryEvent = record.HistoryEvent
 // ExportIDs returns the ids of the items f passes, in the order they were
 // created.
 func (s *Store) ExportIDs(ctx context.Context, f Filter) ([]string, error) {
-	cond, args := f.where()
+	cond, args := filterWhere(f, nil)
 	var ids []string
 	err := s.db.SelectContext(ctx, &ids, `SELECT it.id FROM items it WHERE `+cond+` ORDER BY it.seq`, args...)
 	return ids, err

@@ -98,7 +98,7 @@ func TestReviewTags(t *testing.T) {
 		t.Errorf("queue after review (-want +got):\n%s", diff)
 	}
 	// the rejected tag no longer filters the item in
-	res := search(t, s, SearchOptions{Filter: Filter{Tags: []string{"draft"}}, exactCounts: true})
+	res := searchExact(t, s, SearchOptions{Filter: Filter{Tags: []string{"draft"}}})
 	if len(res.Hits) != 0 {
 		t.Errorf("rejected tag still finds the item: %d hits", len(res.Hits))
 	}
@@ -434,7 +434,7 @@ func TestReviewQueueDecayed(t *testing.T) {
 
 func hitHighlights2(t *testing.T, s *Store, text string, w Weights) []string {
 	t.Helper()
-	res := search(t, s, SearchOptions{Text: text, Weights: w, exactCounts: true})
+	res := searchExact(t, s, SearchOptions{Text: text, Weights: w})
 	var out []string
 	for _, h := range res.Hits {
 		for _, a := range h.Hit.Highlights {

@@ -166,24 +166,6 @@ func (s *Store) TagCounts(ctx context.Context) ([]record.TagCount, error) {
 	return res, nil
 }
 
-// NoAnnotationError names the annotation ids that are not the item's.
-type NoAnnotationError struct {
-	ItemID string
-	IDs    []int64
-}
-
-func (e *NoAnnotationError) Error() string {
-	if e.ItemID == "" && len(e.IDs) == 1 {
-		return fmt.Sprintf("no annotation %d", e.IDs[0])
-	}
-	if len(e.IDs) == 1 {
-		return fmt.Sprintf("no annotation %d on item %s", e.IDs[0], e.ItemID)
-	}
-	return fmt.Sprintf("no annotations %v on item %s", e.IDs, e.ItemID)
-}
-
-func (e *NoAnnotationError) Unwrap() error { return ErrNoAnnotation }
-
 // itemWrite is the prologue of a change to one item by actor: the actor
 // is checked, then fn runs in one transaction with the item's row
 // (ErrNotFound when there is none).

@@ -41,7 +41,7 @@ func integrityOK(t *testing.T, s *Store) {
 
 func searchIDs(t *testing.T, s *Store, text string, f Filter) []string {
 	t.Helper()
-	res, err := s.Search(context.Background(), SearchOptions{Text: text, Filter: f, exactCounts: true})
+	res, err := s.searchWith(context.Background(), searchOpts{SearchOptions: SearchOptions{Text: text, Filter: f}, exactCounts: true})
 	if err != nil {
 		t.Fatalf("search %q: %v", text, err)
 	}

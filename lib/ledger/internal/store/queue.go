@@ -16,20 +16,9 @@ import (
 // is waiting, `ll-find --stale | ll-fetch | ll-index` revalidates with a
 // conditional GET (the records carry fetch.etag and fetch.last_modified).
 
-// QueueOptions are the settings of Queue.
-type QueueOptions struct {
-	Queue       string
-	Filter      Filter
-	Limit       int // 0: no limit
-	Offset      int
-	MaxAttempts int           // pending: failed items with fewer attempts are retried (default 5)
-	OlderThan   time.Duration // stale: fetched at least this long ago (0: every fetched item; commands default to DefaultStaleAfter)
-}
-
-// Defaults of QueueOptions.
-const (
-	DefaultStaleAfter = 30 * 24 * time.Hour
-)
+// DefaultStaleAfter is the commands' default QueueOptions.OlderThan for
+// the stale queue (ll-find --stale-after, linkledger stale --older-than).
+const DefaultStaleAfter = 30 * 24 * time.Hour
 
 type queueRow struct {
 	hitRow
@@ -105,7 +94,7 @@ func (s *Store) queue(ctx context.Context, q dbtx, opts QueueOptions, extra stri
 		opts.MaxAttempts = DefaultMaxAttempts
 	}
 	now := s.Now()
-	fcond, args := opts.Filter.where()
+	fcond, args := filterWhere(opts.Filter, nil)
 	var cond, order string
 	switch opts.Queue {
 	case QueuePending:

@@ -136,7 +136,7 @@ func TestReanchorOnReindex(t *testing.T) {
 	}
 
 	// find's hits keep the orphan, marked
-	res := search(t, s, SearchOptions{Text: "crust", exactCounts: true})
+	res := searchExact(t, s, SearchOptions{Text: "crust"})
 	var marked []string
 	for _, h := range res.Hits {
 		for _, a := range h.Hit.Lowlights {

@@ -36,7 +36,7 @@ const relatedSampleBytes = 64 << 10
 // Related returns the items related to the item id (an id or a canonical
 // URL).
 func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*SearchResult, error) {
-	so := opts.SearchOptions.withDefaults()
+	so := searchOpts{SearchOptions: opts.SearchOptions}.withDefaults()
 	so.Cut = 0 // related items are a neighbourhood, not matches: none is cut
 	if opts.Terms <= 0 {
 		opts.Terms = 12
@@ -123,7 +123,7 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 	if err != nil {
 		return nil, err
 	}
-	page, err := s.rankPage(ctx, conn, so, func(so SearchOptions) ([]*scoredItem, error) {
+	page, err := s.rankPage(ctx, conn, so, func(so searchOpts) ([]*scoredItem, error) {
 		items, err := s.rankRelated(ctx, conn, q, so, it.ID, myTags, opts.TagBoost, match)
 		if err != nil || sem == nil {
 			return items, err
@@ -147,7 +147,7 @@ func (s *Store) Related(ctx context.Context, id string, opts RelatedOptions) (*S
 
 // rankRelated ranks the items related to the item id: by content (q, when
 // match) and by the tags they share with it (myTags, tagBoost per tag).
-func (s *Store) rankRelated(ctx context.Context, conn *sqlx.Conn, q query.Query, so SearchOptions, id string, myTags []string, tagBoost float64, match bool) ([]*scoredItem, error) {
+func (s *Store) rankRelated(ctx context.Context, conn *sqlx.Conn, q query.Query, so searchOpts, id string, myTags []string, tagBoost float64, match bool) ([]*scoredItem, error) {
 	var items []*scoredItem
 	if match {
 		var err error
@@ -171,7 +171,7 @@ func (s *Store) rankRelated(ctx context.Context, conn *sqlx.Conn, q query.Query,
 			args = append(args, t)
 		}
 		args = append(args, id)
-		fcond, fargs := so.Filter.where()
+		fcond, fargs := so.where()
 		qs += ` AND ` + fcond + ` ORDER BY t.item_id, t.tag LIMIT 5000`
 		args = append(args, fargs...)
 		if err := conn.SelectContext(ctx, &shared, qs, args...); err != nil {
@@ -327,7 +327,7 @@ func (s *Store) itemSemantic(ctx context.Context, conn *sqlx.Conn, id string, se
 // relatedSemantic fuses the related items lex with the items nearest the
 // item id's own vector (sem), the item itself left out; an item found by
 // the semantic side alone is related to id too.
-func (s *Store) relatedSemantic(ctx context.Context, conn *sqlx.Conn, lex []*scoredItem, sem *Semantic, so SearchOptions, id string) ([]*scoredItem, error) {
+func (s *Store) relatedSemantic(ctx context.Context, conn *sqlx.Conn, lex []*scoredItem, sem *Semantic, so searchOpts, id string) ([]*scoredItem, error) {
 	si, sims, err := s.semanticRank(ctx, conn, sem, so, so.Candidates+1)
 	if err != nil {
 		return nil, err

@@ -30,7 +30,7 @@ func queueTexts(t *testing.T, s *Store) []string {
 
 func hitHighlights(t *testing.T, s *Store, text string) []string {
 	t.Helper()
-	res := search(t, s, SearchOptions{Text: text, exactCounts: true})
+	res := searchExact(t, s, SearchOptions{Text: text})
 	var out []string
 	for _, h := range res.Hits {
 		for _, a := range h.Hit.Highlights {
@@ -237,7 +237,7 @@ func TestDecay(t *testing.T) {
 	on := DefaultWeights
 	on.DecayBelow, on.DecayAfter = 0.4, 90*24*time.Hour
 	hl := func(w Weights) []string {
-		res := search(t, s, SearchOptions{Text: "herons", Weights: w, exactCounts: true})
+		res := searchExact(t, s, SearchOptions{Text: "herons", Weights: w})
 		var out []string
 		for _, h := range res.Hits {
 			for _, a := range h.Hit.Highlights {
@@ -288,7 +288,7 @@ func TestDecayConfirmedStays(t *testing.T) {
 	now = now.AddDate(1, 0, 0)
 	w := DefaultWeights
 	w.DecayBelow, w.DecayAfter = 0.4, 90*24*time.Hour
-	res := search(t, s, SearchOptions{Text: "egrets", Weights: w, exactCounts: true})
+	res := searchExact(t, s, SearchOptions{Text: "egrets", Weights: w})
 	if len(res.Hits) != 1 || len(res.Hits[0].Hit.Highlights) != 1 {
 		t.Errorf("confirmed annotation decayed: %+v", res.Hits)
 	}

@@ -33,46 +33,10 @@ func weightsDecayed(w Weights, now time.Time) (string, []any) {
 	return decayCond(DecayPolicy{Below: w.DecayBelow, After: w.DecayAfter}, now)
 }
 
-// Filter restricts search results and queue views.
-type Filter struct {
-	Tags   []string  // all of these tags
-	Type   string    // source type
-	Since  time.Time // saved_at >= Since
-	Until  time.Time // saved_at < Until
-	Actor  string    // items with an annotation by this actor
-	Status string    // ingest status
-	// Archived says whether archived items pass (default: they do; ll-find
-	// and ll-brief ask for NotArchived unless told otherwise).
-	Archived Archived
-	// From the query language (lib/query, ParseLang): items from any of
-	// Sites (a host or its subdomains), of any of Types, annotated by any
-	// of Actors, holding every one of Phrases and none of Exclude (words
-	// or phrases, in the title, text or annotations), with a pinned
-	// highlight, with a highlight, with a note.
-	Sites         []string
-	Types         []string
-	Actors        []string
-	Phrases       []string
-	Exclude       []string
-	Pinned        bool
-	HasHighlights bool
-	HasNotes      bool
-	// A person's reading state (item_reading): starred items; read items
-	// (archived ones count as read); unread items (neither).
-	Starred bool
-	Read    bool
-	Unread  bool
-	// mentionSets are Phrases then Exclude, each resolved once to the
-	// items that hold it (a JSON array of item seqs; resolveMentions):
-	// where() then checks set membership instead of running the phrase's
-	// full-text search again in every statement the filter is part of
-	mentionSets []string
-}
-
-// empty reports whether the filter passes every item, or every item but
+// filterEmpty reports whether the filter passes every item, or every item but
 // the archived ones (rank leaves those out with archivedOut, a set of the
 // few archived items' rows, rather than a join on every match).
-func (f Filter) empty() bool {
+func filterEmpty(f Filter) bool {
 	return len(f.Tags) == 0 && f.Type == "" && f.Since.IsZero() && f.Until.IsZero() && f.Actor == "" && f.Status == "" &&
 		f.Archived != OnlyArchived && len(f.Sites) == 0 && len(f.Types) == 0 && len(f.Actors) == 0 &&
 		len(f.Phrases) == 0 && len(f.Exclude) == 0 && !f.Pinned && !f.HasHighlights && !f.HasNotes &&
@@ -123,13 +87,13 @@ func anyOf(vals []string, cond func(string) (string, []any)) (string, []any) {
 }
 
 // archivedOut returns a condition on FTS rows (table alias s) that leaves
-// out the rows of archived items, "" when no item is archived or the
-// filter keeps them. The partial index items_archived makes both the check
+// out the rows of archived items, "" when no item is archived or f keeps
+// them. The partial index items_archived makes both the check
 // and the set (built once per query) cost about the number of archived
 // items.
 // known is what search's first statement found (see searchStats), or
 // unknown: then it is looked up.
-func (f Filter) archivedOut(ctx context.Context, conn *sqlx.Conn, known archivedState) (string, error) {
+func archivedOut(ctx context.Context, conn *sqlx.Conn, f Filter, known archivedState) (string, error) {
 	if f.Archived != NotArchived {
 		return "", nil
 	}
@@ -150,9 +114,11 @@ func (f Filter) archivedOut(ctx context.Context, conn *sqlx.Conn, known archived
 		UNION ALL SELECT -seq FROM items WHERE archived_at IS NOT NULL)`, nil
 }
 
-// where returns an SQL condition on the items table aliased "it" and its
-// arguments.
-func (f Filter) where() (string, []any) {
+// filterWhere returns f as an SQL condition on the items table aliased
+// "it", with its arguments. sets are f's phrases and exclusions resolved
+// (searchOpts.mentions); nil: each runs its full-text search in the
+// condition.
+func filterWhere(f Filter, sets []string) (string, []any) {
 	var conds []string
 	var args []any
 	if f.Type != "" {
@@ -207,11 +173,11 @@ func (f Filter) where() (string, []any) {
 		conds = append(conds, c)
 		args = append(args, a...)
 	}
-	resolved := len(f.mentionSets) == len(f.Phrases)+len(f.Exclude)
+	resolved := len(sets) == len(f.Phrases)+len(f.Exclude)
 	for i, p := range f.Phrases {
 		if resolved {
 			conds = append(conds, "it.seq IN (SELECT value FROM json_each(?))")
-			args = append(args, f.mentionSets[i])
+			args = append(args, sets[i])
 			continue
 		}
 		c, a := mentions(p)
@@ -221,7 +187,7 @@ func (f Filter) where() (string, []any) {
 	for i, p := range f.Exclude {
 		if resolved {
 			conds = append(conds, "it.seq NOT IN (SELECT value FROM json_each(?))")
-			args = append(args, f.mentionSets[len(f.Phrases)+i])
+			args = append(args, sets[len(f.Phrases)+i])
 			continue
 		}
 		c, a := mentions(p)
@@ -250,8 +216,9 @@ func (f Filter) where() (string, []any) {
 // each carry the filter runs every phrase's full-text search once, not
 // once per statement (issue 27: one negated common phrase made a 10k-item
 // search 17× slower; lib/query also caps them at query.MaxMentions).
-func (s *Store) resolveMentions(ctx context.Context, f *Filter) error {
-	if len(f.Phrases)+len(f.Exclude) == 0 || len(f.mentionSets) == len(f.Phrases)+len(f.Exclude) {
+func (s *Store) resolveMentions(ctx context.Context, o *searchOpts) error {
+	f := o.Filter
+	if len(f.Phrases)+len(f.Exclude) == 0 || len(o.mentions) == len(f.Phrases)+len(f.Exclude) {
 		return nil
 	}
 	sets := make([]string, 0, len(f.Phrases)+len(f.Exclude))
@@ -269,57 +236,14 @@ func (s *Store) resolveMentions(ctx context.Context, f *Filter) error {
 		}
 		sets = append(sets, set)
 	}
-	f.mentionSets = sets
+	o.mentions = sets
 	return nil
 }
 
-// SearchOptions are the settings of Search.
-type SearchOptions struct {
-	Text    string
-	Query   query.Options
-	Weights Weights
-	Filter  Filter
-	Limit   int // default 10
-	Offset  int
-	// Candidates is the number of FTS rows ranked per index before grouping
-	// by item in the first tier of results (default tierRows × tierItems, 80;
-	// never sized by Limit or Offset, see rankPage). Cost is bounded by it,
-	// not by the number of matches.
-	Candidates int
-	// Snippets is the number of snippets per hit (default 2).
-	Snippets int
-	// ExpandChunks adds the full matching chunks to each hit.
-	ExpandChunks bool
-	// Detailed is the number of hits of the page (best first) that carry
-	// snippets, expanded chunks and why_ranked's matched fields and terms;
-	// the hits past it carry their score only, which spares the highlight
-	// queries of a tail nobody reads in full (ll-brief's pointers). 0: all.
-	Detailed int
-	// StaleAfter marks hits fetched longer ago than this as due for
-	// revalidation (0: never).
-	StaleAfter time.Duration
-	// ScanRows bounds the rows bm25 ranks per query (default
-	// DefaultScanRows; negative: no bound). Terms are kept rarest first
-	// while the sum of their row counts fits; the others (the most common,
-	// with the least bm25 weight) are left out. When even the rarest term
-	// matches more rows, only the newest ScanRows matching rows are
-	// ranked by bm25, or, when every term matches more than 3 × ScanRows
-	// rows (stopword-like), taken newest first without bm25. So a query's
-	// cost does not grow with the number of matches.
-	ScanRows int
-	// Cut leaves out weak matches: items scoring below Cut times the best
-	// item's score (the first of the whole list, not of the page; see
-	// rankPage). 0 or less: every match (the ledger's default is
-	// DefaultCut). Unranked results (all scoring 0) are never cut.
-	Cut float64
-	// AllCopies shows every copy of the same text as its own hit, each
-	// listing the others; by default a group of copies is one hit (see
-	// copies.go).
-	AllCopies bool
-	// Semantic, when set, adds the semantic side (ModeHybrid) or ranks
-	// by it alone (ModeSemantic); nil: lexical ranking (see
-	// search_semantic.go).
-	Semantic *Semantic
+// searchOpts are a search's settings (SearchOptions) with what the store
+// works out on the way: they never come from a caller.
+type searchOpts struct {
+	SearchOptions
 
 	exclude    string        // set by Related: the item whose group is left out
 	archived   archivedState // set by Search: whether any item is archived
@@ -328,9 +252,19 @@ type SearchOptions struct {
 	// exactCounts turns off sampled row counts (tests compare both).
 	exactCounts bool
 	rest        []string // set by Search: terms scored on the candidates only
+	// mentions are Filter.Phrases then Filter.Exclude, each resolved once
+	// to the items that hold it (a JSON array of item seqs;
+	// resolveMentions): the filter's condition then checks set membership
+	// instead of running the phrase's full-text search again in every
+	// statement the filter is part of
+	mentions []string
 }
 
-func (o SearchOptions) withDefaults() SearchOptions {
+// where is the search's filter as an SQL condition on items "it"
+// (filterWhere), its phrases resolved when resolveMentions ran.
+func (o searchOpts) where() (string, []any) { return filterWhere(o.Filter, o.mentions) }
+
+func (o searchOpts) withDefaults() searchOpts {
 	if o.Limit <= 0 {
 		o.Limit = 10
 	}
@@ -348,20 +282,6 @@ func (o SearchOptions) withDefaults() SearchOptions {
 	}
 
 	return o
-}
-
-// SearchResult is what Search found.
-type SearchResult struct {
-	Hits []*record.Record
-	// Terms are the terms searched for; Dropped the ones left out
-	// (stopwords, terms too common to rank).
-	Terms   []string
-	Dropped []string
-	// StaleIDs are the hits due for revalidation (see MarkRevalidate).
-	StaleIDs []string
-	// SemanticErr is why a search with a semantic side ranked lexically:
-	// its Semantic.Embed failed.
-	SemanticErr error
 }
 
 // candidate is one matching FTS row.
@@ -396,6 +316,12 @@ type scoredItem struct {
 // Search runs a full-text query and returns items, best first. Any text is
 // a valid query.
 func (s *Store) Search(ctx context.Context, opts SearchOptions) (*SearchResult, error) {
+	return s.searchWith(ctx, searchOpts{SearchOptions: opts})
+}
+
+// searchWith is Search with the store's own settings too (tests set
+// exactCounts).
+func (s *Store) searchWith(ctx context.Context, opts searchOpts) (*SearchResult, error) {
 	return bounded(ctx, func(ctx context.Context) (*SearchResult, error) { return s.search(ctx, opts) })
 }
 
@@ -416,9 +342,9 @@ func bounded[T any](ctx context.Context, op func(context.Context) (T, error)) (T
 	return v, err
 }
 
-func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, error) {
+func (s *Store) search(ctx context.Context, opts searchOpts) (*SearchResult, error) {
 	opts = opts.withDefaults()
-	if err := s.resolveMentions(ctx, &opts.Filter); err != nil {
+	if err := s.resolveMentions(ctx, &opts); err != nil {
 		return nil, err
 	}
 	q := query.Parse(opts.Text, opts.Query)
@@ -479,7 +405,7 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		// the query has no vector: the lexical ranking, as without one
 		sem, opts.Cut = nil, cut
 	}
-	items, err := s.rankPage(ctx, conn, opts, func(o SearchOptions) ([]*scoredItem, error) {
+	items, err := s.rankPage(ctx, conn, opts, func(o searchOpts) ([]*scoredItem, error) {
 		lex, err := s.rank(ctx, conn, q, o, "")
 		if err != nil || sem == nil {
 			return lex, err
@@ -494,12 +420,12 @@ func (s *Store) search(ctx context.Context, opts SearchOptions) (*SearchResult, 
 
 // semanticOnly ranks by the semantic side alone (ModeSemantic, or a
 // hybrid query with no word to search for).
-func (s *Store) semanticOnly(ctx context.Context, conn *sqlx.Conn, res *SearchResult, q query.Query, run *semanticRun, opts SearchOptions) (*SearchResult, error) {
+func (s *Store) semanticOnly(ctx context.Context, conn *sqlx.Conn, res *SearchResult, q query.Query, run *semanticRun, opts searchOpts) (*SearchResult, error) {
 	var err error
 	if opts.archived, err = anyArchived(ctx, conn); err != nil {
 		return nil, err
 	}
-	items, err := s.rankPage(ctx, conn, opts, func(o SearchOptions) ([]*scoredItem, error) {
+	items, err := s.rankPage(ctx, conn, opts, func(o searchOpts) ([]*scoredItem, error) {
 		return s.withSemantic(ctx, conn, nil, run, o)
 	})
 	if err != nil {
@@ -509,7 +435,7 @@ func (s *Store) semanticOnly(ctx context.Context, conn *sqlx.Conn, res *SearchRe
 }
 
 // finish builds the records of a page of ranked items (see rankPage).
-func (s *Store) finish(ctx context.Context, conn *sqlx.Conn, res *SearchResult, items []*scoredItem, q query.Query, opts SearchOptions) (*SearchResult, error) {
+func (s *Store) finish(ctx context.Context, conn *sqlx.Conn, res *SearchResult, items []*scoredItem, q query.Query, opts searchOpts) (*SearchResult, error) {
 	if len(items) == 0 {
 		return res, nil
 	}
@@ -543,12 +469,14 @@ func (s *Store) MarkRevalidate(ctx context.Context, ids []string) error {
 // Recent lists items without a query, newest saved first, through the same
 // filters and hit records as Search (no why_ranked terms, no snippets).
 func (s *Store) Recent(ctx context.Context, opts SearchOptions) (*SearchResult, error) {
-	return bounded(ctx, func(ctx context.Context) (*SearchResult, error) { return s.recent(ctx, opts) })
+	return bounded(ctx, func(ctx context.Context) (*SearchResult, error) {
+		return s.recent(ctx, searchOpts{SearchOptions: opts})
+	})
 }
 
-func (s *Store) recent(ctx context.Context, opts SearchOptions) (*SearchResult, error) {
+func (s *Store) recent(ctx context.Context, opts searchOpts) (*SearchResult, error) {
 	opts = opts.withDefaults()
-	if err := s.resolveMentions(ctx, &opts.Filter); err != nil {
+	if err := s.resolveMentions(ctx, &opts); err != nil {
 		return nil, err
 	}
 	conn, err := s.db.Connx(ctx)
@@ -556,7 +484,7 @@ func (s *Store) recent(ctx context.Context, opts SearchOptions) (*SearchResult, 
 		return nil, err
 	}
 	defer conn.Close()
-	fcond, fargs := opts.Filter.where()
+	fcond, fargs := opts.where()
 	// A group of copies stands where its newest member does. The newest
 	// offset+limit items are read first, and more (four times as many
 	// each round) while copies fold them into fewer groups than the page

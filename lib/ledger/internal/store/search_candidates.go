@@ -258,7 +258,7 @@ const rescoreFactor = 3
 // run by scanCandidates), the item rows scored for the candidates
 // (scoreItemRows), short CJK runs by LIKE (shortRunCandidates), the
 // rest terms (rescore), and the rows grouped by item (group).
-func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts SearchOptions, exclude string) ([]*scoredItem, error) {
+func (s *Store) rank(ctx context.Context, conn *sqlx.Conn, q query.Query, opts searchOpts, exclude string) ([]*scoredItem, error) {
 	rows := candidateRows{}
 	f, err := rankFilterFor(ctx, conn, opts, exclude)
 	if err != nil {
@@ -341,17 +341,17 @@ type rankFilter struct {
 
 // rankFilterFor decides how opts' filter (and exclude, an item id left
 // out) is applied to the index scans.
-func rankFilterFor(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, exclude string) (rankFilter, error) {
+func rankFilterFor(ctx context.Context, conn *sqlx.Conn, opts searchOpts, exclude string) (rankFilter, error) {
 	var f rankFilter
-	f.cond, f.args = opts.Filter.where()
+	f.cond, f.args = opts.where()
 	if exclude != "" {
 		f.cond += " AND it.id != ?"
 		f.args = append(f.args, exclude)
 	}
-	f.filtered = !opts.Filter.empty() || exclude != ""
+	f.filtered = !filterEmpty(opts.Filter) || exclude != ""
 	if !f.filtered {
 		var err error
-		if f.archivedOut, err = opts.Filter.archivedOut(ctx, conn, opts.archived); err != nil {
+		if f.archivedOut, err = archivedOut(ctx, conn, opts.Filter, opts.archived); err != nil {
 			return f, fmt.Errorf("search filter: %w", err)
 		}
 	}
@@ -363,7 +363,7 @@ func rankFilterFor(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, exc
 	// newer ones that do not. A filter most items pass is checked row by
 	// row on the matches instead (a join): few rows are rejected there,
 	// and building its set would cost more than the query.
-	if !opts.Filter.empty() { // (exclude alone passes all items but one)
+	if !filterEmpty(opts.Filter) { // (exclude alone passes all items but one)
 		var items int64
 		if err := conn.GetContext(ctx, &items, `SELECT coalesce(max(seq), 0) FROM items`); err != nil {
 			return f, fmt.Errorf("search filter: %w", err)
@@ -408,7 +408,7 @@ const (
 // cjkTooCommon reports whether the query's CJK runs match more rows than
 // bm25 may rank (rescoreFactor × ScanRows): the CJK side is then taken
 // unranked, newest first.
-func cjkTooCommon(ctx context.Context, conn *sqlx.Conn, q query.Query, opts SearchOptions) (bool, error) {
+func cjkTooCommon(ctx context.Context, conn *sqlx.Conn, q query.Query, opts searchOpts) (bool, error) {
 	m := q.TrigramMatch()
 	if m == "" || opts.ScanRows < 0 {
 		return false, nil
@@ -440,7 +440,7 @@ func candidateSources(q query.Query) []candidateSource {
 }
 
 // used reports whether the scan runs for this query.
-func (src candidateSource) used(opts SearchOptions, cjkUnranked bool) bool {
+func (src candidateSource) used(opts searchOpts, cjkUnranked bool) bool {
 	switch {
 	case src.match == "",
 		!opts.newestOnly && src.kind == titleRows,
@@ -452,7 +452,7 @@ func (src candidateSource) used(opts SearchOptions, cjkUnranked bool) bool {
 }
 
 // query is the scan's SQL and arguments under filter f.
-func (src candidateSource) query(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, f rankFilter) (string, []any, error) {
+func (src candidateSource) query(ctx context.Context, conn *sqlx.Conn, opts searchOpts, f rankFilter) (string, []any, error) {
 	t := src.table
 	// The hits' rows are highlighted later, once the page is known
 	// (see highlightRows). Annotation rows need no highlight (the
@@ -536,7 +536,7 @@ func (src candidateSource) query(ctx context.Context, conn *sqlx.Conn, opts Sear
 // walks rowid ranges cheaply; this bound replaces "rowid > 0": FTS5 takes
 // one lower bound, and a second would be checked only after ranking every
 // match. With a selective filter, the newest ScanRows of its rows.
-func (src candidateSource) newestFloor(ctx context.Context, conn *sqlx.Conn, opts SearchOptions, f rankFilter) (int64, error) {
+func (src candidateSource) newestFloor(ctx context.Context, conn *sqlx.Conn, opts searchOpts, f rankFilter) (int64, error) {
 	t := src.table
 	var floor sql.NullInt64
 	fq, fa := `SELECT min(rowid) FROM (SELECT rowid FROM `+t+` s WHERE `+t+` MATCH ? AND rowid > 0 ORDER BY rowid DESC LIMIT ?)`, []any{src.match, opts.ScanRows}
@@ -552,7 +552,7 @@ func (src candidateSource) newestFloor(ctx context.Context, conn *sqlx.Conn, opt
 
 // scan runs one source's query and adds the rows it finds (kind says
 // which marks they get).
-func (rows candidateRows) scan(ctx context.Context, conn *sqlx.Conn, kind int, sqlText string, args []any, opts SearchOptions) error {
+func (rows candidateRows) scan(ctx context.Context, conn *sqlx.Conn, kind int, sqlText string, args []any, opts searchOpts) error {
 	r, err := conn.QueryxContext(ctx, sqlText, args...)
 	if err != nil {
 		return fmt.Errorf("search %s: %w", sourceTable(kind), err)
@@ -591,7 +591,7 @@ func sourceTable(kind int) string {
 // shortRuns adds the rows holding the query's short CJK runs: a LIKE
 // scan of the CJK side index (only rows holding CJK text), bounded by the
 // candidate count.
-func (rows candidateRows) shortRuns(ctx context.Context, conn *sqlx.Conn, q query.Query, opts SearchOptions, f rankFilter) error {
+func (rows candidateRows) shortRuns(ctx context.Context, conn *sqlx.Conn, q query.Query, opts searchOpts, f rankFilter) error {
 	for _, run := range q.ShortRuns() {
 		pat := query.LikePattern(run)
 		sqlText := `SELECT s.rowid FROM search_cjk s WHERE (s.title LIKE ? ESCAPE '\' OR s.body LIKE ? ESCAPE '\' OR s.annotations LIKE ? ESCAPE '\') LIMIT ?`

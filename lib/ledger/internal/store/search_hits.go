@@ -110,7 +110,7 @@ func (h hitRow) record() *record.Record {
 
 // hitRecords loads what each ranked item shows: metadata, tags,
 // annotations, artifact, snippets, matched fields and terms.
-func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, q query.Query, opts SearchOptions) ([]*record.Record, []string, error) {
+func (s *Store) hitRecords(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, q query.Query, opts searchOpts) ([]*record.Record, []string, error) {
 	if len(items) == 0 {
 		return nil, nil, nil
 	}
@@ -315,7 +315,7 @@ func loadArtifacts(ctx context.Context, conn *sqlx.Conn, ids []string) (map[stri
 }
 
 // chunkRowsFor lists the chunk rows whose snippets or text a hit shows.
-func chunkRowsFor(it *scoredItem, opts SearchOptions) []*candidate {
+func chunkRowsFor(it *scoredItem, opts searchOpts) []*candidate {
 	var out []*candidate
 	for _, c := range it.rows {
 		if c.rowid <= 0 {
@@ -335,7 +335,7 @@ const explainRows = 3
 
 // highlightRows fills the highlighted columns of the rows the hits show:
 // one query per index with rowid IN (...), which FTS5 answers by seeking.
-func highlightRows(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, q query.Query, opts SearchOptions) error {
+func highlightRows(ctx context.Context, conn *sqlx.Conn, items []*scoredItem, q query.Query, opts searchOpts) error {
 	byTable := map[string]map[int64]*candidate{}
 	for _, it := range items {
 		rows := chunkRowsFor(it, opts)

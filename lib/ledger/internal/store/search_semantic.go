@@ -58,7 +58,7 @@ type semanticRun struct {
 
 // startSemantic starts ranking the semantic side as deep as depth.
 // opts.archived need not be known yet: the run reads it.
-func (s *Store) startSemantic(ctx context.Context, sem *Semantic, opts SearchOptions, depth int) *semanticRun {
+func (s *Store) startSemantic(ctx context.Context, sem *Semantic, opts searchOpts, depth int) *semanticRun {
 	r := &semanticRun{sem: sem, depth: depth, embedded: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
@@ -128,7 +128,7 @@ func (r *semanticRun) wait() {
 // ranked returns the semantic side as deep as o.Candidates: the run's
 // own ranking when it went that deep, else a new one on conn (a deeper
 // tier of rankPage, rare).
-func (r *semanticRun) ranked(ctx context.Context, s *Store, conn *sqlx.Conn, o SearchOptions) ([]*scoredItem, []float64, error) {
+func (r *semanticRun) ranked(ctx context.Context, s *Store, conn *sqlx.Conn, o searchOpts) ([]*scoredItem, []float64, error) {
 	r.wait()
 	if r.err != nil || r.embedErr != nil {
 		return nil, nil, r.err
@@ -158,11 +158,11 @@ const (
 // yet, in one read transaction, and keeps the chunks nearest the query in
 // Hamming distance; those are rescored by cosine similarity from their
 // float vectors.
-func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic, opts SearchOptions, depth int) ([]*scoredItem, []float64, error) {
+func (s *Store) semanticRank(ctx context.Context, conn *sqlx.Conn, sem *Semantic, opts searchOpts, depth int) ([]*scoredItem, []float64, error) {
 	qv := unit(sem.Vector)
 	qcode := appendCode(nil, qv)
 	mode, set := nearestEvery, []byte{}
-	if !opts.Filter.empty() || opts.Filter.Archived == NotArchived && opts.archived != archivedNone {
+	if !filterEmpty(opts.Filter) || opts.Filter.Archived == NotArchived && opts.archived != archivedNone {
 		seqs, allow, err := vectorFilter(ctx, conn, opts.Filter)
 		if err != nil {
 			return nil, nil, err
@@ -284,7 +284,7 @@ func rescore(ctx context.Context, conn *sqlx.Conn, model string, qv []byte, chun
 // candidates, with the lexical ranking lex (nil: semantic alone). When
 // the query could not be embedded the lexical ranking is returned as it
 // is (run.embedErr says why).
-func (s *Store) withSemantic(ctx context.Context, conn *sqlx.Conn, lex []*scoredItem, run *semanticRun, o SearchOptions) ([]*scoredItem, error) {
+func (s *Store) withSemantic(ctx context.Context, conn *sqlx.Conn, lex []*scoredItem, run *semanticRun, o searchOpts) ([]*scoredItem, error) {
 	si, sims, err := run.ranked(ctx, s, conn, o)
 	if err != nil {
 		return nil, err

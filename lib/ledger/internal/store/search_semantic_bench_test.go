@@ -68,7 +68,7 @@ func BenchmarkSemanticRank(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer conn.Close()
-			opts := SearchOptions{}.withDefaults()
+			opts := searchOpts{}.withDefaults()
 			opts.archived = archivedNone
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -19,7 +19,7 @@ const snippetTokens = 24
 
 // explain fills snippets, chunks, matched fields and matched terms from the
 // highlighted columns of the item's best rows.
-func explain(it *scoredItem, hit *record.Hit, h hitRow, chunks map[int64]chunkRow, q query.Query, opts SearchOptions) {
+func explain(it *scoredItem, hit *record.Hit, h hitRow, chunks map[int64]chunkRow, q query.Query, opts searchOpts) {
 	fields := map[string]bool{}
 	terms := map[string]bool{}
 	var termOrder []string

@@ -77,6 +77,16 @@ func search(t *testing.T, s *Store, opts SearchOptions) *SearchResult {
 	return res
 }
 
+// searchExact is search with exact row counts (no sampling).
+func searchExact(t *testing.T, s *Store, opts SearchOptions) *SearchResult {
+	t.Helper()
+	res, err := s.searchWith(context.Background(), searchOpts{SearchOptions: opts, exactCounts: true})
+	if err != nil {
+		t.Fatalf("search %q: %v", opts.Text, err)
+	}
+	return res
+}
+
 func urls(res *SearchResult) []string {
 	var out []string
 	for _, h := range res.Hits {
@@ -374,8 +384,7 @@ func TestSearchSampledCountsClassifyLikeExact(t *testing.T) {
 	addDocs(t, s, docs...)
 	opts := SearchOptions{Text: "rare middle common", ScanRows: 5, Limit: 5}
 	sampled := search(t, s, opts)
-	opts.exactCounts = true
-	exact := search(t, s, opts)
+	exact := searchExact(t, s, opts)
 	if diff := cmp.Diff(exact.Terms, sampled.Terms); diff != "" {
 		t.Errorf("terms (-exact +sampled):\n%s", diff)
 	}

@@ -10,10 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/linkledger/linkledger/lib/embed"
 	"github.com/linkledger/linkledger/lib/record"
@@ -136,89 +134,29 @@ func (s *Store) SetDecay(ctx context.Context, p DecayPolicy, actor string) error
 // config embed; docs/retrieval.md).
 const SettingEmbed = "embed"
 
-// EmbedSetting is the stored embeddings endpoint: its base URL and model,
-// or Off (stored "no endpoint"). The key is never stored: it is read from
-// the environment only (LINKLEDGER_EMBED_KEY). DocPrefix and QueryPrefix
-// are the model's task prefixes (embed.DefaultPrefixes); nil: none
-// stored, the model's default applies; "": none, stored.
-type EmbedSetting struct {
-	URL         string  `json:"url,omitempty"`
-	Model       string  `json:"model,omitempty"`
-	Off         bool    `json:"off,omitempty"`
-	DocPrefix   *string `json:"doc_prefix,omitempty"`
-	QueryPrefix *string `json:"query_prefix,omitempty"`
-}
-
-// Prefixes are the document and query prefixes the setting gives its
-// model: the stored ones, else the model's defaults.
-func (e EmbedSetting) Prefixes() (doc, query string) {
-	doc, query = embed.DefaultPrefixes(e.Model)
-	if e.DocPrefix != nil {
-		doc = *e.DocPrefix
-	}
-	if e.QueryPrefix != nil {
-		query = *e.QueryPrefix
-	}
-	return doc, query
-}
-
-// maxEmbedURL bounds a stored endpoint URL.
-const maxEmbedURL = 2048
-
-// Valid checks the setting: off, or an http(s) URL without user info (a
-// secret goes in LINKLEDGER_EMBED_KEY, never in the ledger) and a model.
-func (e EmbedSetting) Valid() error {
-	if e.Off {
-		if e.URL != "" || e.Model != "" || e.DocPrefix != nil || e.QueryPrefix != nil {
-			return errors.New("embed off takes no url, model or prefix")
-		}
-		return nil
-	}
-	for _, p := range []struct {
-		name string
-		v    *string
-	}{{"doc prefix", e.DocPrefix}, {"query prefix", e.QueryPrefix}} {
-		if p.v != nil {
-			if err := embed.CheckPrefix(*p.v); err != nil {
-				return fmt.Errorf("embed %s: %v", p.name, err)
-			}
-		}
-	}
-	if len(e.URL) > maxEmbedURL {
-		return fmt.Errorf("embed url: want at most %d bytes", maxEmbedURL)
-	}
-	if err := embed.CheckURL(e.URL); err != nil {
-		return fmt.Errorf("embed url: %v", err)
-	}
-	if e.Model == "" || len(e.Model) > maxModelName || strings.ContainsFunc(e.Model, unicode.IsControl) {
-		return fmt.Errorf("embed model: want a name of 1..%d bytes without control characters", maxModelName)
-	}
-	return nil
-}
-
 // StoredEmbed returns the stored embeddings endpoint and its row, or a nil
 // row when none is stored.
-func (s *Store) StoredEmbed(ctx context.Context) (EmbedSetting, *StoredSetting, error) {
+func (s *Store) StoredEmbed(ctx context.Context) (embed.Endpoint, *StoredSetting, error) {
 	st, ok := s.openedEmbed.take()
 	var err error
 	if !ok {
 		st, err = s.Setting(ctx, SettingEmbed)
 	}
 	if err != nil || st == nil {
-		return EmbedSetting{}, nil, err
+		return embed.Endpoint{}, nil, err
 	}
-	var v EmbedSetting
+	var v embed.Endpoint
 	if err := json.Unmarshal([]byte(st.Value), &v); err != nil {
-		return EmbedSetting{}, nil, fmt.Errorf("setting %s: %w", SettingEmbed, err)
+		return embed.Endpoint{}, nil, fmt.Errorf("setting %s: %w", SettingEmbed, err)
 	}
 	if err := v.Valid(); err != nil {
-		return EmbedSetting{}, nil, fmt.Errorf("setting %s: %w", SettingEmbed, err)
+		return embed.Endpoint{}, nil, fmt.Errorf("setting %s: %w", SettingEmbed, err)
 	}
 	return v, st, nil
 }
 
 // SetEmbed stores the embeddings endpoint (or Off), saying who set it.
-func (s *Store) SetEmbed(ctx context.Context, e EmbedSetting, actor string) error {
+func (s *Store) SetEmbed(ctx context.Context, e embed.Endpoint, actor string) error {
 	if err := e.Valid(); err != nil {
 		return badInput("%v", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/linkledger/linkledger/lib/embed"
 )
 
 // TestEmbedSetting: the stored embeddings endpoint round-trips; a URL
@@ -14,15 +16,15 @@ func TestEmbedSetting(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
-	if e, row, err := s.StoredEmbed(ctx); err != nil || row != nil || e != (EmbedSetting{}) {
+	if e, row, err := s.StoredEmbed(ctx); err != nil || row != nil || e != (embed.Endpoint{}) {
 		t.Fatalf("fresh store: %+v %+v %v", e, row, err)
 	}
-	for _, bad := range []EmbedSetting{
+	for _, bad := range []embed.Endpoint{
 		{URL: "http://user:secret@127.0.0.1:11434/v1", Model: "m"},
 		{URL: "ftp://127.0.0.1/v1", Model: "m"},
 		{URL: "http://127.0.0.1:11434/v1"},
 		{URL: "http://127.0.0.1:11434/v1", Model: "a\nb"},
-		{URL: "http://127.0.0.1/" + strings.Repeat("x", maxEmbedURL), Model: "m"},
+		{URL: "http://127.0.0.1/" + strings.Repeat("x", embed.MaxEndpointURL), Model: "m"},
 		{Off: true, Model: "m"},
 	} {
 		if err := s.SetEmbed(ctx, bad, "human"); err == nil {
@@ -32,7 +34,7 @@ func TestEmbedSetting(t *testing.T) {
 	if _, row, _ := s.StoredEmbed(ctx); row != nil {
 		t.Fatalf("a refused setting was stored: %+v", row)
 	}
-	for _, want := range []EmbedSetting{{URL: "http://127.0.0.1:11434/v1", Model: "nomic-embed-text"}, {Off: true}} {
+	for _, want := range []embed.Endpoint{{URL: "http://127.0.0.1:11434/v1", Model: "nomic-embed-text"}, {Off: true}} {
 		if err := s.SetEmbed(ctx, want, "agent:x"); err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +57,7 @@ func TestEmbedReadAtOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := EmbedSetting{URL: "http://127.0.0.1:11434/v1", Model: "m1"}
+	want := embed.Endpoint{URL: "http://127.0.0.1:11434/v1", Model: "m1"}
 	if err := s.SetEmbed(ctx, want, "human"); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestEmbedReadAtOpen(t *testing.T) {
 		if err != nil || row == nil || got != want || row.UpdatedBy != "human" {
 			t.Errorf("ReadPolicies %v: %+v %+v %v", policies, got, row, err)
 		}
-		if err := s2(t, path).SetEmbed(ctx, EmbedSetting{Off: true}, "agent:x"); err != nil {
+		if err := s2(t, path).SetEmbed(ctx, embed.Endpoint{Off: true}, "agent:x"); err != nil {
 			t.Fatal(err)
 		}
 		got, row, err = r.StoredEmbed(ctx)

@@ -20,7 +20,7 @@ func TestEmbedSettingPrefixes(t *testing.T) {
 	s := openTest(t)
 	p := func(v string) *string { return &v }
 	const u = "http://127.0.0.1:11434/v1"
-	for _, bad := range []EmbedSetting{
+	for _, bad := range []embed.Endpoint{
 		{URL: u, Model: "m", DocPrefix: p("a\x01")},
 		{URL: u, Model: "m", QueryPrefix: p(strings.Repeat("x", 257))},
 		{URL: u, Model: "m", DocPrefix: p("\xff")},
@@ -34,12 +34,12 @@ func TestEmbedSettingPrefixes(t *testing.T) {
 		t.Fatalf("a refused setting was stored: %+v", row)
 	}
 	for _, tc := range []struct {
-		set        EmbedSetting
+		set        embed.Endpoint
 		doc, query string
 	}{
-		{EmbedSetting{URL: u, Model: "nomic-embed-text"}, "search_document: ", "search_query: "},
-		{EmbedSetting{URL: u, Model: "nomic-embed-text", DocPrefix: p("")}, "", "search_query: "},
-		{EmbedSetting{URL: u, Model: "m", DocPrefix: p("Instruct: x\nDoc: "), QueryPrefix: p("q: ")}, "Instruct: x\nDoc: ", "q: "},
+		{embed.Endpoint{URL: u, Model: "nomic-embed-text"}, "search_document: ", "search_query: "},
+		{embed.Endpoint{URL: u, Model: "nomic-embed-text", DocPrefix: p("")}, "", "search_query: "},
+		{embed.Endpoint{URL: u, Model: "m", DocPrefix: p("Instruct: x\nDoc: "), QueryPrefix: p("q: ")}, "Instruct: x\nDoc: ", "q: "},
 	} {
 		if err := s.SetEmbed(ctx, tc.set, "human"); err != nil {
 			t.Fatal(err)
@@ -64,7 +64,7 @@ func TestVectorModelWithPrefix(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
-	long := embed.Identity(strings.Repeat("m", maxModelName), strings.Repeat("\x7f", embed.MaxPrefixBytes))
+	long := embed.Identity(strings.Repeat("m", embed.MaxModelName), strings.Repeat("\x7f", embed.MaxPrefixBytes))
 	rec := item("https://a.test/prefix")
 	rec.Chunks = []record.Chunk{{Index: 0, Text: "one", Tokens: 1, Embedding: embed.Encode([]float32{1, 0})}}
 	rec.Embed = &record.EmbedInfo{Model: long, Dimensions: 2, Chunks: 1}

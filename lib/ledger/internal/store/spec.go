@@ -40,25 +40,30 @@ var (
 )
 
 type (
-	NotLedgerError   = spec.NotLedgerError
-	DimensionError   = spec.DimensionError
-	StaleError       = spec.StaleError
-	BatchError       = spec.BatchError
-	Archived         = spec.Archived
-	IndexOptions     = spec.IndexOptions
-	SaveOptions      = spec.SaveOptions
-	Weights          = spec.Weights
-	ReviewDecision   = spec.ReviewDecision
-	AnnotationFilter = spec.AnnotationFilter
-	MergeStats       = spec.MergeStats
-	ChunkVector      = spec.ChunkVector
-	ItemToEmbed      = spec.ItemToEmbed
-	BackupResult     = spec.BackupResult
-	Problem          = spec.Problem
-	StoredSetting    = spec.StoredSetting
-	IndexResult      = spec.IndexResult
-	BatchResult      = spec.BatchResult
-	IngestInfo       = spec.IngestInfo
-	Semantic         = spec.Semantic
-	DecayPolicy      = spec.DecayPolicy
+	NotLedgerError    = spec.NotLedgerError
+	NoAnnotationError = spec.NoAnnotationError
+	DimensionError    = spec.DimensionError
+	StaleError        = spec.StaleError
+	BatchError        = spec.BatchError
+	Archived          = spec.Archived
+	IndexOptions      = spec.IndexOptions
+	SaveOptions       = spec.SaveOptions
+	Weights           = spec.Weights
+	ReviewDecision    = spec.ReviewDecision
+	AnnotationFilter  = spec.AnnotationFilter
+	MergeStats        = spec.MergeStats
+	ChunkVector       = spec.ChunkVector
+	ItemToEmbed       = spec.ItemToEmbed
+	BackupResult      = spec.BackupResult
+	Problem           = spec.Problem
+	StoredSetting     = spec.StoredSetting
+	IndexResult       = spec.IndexResult
+	BatchResult       = spec.BatchResult
+	IngestInfo        = spec.IngestInfo
+	Semantic          = spec.Semantic
+	DecayPolicy       = spec.DecayPolicy
+	Filter            = spec.Filter
+	QueueOptions      = spec.QueueOptions
+	SearchOptions     = spec.SearchOptions
+	SearchResult      = spec.SearchResult
 )

@@ -87,11 +87,11 @@ func packCodes(ctx context.Context, tx *sqlx.Tx, model string) error {
 // dates, and keeps or skips by this set; an item in it without vectors
 // changes nothing.
 func vectorFilter(ctx context.Context, conn *sqlx.Conn, f Filter) (seqs []int64, allow bool, err error) {
-	if f.empty() {
+	if filterEmpty(f) {
 		err = conn.SelectContext(ctx, &seqs, `SELECT seq FROM items WHERE archived_at IS NOT NULL ORDER BY seq`)
 		return seqs, false, err
 	}
-	fcond, fargs := f.where()
+	fcond, fargs := filterWhere(f, nil)
 	err = conn.SelectContext(ctx, &seqs, `SELECT it.seq FROM items it WHERE `+fcond+` ORDER BY it.seq`, fargs...)
 	return seqs, true, err
 }

@@ -152,7 +152,7 @@ func TestBlockScanMatchesExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	check := func(step string, opts SearchOptions, skip map[string]bool) {
+	check := func(step string, opts searchOpts, skip map[string]bool) {
 		t.Helper()
 		for _, depth := range []int{10, 80} {
 			q := vec()
@@ -173,7 +173,7 @@ func TestBlockScanMatchesExact(t *testing.T) {
 			}
 		}
 	}
-	opts := SearchOptions{}.withDefaults()
+	opts := searchOpts{}.withDefaults()
 	opts.archived = archivedNone
 	b, u := counts()
 	if b < 2 || u == 0 {
@@ -276,7 +276,7 @@ func TestMigrationRebuildsCodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Close()
-		opts := SearchOptions{}.withDefaults()
+		opts := searchOpts{}.withDefaults()
 		opts.archived = archivedNone
 		got, sims, err := s.semanticRank(ctx, conn, &Semantic{Vector: q, Model: "bench", Mode: ModeSemantic}, opts, 20)
 		if err != nil {
@@ -368,7 +368,7 @@ func TestSparseQueryRecall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	opts := SearchOptions{}.withDefaults()
+	opts := searchOpts{}.withDefaults()
 	opts.archived = archivedNone
 	kept, total := 0, 0
 	for n := 0; n < 40; n++ {

@@ -23,13 +23,10 @@ import (
 // embedFailedEventName is the history event of an embedding failure.
 const embedFailedEventName = "embed_failed"
 
-// maxModelName bounds a model name (a stored setting's).
-const maxModelName = 200
-
 // maxVectorModel bounds the model a record's vectors are stored under: a
 // name with a document prefix folded in (embed.Identity; the quoted
 // prefix is at most 4 bytes a byte).
-const maxVectorModel = maxModelName + 3 + 4*embed.MaxPrefixBytes
+const maxVectorModel = embed.MaxModelName + 3 + 4*embed.MaxPrefixBytes
 
 // checkEmbedding refuses vectors ll-index cannot store: a record whose
 // embed names no model, or whose chunks' embeddings do not decode, are

@@ -210,7 +210,7 @@ func TestSemanticRescoring(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	opts := SearchOptions{}.withDefaults()
+	opts := searchOpts{}.withDefaults()
 	got, _, err := s.semanticRank(ctx, conn, &Semantic{Vector: qv, Model: "bench", Mode: ModeSemantic}, opts, 10)
 	if err != nil {
 		t.Fatal(err)
