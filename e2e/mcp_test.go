@@ -476,6 +476,18 @@ func TestMCP(t *testing.T) {
 		{"pack_save", map[string]any{"name": "quokka-watch", "query": "quokkas"}, "usage: pack \"quokka-watch\" exists\nhint: refresh it with pack_refresh"},
 		{"pack_save", map[string]any{"name": "big", "query": "quokkas", "max_tokens": 9000}, "usage: max_tokens 9000: want 1..8000"},
 		{"pack_save", map[string]any{"name": "x\ny", "query": "quokkas"}, `usage: name: pack name "x\ny"`},
+		// the pack and brief rules of ledger.CheckPackOptions and
+		// CheckBriefLimits, in the words the commands use (field names as
+		// the tools spell them)
+		{"pack_save", map[string]any{"name": "v", "query": "quokkas", "type": "video"}, `usage: type "video": want article, x, youtube, pdf or text`},
+		{"pack_save", map[string]any{"name": "v", "query": "quokkas", "mode": "fuzzy"}, `usage: mode "fuzzy": want lexical, semantic or hybrid`},
+		{"pack_save", map[string]any{"name": "v", "query": "quokkas", "semantic_weight": 2}, `usage: semantic_weight 2: want 0..1`},
+		{"pack_save", map[string]any{"name": "v", "query": "quokkas", "max_items": 21}, `usage: max_items 21: want 1..20`},
+		{"pack_save", map[string]any{"name": "v", "query": "quokkas", "pointer_words": -1}, `usage: pointer_words -1: want 0..`},
+		{"brief", map[string]any{"query": "quokkas", "max_items": -1}, `usage: max_items -1: want 1..20`},
+		{"brief", map[string]any{"query": "quokkas", "max_tokens": 9000}, `usage: max_tokens 9000: want 1..8000`},
+		{"brief", map[string]any{"query": "quokkas", "mode": "fuzzy"}, `usage: mode "fuzzy": want lexical, semantic or hybrid`},
+		{"find", map[string]any{"query": "quokkas", "type": "video"}, `usage: type "video": want article, x, youtube, pdf or text`},
 		{"pack_show", map[string]any{"name": "nope"}, `not_found: no pack "nope"` + "\nhint: list the packs with the pack_list tool"},
 		{"pack_show", map[string]any{"name": "quokka-watch", "version": 9}, `not_found: pack "quokka-watch" has no version 9`},
 		{"pack_refresh", map[string]any{"name": "nope"}, `not_found: no pack "nope"`},

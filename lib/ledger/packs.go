@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 	"unicode"
@@ -122,16 +121,44 @@ func (r packRanking) set(p *record.PackInfo) *record.PackInfo {
 	return p
 }
 
-// CheckPackRanking checks the ranking settings of a pack to save: the
-// mode (ParseMode) and the semantic weight (0..1).
-func CheckPackRanking(o record.PackOptions) error {
-	if err := ParseMode(o.Mode); err != nil {
-		return fmt.Errorf("mode %w", err)
-	}
-	if w := o.SemanticWeight; w != nil && (math.IsNaN(*w) || *w < 0 || *w > 1) {
-		return fmt.Errorf("semantic weight %v: want 0..1", *w)
+// BriefLimits are the sizes of a brief as a face received them (a face
+// fills in its defaults first): the token budget, the full items, the
+// one-line pointers and the words of each pointer.
+type BriefLimits struct {
+	MaxTokens, MaxItems, MaxPointers, PointerWords int
+}
+
+// CheckBriefLimits checks a brief's sizes, the one rule ll-brief's flags,
+// the MCP brief tool and every pack state: a budget of 1 token or more,
+// and items, pointers and pointer words within ll-brief's bounds. A bad
+// one is a *RequestError naming the field.
+func CheckBriefLimits(b BriefLimits) error {
+	switch {
+	case b.MaxTokens < 1:
+		return &RequestError{Field: "max_tokens", Detail: fmt.Sprintf(" %d: want 1 or more", b.MaxTokens)}
+	case b.MaxItems < 1 || b.MaxItems > brief.MaxItems:
+		return &RequestError{Field: "max_items", Detail: fmt.Sprintf(" %d: want 1..%d", b.MaxItems, brief.MaxItems)}
+	case b.MaxPointers < 0 || b.MaxPointers > brief.MaxPointers:
+		return &RequestError{Field: "max_pointers", Detail: fmt.Sprintf(" %d: want 0..%d", b.MaxPointers, brief.MaxPointers)}
+	case b.PointerWords < 0 || b.PointerWords > brief.MaxPointerWords:
+		return &RequestError{Field: "pointer_words", Detail: fmt.Sprintf(" %d: want 0..%d", b.PointerWords, brief.MaxPointerWords)}
 	}
 	return nil
+}
+
+// CheckPackOptions checks the brief settings of a pack to save, the one
+// rule every face states (linkledger pack save's flags, the MCP pack_save
+// tool, the web app's "save as pack"): its sizes (CheckBriefLimits), the
+// type (CheckType), and the ranking: the mode (ParseMode) and the
+// semantic weight (0..1). A bad one is a *RequestError naming the field.
+func CheckPackOptions(o record.PackOptions) error {
+	if err := CheckBriefLimits(BriefLimits{MaxTokens: o.MaxTokens, MaxItems: o.MaxItems, MaxPointers: o.MaxPointers, PointerWords: o.PointerWords}); err != nil {
+		return err
+	}
+	if err := CheckType(o.Type); err != nil {
+		return err
+	}
+	return checkRanking(o.Mode, o.SemanticWeight)
 }
 
 // PackWriteOptions are the settings of SavePack and RefreshPack.
@@ -164,7 +191,7 @@ func (l *Ledger) SavePack(ctx context.Context, name, query string, o record.Pack
 	if strings.TrimSpace(query) == "" {
 		return nil, errors.New("a pack needs a query")
 	}
-	if err := CheckPackRanking(o); err != nil {
+	if err := CheckPackOptions(o); err != nil {
 		return nil, err
 	}
 	p, text, ranking, err := packBrief(ctx, st, query, o, opt.Embedder)
@@ -208,7 +235,7 @@ func (l *Ledger) RefreshPack(ctx context.Context, name string, opt PackWriteOpti
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckPackRanking(*old.Options); err != nil {
+	if err := checkRanking(old.Options.Mode, old.Options.SemanticWeight); err != nil {
 		// (a database written by hand: said, not guessed at)
 		return nil, fmt.Errorf("pack %q: stored options: %w", name, err)
 	}

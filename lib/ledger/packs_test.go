@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http/httptest"
 	"path/filepath"
@@ -188,25 +189,46 @@ func TestPackKeepsRanking(t *testing.T) {
 	}
 }
 
-func TestCheckPackRanking(t *testing.T) {
+// TestCheckPackOptions: the one rule of a pack's brief settings, with the
+// words every face repeats.
+func TestCheckPackOptions(t *testing.T) {
 	w := func(v float64) *float64 { return &v }
+	def := DefaultPackOptions()
+	with := func(f func(*record.PackOptions)) record.PackOptions {
+		o := def
+		f(&o)
+		return o
+	}
 	for _, tc := range []struct {
 		o    record.PackOptions
 		want string
 	}{
-		{record.PackOptions{}, ""},
-		{record.PackOptions{Mode: "semantic", SemanticWeight: w(0)}, ""},
-		{record.PackOptions{Mode: "hybrid", SemanticWeight: w(1)}, ""},
-		{record.PackOptions{Mode: "fuzzy"}, `mode "fuzzy": want lexical, semantic or hybrid`},
-		{record.PackOptions{SemanticWeight: w(1.5)}, "semantic weight 1.5: want 0..1"},
-		{record.PackOptions{SemanticWeight: w(math.NaN())}, "semantic weight NaN: want 0..1"},
+		{def, ""},
+		{with(func(o *record.PackOptions) { o.Mode, o.SemanticWeight = "semantic", w(0) }), ""},
+		{with(func(o *record.PackOptions) { o.Mode, o.SemanticWeight = "hybrid", w(1) }), ""},
+		{with(func(o *record.PackOptions) {
+			o.Type, o.PointerWords, o.MaxPointers = "pdf", brief.MaxPointerWords, brief.MaxPointers
+		}), ""},
+		{with(func(o *record.PackOptions) { o.Mode = "fuzzy" }), `mode "fuzzy": want lexical, semantic or hybrid`},
+		{with(func(o *record.PackOptions) { o.SemanticWeight = w(1.5) }), "semantic_weight 1.5: want 0..1"},
+		{with(func(o *record.PackOptions) { o.SemanticWeight = w(math.NaN()) }), "semantic_weight NaN: want 0..1"},
+		{with(func(o *record.PackOptions) { o.MaxTokens = 0 }), "max_tokens 0: want 1 or more"},
+		{with(func(o *record.PackOptions) { o.MaxItems = brief.MaxItems + 1 }), fmt.Sprintf("max_items %d: want 1..%d", brief.MaxItems+1, brief.MaxItems)},
+		{with(func(o *record.PackOptions) { o.MaxPointers = -1 }), fmt.Sprintf("max_pointers -1: want 0..%d", brief.MaxPointers)},
+		{with(func(o *record.PackOptions) { o.PointerWords = brief.MaxPointerWords + 1 }), fmt.Sprintf("pointer_words %d: want 0..%d", brief.MaxPointerWords+1, brief.MaxPointerWords)},
+		{with(func(o *record.PackOptions) { o.Type = "podcast" }), `type "podcast": want article, x, youtube, pdf or text`},
 	} {
 		got := ""
-		if err := CheckPackRanking(tc.o); err != nil {
+		err := CheckPackOptions(tc.o)
+		if err != nil {
 			got = err.Error()
+			var re *RequestError
+			if !errors.As(err, &re) {
+				t.Errorf("CheckPackOptions(%+v) = %T, want a *RequestError", tc.o, err)
+			}
 		}
 		if got != tc.want {
-			t.Errorf("CheckPackRanking(%+v) = %q, want %q", tc.o, got, tc.want)
+			t.Errorf("CheckPackOptions(%+v) = %q, want %q", tc.o, got, tc.want)
 		}
 	}
 }

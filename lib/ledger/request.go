@@ -2,10 +2,12 @@ package ledger
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/linkledger/linkledger/lib/ledger/spec"
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // FindRequest is a find request's filters as every face receives them,
@@ -23,20 +25,49 @@ type FindRequest struct {
 	// Archived is ParseArchived's spelling: "no" (the default, also ""),
 	// "any" or "only".
 	Archived string
-	// Mode is the ranking (ParseMode: "", lexical, semantic or hybrid);
-	// Options reads it, Filter (a list without ranking) does not.
-	Mode string
+	// Mode is the ranking (ParseMode: "", lexical, semantic or hybrid)
+	// and SemanticWeight the semantic side's share in a hybrid ranking
+	// (0..1; nil: not given); Options reads them, Filter (a list without
+	// ranking) does not.
+	Mode           string
+	SemanticWeight *float64
 }
 
 // RequestError is a request field that does not read. Its text is the
 // field's name and Detail ("since: \"x\": want ..."); a command-line face
-// puts "--" before it, so each face says the same words.
+// puts "--" before its Flag, so each face says the same words.
 type RequestError struct {
 	Field  string
 	Detail string // what follows the field's name, from ": " or " \"x\": "
 }
 
 func (e *RequestError) Error() string { return e.Field + e.Detail }
+
+// Flag is the field's name as a command-line flag: max_tokens is
+// --max-tokens.
+func (e *RequestError) Flag() string { return strings.ReplaceAll(e.Field, "_", "-") }
+
+// CheckType checks a source type filter: "" (any type) or one of the
+// five source types.
+func CheckType(t string) error {
+	switch t {
+	case "", record.SourceArticle, record.SourceX, record.SourceYouTube, record.SourcePDF, record.SourceText:
+		return nil
+	}
+	return &RequestError{Field: "type", Detail: fmt.Sprintf(" %q: want article, x, youtube, pdf or text", t)}
+}
+
+// checkRanking checks a ranking: the mode (ParseMode) and the semantic
+// side's weight (nil, or 0..1).
+func checkRanking(mode string, weight *float64) error {
+	if err := ParseMode(mode); err != nil {
+		return &RequestError{Field: "mode", Detail: " " + err.Error()}
+	}
+	if weight != nil && (math.IsNaN(*weight) || *weight < 0 || *weight > 1) {
+		return &RequestError{Field: "semantic_weight", Detail: fmt.Sprintf(" %v: want 0..1", *weight)}
+	}
+	return nil
+}
 
 // ParseArchived reads the archived choice: "no" or "" (archived items
 // left out, the one default of a find), "any" (archived items in) or
@@ -70,10 +101,8 @@ func ParseSpan(since, until string, now time.Time) (time.Time, time.Time, error)
 // Filter reads and checks the request: its since and until against now.
 func (r FindRequest) Filter(now time.Time) (spec.Filter, error) {
 	f := spec.Filter{Type: r.Type, Actor: r.Actor, Status: r.Status, Tags: r.Tags}
-	switch r.Type {
-	case "", "article", "x", "youtube", "pdf", "text":
-	default:
-		return f, &RequestError{Field: "type", Detail: fmt.Sprintf(" %q: want article, x, youtube, pdf or text", r.Type)}
+	if err := CheckType(r.Type); err != nil {
+		return f, err
 	}
 	switch r.Status {
 	case "", "saved", "fetched", "parsed", "enriched", "failed":
@@ -97,10 +126,10 @@ func (r FindRequest) Options(o FindOptions, now time.Time) (FindOptions, error) 
 	if err != nil {
 		return o, err
 	}
-	if err := ParseMode(r.Mode); err != nil {
-		return o, &RequestError{Field: "mode", Detail: " " + err.Error()}
+	if err := checkRanking(r.Mode, r.SemanticWeight); err != nil {
+		return o, err
 	}
-	o.Mode = r.Mode
+	o.Mode, o.SemanticWeight = r.Mode, r.SemanticWeight
 	o.Tags, o.Type, o.Since, o.Until, o.Actor, o.Status = f.Tags, f.Type, f.Since, f.Until, f.Actor, f.Status
 	o.Archived, o.ArchivedSet = f.Archived, true
 	return o, nil

@@ -211,22 +211,10 @@ func (s *Server) packSave(ctx context.Context, req *sdk.CallToolRequest, in Pack
 		o.MaxPointers = *in.MaxPointers
 	}
 	o.PointerWords, o.Tags, o.Type, o.Mode, o.SemanticWeight = in.PointerWords, in.Tags, in.Type, in.Mode, in.SemanticWeight
-	switch {
-	case o.MaxTokens < 1 || o.MaxTokens > MaxBriefTokens:
-		return PackOutput{}, "", usage("max_tokens %d: want 1..%d", in.MaxTokens, MaxBriefTokens)
-	case o.MaxItems < 1 || o.MaxItems > brief.MaxItems:
-		return PackOutput{}, "", usage("max_items %d: want 1..%d", in.MaxItems, brief.MaxItems)
-	case o.MaxPointers < 0 || o.MaxPointers > brief.MaxPointers:
-		return PackOutput{}, "", usage("max_pointers %d: want 0..%d", o.MaxPointers, brief.MaxPointers)
-	case o.PointerWords < 0 || o.PointerWords > brief.MaxPointerWords:
-		return PackOutput{}, "", usage("pointer_words %d: want 0..%d", o.PointerWords, brief.MaxPointerWords)
+	if err := briefLimits(ledger.BriefLimits{MaxTokens: o.MaxTokens, MaxItems: o.MaxItems, MaxPointers: o.MaxPointers, PointerWords: o.PointerWords}); err != nil {
+		return PackOutput{}, "", err
 	}
-	switch o.Type {
-	case "", "article", "x", "youtube", "pdf", "text":
-	default:
-		return PackOutput{}, "", usage("type %q: want article, x, youtube, pdf or text", o.Type)
-	}
-	if err := ledger.CheckPackRanking(o); err != nil {
+	if err := ledger.CheckPackOptions(o); err != nil {
 		return PackOutput{}, "", usage("%v", err)
 	}
 	if err := ledger.CheckName("pack", in.Name); err != nil {

@@ -314,9 +314,7 @@ func (s *Server) find(ctx context.Context, _ *sdk.CallToolRequest, in FindInput)
 	}
 	o.Query = strings.TrimSpace(in.Query)
 	allMatches(&o, in.AllMatches)
-	if err := s.semantic(&o, in.Mode); err != nil {
-		return FindOutput{}, "", err
-	}
+	o.Embedder = s.opt.Embedder
 	res, err := s.rd.Find(ctx, o)
 	if err != nil {
 		return FindOutput{}, "", err
@@ -332,9 +330,7 @@ func (s *Server) related(ctx context.Context, _ *sdk.CallToolRequest, in Related
 	if err != nil {
 		return FindOutput{}, "", err
 	}
-	if err := s.semantic(&o, ""); err != nil {
-		return FindOutput{}, "", err
-	}
+	o.Embedder = s.opt.Embedder
 	res, err := s.rd.Related(ctx, in.Item, o, s.opt.Resolve)
 	if err != nil {
 		return FindOutput{}, "", err
@@ -355,14 +351,15 @@ func allMatches(o *ledger.FindOptions, all bool) {
 	}
 }
 
-// semantic sets the ranking mode of a find or brief call and the
-// server's embedder.
-func (s *Server) semantic(o *ledger.FindOptions, mode string) error {
-	if err := ledger.ParseMode(mode); err != nil {
-		return usage("mode %v", err)
+// briefLimits checks a brief's sizes (ledger.CheckBriefLimits), and
+// max_tokens against MaxBriefTokens: the bound of this server's answer.
+func briefLimits(lim ledger.BriefLimits) error {
+	if err := ledger.CheckBriefLimits(lim); err != nil {
+		return usage("%v", err)
 	}
-	o.Mode = mode
-	o.Embedder = s.opt.Embedder
+	if lim.MaxTokens > MaxBriefTokens {
+		return usage("max_tokens %d: want 1..%d", lim.MaxTokens, MaxBriefTokens)
+	}
 	return nil
 }
 
@@ -408,11 +405,15 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 	if q == "" {
 		return nil, "", usage("query: give the topic or task to gather evidence for")
 	}
-	if in.MaxItems < 0 || in.MaxItems > brief.MaxItems {
-		return nil, "", usage("max_items %d: want 1..%d", in.MaxItems, brief.MaxItems)
+	lim := ledger.BriefLimits{MaxTokens: in.MaxTokens, MaxItems: in.MaxItems, MaxPointers: brief.DefaultMaxPointers}
+	if lim.MaxTokens == 0 {
+		lim.MaxTokens = brief.DefaultMaxTokens
 	}
-	if in.MaxTokens < 0 || in.MaxTokens > MaxBriefTokens {
-		return nil, "", usage("max_tokens %d: want 1..%d", in.MaxTokens, MaxBriefTokens)
+	if lim.MaxItems == 0 {
+		lim.MaxItems = brief.DefaultMaxItems
+	}
+	if err := briefLimits(lim); err != nil {
+		return nil, "", err
 	}
 	o, err := findOptions(in.MaxItems, 0, in.Tags, in.Type, in.Since, in.Until, in.Mode, false)
 	if err != nil {
@@ -420,9 +421,7 @@ func (s *Server) brief(ctx context.Context, _ *sdk.CallToolRequest, in BriefInpu
 	}
 	o.Query = q
 	allMatches(&o, in.AllMatches)
-	if err := s.semantic(&o, in.Mode); err != nil {
-		return nil, "", err
-	}
+	o.Embedder = s.opt.Embedder
 	res, err := s.rd.Brief(ctx, ledger.BriefOptions{Find: o, MaxItems: in.MaxItems, MaxTokens: in.MaxTokens})
 	if err != nil {
 		return nil, "", err

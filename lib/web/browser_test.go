@@ -32,6 +32,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/chromedp/cdproto/cdp"
+
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/cmd/linkledger"
 	"github.com/linkledger/linkledger/lib/cmd/linkledger/inprocess"

@@ -413,17 +413,6 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "search", view{Title: "Search", Nav: "search", Data: d})
 }
 
-// checkMode checks a ranking mode of a request (ledger.ParseMode): a bad
-// one is an InputError (400), as ll-find refuses a bad --mode (exit 2):
-// a link that asks for a ranking that does not exist is a mistake to
-// show, not to hide behind another ranking.
-func checkMode(mode string) error {
-	if err := ledger.ParseMode(mode); err != nil {
-		return &ledger.InputError{Code: record.CodeBadInput, Message: "mode " + err.Error()}
-	}
-	return nil
-}
-
 // --- reader ---------------------------------------------------------------
 
 type readerData struct {
@@ -820,8 +809,8 @@ func (s *Server) createPack(w http.ResponseWriter, r *http.Request) {
 	// the ranking of the search it was saved from
 	o := ledger.DefaultPackOptions()
 	o.Mode = r.PostFormValue("mode")
-	if err := checkMode(o.Mode); err != nil {
-		s.fail(w, r, err)
+	if err := ledger.CheckPackOptions(o); err != nil {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: err.Error()})
 		return
 	}
 	p, err := s.opt.Ledger.SavePack(r.Context(), name, r.PostFormValue("query"), o, ledger.PackWriteOptions{Actor: actor(r), Embedder: s.opt.Embedder})

@@ -78,8 +78,8 @@ func (s *Server) library(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "show " + strconv.Quote(d.Show) + ": want unread, read, starred or archived"})
 		return
 	}
-	if d.Type != "" && !validType(d.Type) {
-		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "type " + strconv.Quote(d.Type) + ": want article, x, youtube, pdf or text"})
+	if err := ledger.CheckType(d.Type); err != nil {
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: err.Error()})
 		return
 	}
 	d.Title = "Library"
@@ -127,14 +127,6 @@ func (s *Server) library(w http.ResponseWriter, r *http.Request) {
 		nav = "archive"
 	}
 	s.render(w, r, http.StatusOK, "library", view{Title: d.Title, Nav: nav, Data: d})
-}
-
-func validType(t string) bool {
-	switch t {
-	case "article", "x", "youtube", "pdf", "text":
-		return true
-	}
-	return false
 }
 
 // libraryURL is the library's address for a view and filters ("" left out).

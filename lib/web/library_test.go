@@ -157,9 +157,13 @@ func TestLibrary(t *testing.T) {
 	if b := get("/library?type=pdf"); strings.Contains(b, `class="libitem`) {
 		t.Errorf("type pdf lists articles")
 	}
-	for _, bad := range []string{"/library?show=blue", "/library?type=movie"} {
-		if res, _ := do(t, withCookie(mustReq(t, "GET", ts.URL+bad, ""))); res.StatusCode != http.StatusBadRequest {
-			t.Errorf("%s: %d, want 400", bad, res.StatusCode)
+	for bad, words := range map[string]string{
+		"/library?show=blue": "show &#34;blue&#34;: want unread, read, starred or archived",
+		// the words of ledger.CheckType, as every face says them
+		"/library?type=movie": "type &#34;movie&#34;: want article, x, youtube, pdf or text",
+	} {
+		if res, body := do(t, withCookie(mustReq(t, "GET", ts.URL+bad, ""))); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, words) {
+			t.Errorf("%s: %d, want 400 saying %s\n%s", bad, res.StatusCode, words, body)
 		}
 	}
 

@@ -63,19 +63,16 @@ func RankingFlags() []ucli.Flag {
 }
 
 // Ranking reads --mode and --semantic-weight: the mode ("" when not
-// given) and the weight (nil when not given).
-func Ranking(c *ucli.Command) (mode string, weight *float64, err error) {
+// given) and the weight (nil when not given), as typed: the find request
+// (ledger.FindRequest.Options) or the pack's options
+// (ledger.CheckPackOptions) check them.
+func Ranking(c *ucli.Command) (mode string, weight *float64) {
 	fv := cli.Flags(c)
-	mode = fv.String("mode")
-	if err := ledger.ParseMode(mode); err != nil {
-		return "", nil, cli.Usage("--mode %v", err)
-	}
-	if w := fv.Float("semantic-weight"); math.IsNaN(w) || w < 0 || w > 1 {
-		return "", nil, cli.Usage("--semantic-weight %v: want 0..1", w)
-	} else if fv.IsSet("semantic-weight") {
+	if fv.IsSet("semantic-weight") {
+		w := fv.Float("semantic-weight")
 		weight = &w
 	}
-	return mode, weight, nil
+	return fv.String("mode"), weight
 }
 
 // FilterFlags are the item filters ll-find, ll-brief and linkledger export
@@ -114,7 +111,7 @@ func Request(c *ucli.Command) ledger.FindRequest {
 func RequestError(err error) error {
 	var re *ledger.RequestError
 	if errors.As(err, &re) {
-		return cli.Usage("--%v", re)
+		return cli.Usage("--%s%s", re.Flag(), re.Detail)
 	}
 	return err
 }
@@ -196,9 +193,6 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 		return o, cli.Usage("--scan-rows %d: want 1 or more, or -1", o.ScanRows)
 	}
 	var err error
-	if o.Mode, o.SemanticWeight, err = Ranking(c); err != nil {
-		return o, err
-	}
 	if o.Decay, err = Decay(c); err != nil {
 		return o, err
 	}
@@ -208,7 +202,7 @@ func FindOptions(c *ucli.Command, now time.Time, limit int) (ledger.FindOptions,
 	}
 	o.StaleAfter = d
 	r := Request(c)
-	r.Mode = o.Mode
+	r.Mode, r.SemanticWeight = Ranking(c)
 	switch {
 	case fv.Bool("archived") && fv.Bool("only-archived"):
 		return o, cli.Usage("--archived and --only-archived: give one")

@@ -321,31 +321,12 @@ func oneName(c *ucli.Command, usage string) (string, error) {
 	return args[0], nil
 }
 
-// packOptions reads and checks the brief flags of pack save.
+// packOptions reads the brief flags of pack save and checks them
+// (ledger.CheckPackOptions).
 func packOptions(c *ucli.Command) (record.PackOptions, error) {
 	o := record.PackOptions{MaxTokens: c.Int("max-tokens"), MaxItems: c.Int("max-items"), MaxPointers: c.Int("max-pointers"),
 		PointerWords: c.Int("pointer-words"), Type: c.String("type")}
-	if o.PointerWords < 0 || o.PointerWords > brief.MaxPointerWords {
-		return o, cli.Usage("--pointer-words %d: want 0..%d", o.PointerWords, brief.MaxPointerWords)
-	}
-	if o.MaxTokens < 1 {
-		return o, cli.Usage("--max-tokens %d: want 1 or more", o.MaxTokens)
-	}
-	if o.MaxItems < 1 || o.MaxItems > brief.MaxItems {
-		return o, cli.Usage("--max-items %d: want 1..%d", o.MaxItems, brief.MaxItems)
-	}
-	if o.MaxPointers < 0 || o.MaxPointers > brief.MaxPointers {
-		return o, cli.Usage("--max-pointers %d: want 0..%d", o.MaxPointers, brief.MaxPointers)
-	}
-	switch o.Type {
-	case "", "article", "x", "youtube", "pdf", "text":
-	default:
-		return o, cli.Usage("--type %q: want article, x, youtube, pdf or text", o.Type)
-	}
-	var err error
-	if o.Mode, o.SemanticWeight, err = findflags.Ranking(c); err != nil {
-		return o, err
-	}
+	o.Mode, o.SemanticWeight = findflags.Ranking(c)
 	for _, v := range c.StringSlice("tags") {
 		for _, t := range strings.Split(v, ",") {
 			if t = strings.TrimSpace(t); t != "" {
@@ -353,7 +334,7 @@ func packOptions(c *ucli.Command) (record.PackOptions, error) {
 			}
 		}
 	}
-	return o, nil
+	return o, findflags.RequestError(ledger.CheckPackOptions(o))
 }
 
 // packWrite runs pack save or refresh: it checks --actor, opens the store

@@ -113,19 +113,10 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		// an empty query typed is a mistake, not a wish to read records
 		return cli.Usage("the query is empty: give the words to brief on (%s \"how agents keep sources\"), or no query at all to read records from stdin", c.Root().Name)
 	}
-	maxItems := c.Int("max-items")
-	if maxItems < 1 || maxItems > brief.MaxItems {
-		return cli.Usage("--max-items %d: want 1..%d", maxItems, brief.MaxItems)
-	}
-	maxPointers := c.Int("max-pointers")
-	if maxPointers < 0 || maxPointers > brief.MaxPointers {
-		return cli.Usage("--max-pointers %d: want 0..%d", maxPointers, brief.MaxPointers)
-	}
-	if w := c.Int("pointer-words"); w < 0 || w > brief.MaxPointerWords {
-		return cli.Usage("--pointer-words %d: want 0..%d", w, brief.MaxPointerWords)
-	}
-	if c.Int("max-tokens") < 1 {
-		return cli.Usage("--max-tokens %d: want 1 or more", c.Int("max-tokens"))
+	maxItems, maxPointers := c.Int("max-items"), c.Int("max-pointers")
+	if err := ledger.CheckBriefLimits(ledger.BriefLimits{MaxTokens: c.Int("max-tokens"), MaxItems: maxItems,
+		MaxPointers: maxPointers, PointerWords: c.Int("pointer-words")}); err != nil {
+		return findflags.RequestError(err)
 	}
 	// The output decides once: Markdown for a person, the JSON pack for a
 	// pipe (--format forces either).
