@@ -92,10 +92,8 @@ func (l *Ledger) Queue(ctx context.Context, which string, limit int) ([]*record.
 func (l *Ledger) Highlights(ctx context.Context, f spec.AnnotationFilter) ([]*record.Record, error) {
 	st := l.st
 	for _, t := range f.Types {
-		switch t {
-		case record.AnnHighlight, record.AnnLowlight, record.AnnNote:
-		default:
-			return nil, &InputError{Code: record.CodeBadInput, Message: fmt.Sprintf("annotation type %q: want highlight, lowlight or note", t)}
+		if err := record.CheckAnnotationType(t); err != nil {
+			return nil, &InputError{Code: record.CodeBadInput, Message: err.Error()}
 		}
 	}
 	return st.ListAnnotations(ctx, f)

@@ -512,15 +512,16 @@ func (s *Server) annotate(ctx context.Context, req *sdk.CallToolRequest, in Anno
 		return SaveOutput{}, "", err
 	}
 	typ := in.Type
-	switch typ {
-	case "":
+	if typ == "" {
 		typ = record.AnnHighlight
-	case record.AnnHighlight, record.AnnLowlight, record.AnnNote:
-	default:
-		return SaveOutput{}, "", usage("type %q: want highlight, lowlight or note", in.Type)
 	}
-	if c := in.Confidence; c != nil && (*c < 0 || *c > 1) {
-		return SaveOutput{}, "", usage("confidence %v: want a number from 0 to 1", *c)
+	if err := record.CheckAnnotationType(typ); err != nil {
+		return SaveOutput{}, "", usage("%v", err)
+	}
+	if c := in.Confidence; c != nil {
+		if err := record.CheckConfidence(*c); err != nil {
+			return SaveOutput{}, "", usage("%v", err)
+		}
 	}
 	if in.Pinned && typ != record.AnnHighlight {
 		return SaveOutput{}, "", usage("pinned: only a highlight is pinned")

@@ -40,9 +40,9 @@ func readHighlightsQuery(q url.Values) (*highlightsData, spec.AnnotationFilter, 
 		f.Types = []string{d.Type}
 	}
 	if d.Conf != "" {
-		c, err := strconv.ParseFloat(d.Conf, 64)
-		if err != nil || c < 0 || c > 1 {
-			return nil, f, &ledger.InputError{Code: record.CodeBadInput, Message: "confidence: want a number from 0 to 1"}
+		c, err := record.ParseConfidence(d.Conf)
+		if err != nil {
+			return nil, f, &ledger.InputError{Code: record.CodeBadInput, Message: err.Error()}
 		}
 		f.MinConfidence = c
 	}

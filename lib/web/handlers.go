@@ -620,7 +620,7 @@ func (s *Server) annotate(w http.ResponseWriter, r *http.Request) {
 		}
 		a = record.Annotation{Type: typ, Text: strings.TrimSpace(text), Actor: actor(r)}
 	default:
-		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "type: want highlight, lowlight or note"})
+		s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: record.CheckAnnotationType(typ).Error()})
 		return
 	}
 	if a.Text == "" || len(a.Text) > maxQuote {
@@ -700,9 +700,9 @@ func (s *Server) reviewAnnotation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if v := r.PostFormValue("confidence"); v != "" {
-		c, err := strconv.ParseFloat(v, 64)
-		if err != nil || c < 0 || c > 1 {
-			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: "confidence: want a number from 0 to 1"})
+		c, err := record.ParseConfidence(v)
+		if err != nil {
+			s.fail(w, r, &ledger.InputError{Code: record.CodeBadInput, Message: err.Error()})
 			return
 		}
 		d.Confidence = &c

@@ -200,9 +200,9 @@ func reviewDecisions(c *ucli.Command) ([]spec.ReviewDecision, error) {
 		if err != nil {
 			return nil, err
 		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-		if err != nil || !(f >= 0 && f <= 1) {
-			return nil, cli.Usage("--confidence %q: want a confidence from 0 to 1", s)
+		f, err := record.ParseConfidence(val)
+		if err != nil {
+			return nil, cli.Usage("--confidence %s: %v", record.Quote(s), err)
 		}
 		d.Confidence = &f
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/linkledger/linkledger/lib/cli"
 	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/ledger/spec"
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // itemFlags are the flags of every verb that opens the store: --db and
@@ -192,8 +193,10 @@ func annotate(ctx context.Context, filters Filters, env cli.Env, c *ucli.Command
 	if !c.IsSet("highlight") && !c.IsSet("lowlight") && !c.IsSet("note") {
 		return cli.Usage("nothing to add: give --highlight, --lowlight or --note")
 	}
-	if v := c.Float("confidence"); c.IsSet("confidence") && (v < 0 || v > 1) {
-		return cli.Usage("--confidence %v: want a number from 0 to 1", v)
+	if c.IsSet("confidence") {
+		if err := record.CheckConfidence(c.Float("confidence")); err != nil {
+			return cli.Usage("--%v", err)
+		}
 	}
 	id, err := itemArg(ctx, c, env, c.Args().First())
 	if err != nil {

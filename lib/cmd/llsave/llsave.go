@@ -179,8 +179,8 @@ func readDefaults(c *ucli.Command) (defaults, error) {
 	var confp *float64
 	if fv.IsSet("confidence") {
 		v := fv.Float("confidence")
-		if !(v >= 0 && v <= 1) { // NaN too
-			return d, cli.Usage("--confidence %v: want a number from 0 to 1", v)
+		if err := record.CheckConfidence(v); err != nil {
+			return d, cli.Usage("--%v", err)
 		}
 		confp = &v
 	}

@@ -43,8 +43,10 @@ func checkEnrichment(rec *record.Record) *record.Error {
 		return bad("artifact: empty summary and key_claims")
 	}
 	for i, s := range suggestions(rec) {
-		if s.Confidence != nil && (*s.Confidence < 0 || *s.Confidence > 1 || *s.Confidence != *s.Confidence) {
-			return bad("suggestion %d: confidence %v outside 0..1", i+1, *s.Confidence)
+		if s.Confidence != nil {
+			if err := record.CheckConfidence(*s.Confidence); err != nil {
+				return bad("suggestion %d: %v", i+1, err)
+			}
 		}
 		if strings.TrimSpace(s.Text) == "" || len(s.Text) > maxAnnotationTextBytes {
 			return bad("suggestion %d: text empty or over %d bytes", i+1, maxAnnotationTextBytes)

@@ -118,7 +118,7 @@ func TestIndexEnrichmentRefused(t *testing.T) {
 	}{
 		{"bad agent name", func(r *record.Record) { r.Artifact.CreatedBy = "agent:-x" }, `artifact: created_by "agent:-x": want agent:<name>`},
 		{"empty artifact", func(r *record.Record) { r.Artifact.Summary, r.Artifact.KeyClaims = " ", nil }, "artifact: empty summary and key_claims"},
-		{"confidence", func(r *record.Record) { r.Annotations[0].Confidence = conf(1.5) }, "suggestion 1: confidence 1.5 outside 0..1"},
+		{"confidence", func(r *record.Record) { r.Annotations[0].Confidence = conf(1.5) }, "suggestion 1: confidence 1.5: want a number from 0 to 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -102,8 +102,8 @@ func checkDecision(d ReviewDecision) error {
 		return badInput("review %s: want confirm or reject", record.Quote(d.Decision))
 	case d.Decision == ReviewUndo && (d.Confidence != nil || d.Pinned != nil):
 		return badInput("annotation %d: an undo takes a decision back and does nothing else", d.AnnotationID)
-	case d.Confidence != nil && !(*d.Confidence >= 0 && *d.Confidence <= 1):
-		return badInput("confidence %v: want a number from 0 to 1", *d.Confidence)
+	case d.Confidence != nil && record.CheckConfidence(*d.Confidence) != nil:
+		return badInput("%v", record.CheckConfidence(*d.Confidence))
 	case d.Tag != "" && (d.Confidence != nil || d.Pinned != nil):
 		return badInput("tag %s: a tag has no confidence and is not pinned", record.Quote(d.Tag))
 	case d.Tag != "" && d.Decision == "":

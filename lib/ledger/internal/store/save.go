@@ -782,10 +782,8 @@ func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts S
 	var out []record.Annotation
 	for i, a := range in {
 		a.Type = strings.ToLower(strings.TrimSpace(a.Type))
-		switch a.Type {
-		case record.AnnHighlight, record.AnnLowlight, record.AnnNote:
-		default:
-			return nil, badInput("annotation %d: type %s: want highlight, lowlight or note", i+1, record.Quote(a.Type))
+		if err := record.CheckAnnotationType(a.Type); err != nil {
+			return nil, badInput("annotation %d: %v", i+1, err)
 		}
 		a.Text = strings.TrimSpace(a.Text)
 		if a.Text == "" {
@@ -800,8 +798,10 @@ func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts S
 		if !ValidActor(a.Actor) {
 			return nil, badInput("annotation %d: actor %s: want human or agent:<name>", i+1, record.Quote(a.Actor))
 		}
-		if a.Confidence != nil && (*a.Confidence < 0 || *a.Confidence > 1 || *a.Confidence != *a.Confidence) {
-			return nil, badInput("annotation %d: confidence %v outside 0..1", i+1, *a.Confidence)
+		if a.Confidence != nil {
+			if err := record.CheckConfidence(*a.Confidence); err != nil {
+				return nil, badInput("annotation %d: %v", i+1, err)
+			}
 		}
 		at, err := s.pastTime(fmt.Sprintf("annotation %d: created_at", i+1), a.CreatedAt)
 		if err != nil {
