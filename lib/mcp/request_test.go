@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +61,48 @@ func TestFindRequestArgs(t *testing.T) {
 			if !isErr || !strings.Contains(text, want.Error()) {
 				t.Errorf("%s %+v: error %v, text %q; want the message %q", tool, r, isErr, text, want)
 			}
+		}
+	}
+}
+
+// TestFindArchivedOnly: the find tool's archived argument is a boolean
+// (archived items in, or not), and archived items alone are asked for
+// with the query language's is:archived, as on every face.
+func TestFindArchivedOnly(t *testing.T) {
+	ctx := context.Background()
+	st, err := ledger.Open(ctx, filepath.Join(t.TempDir(), "ll.db"), ledger.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ledgertest.Index(t, st, "hash-64", ledgertest.Doc{URL: "https://m.test/owl", Text: "Owls hunt at night over the fields."})
+	ledgertest.Index(t, st, "hash-64", ledgertest.Doc{URL: "https://m.test/barn-owl", Text: "Barn owls nest in old barns."})
+	if _, err := st.Archive(ctx, "https://m.test/owl", true, ledger.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want []string
+	}{
+		{map[string]any{"query": "owls"}, []string{"https://m.test/barn-owl"}},
+		{map[string]any{"query": "owls", "archived": true}, []string{"https://m.test/barn-owl", "https://m.test/owl"}},
+		{map[string]any{"query": "owls is:archived"}, []string{"https://m.test/owl"}},
+	} {
+		raw, text, isErr := callSemantic(t, st, nil, "find", tc.args)
+		if isErr {
+			t.Fatalf("find %v: refused: %s", tc.args, text)
+		}
+		var out FindOutput
+		if err := json.Unmarshal([]byte(raw), &out); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range out.Items {
+			got = append(got, it.URL)
+		}
+		sort.Strings(got)
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("find %v: %v, want %v", tc.args, got, tc.want)
 		}
 	}
 }
