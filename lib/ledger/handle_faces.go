@@ -19,9 +19,6 @@ import (
 // process held the write lock longer than the busy timeout).
 func IsBusy(err error) bool { return store.IsBusy(err) }
 
-// ValidActor reports whether a is an actor: human or agent:<name>.
-func ValidActor(a string) bool { return store.ValidActor(a) }
-
 // storeOptions are opt as the store's options.
 func (opt OpenOptions) storeOptions() store.Options {
 	return store.Options{BusyTimeout: opt.BusyTimeout, MustExist: opt.MustExist, ReadOnly: opt.ReadOnly, PagePool: opt.PagePool,

@@ -25,6 +25,7 @@ import (
 
 	"github.com/linkledger/linkledger/lib/ledger/internal/store"
 	"github.com/linkledger/linkledger/lib/ledger/spec"
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // ErrBadToken is the error of CheckToken for a secret no token has (never
@@ -85,10 +86,10 @@ func ScopeAllows(have, need string) bool {
 // letter or digit (an actor's name).
 func ValidTokenName(name string) error {
 	if dev, ok := strings.CutPrefix(name, "human:"); ok {
-		if ValidActor("agent:" + dev) {
+		if record.ValidActor("agent:" + dev) {
 			return nil
 		}
-	} else if strings.HasPrefix(name, "agent:") && ValidActor(name) {
+	} else if strings.HasPrefix(name, "agent:") && record.ValidActor(name) {
 		return nil
 	}
 	return &InputError{Code: "bad_input", Message: fmt.Sprintf("token name %q: want agent:NAME (an agent) or human:DEVICE (you, on a device); NAME and DEVICE are 1 to 64 of A-Z a-z 0-9 . _ - starting with a letter or digit", name)}

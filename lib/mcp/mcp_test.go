@@ -36,7 +36,7 @@ func TestActor(t *testing.T) {
 		{"Claude Desktop", "Human", "", true, true},
 	} {
 		got, err := actorFor(tc.client, tc.given, tc.allowHuman)
-		if err == nil && !ledger.ValidActor(got) {
+		if err == nil && !record.ValidActor(got) {
 			t.Errorf("actor(client %q) = %q, not a valid actor", tc.client, got)
 		}
 		if (err != nil) != tc.err || got != tc.want {

@@ -267,7 +267,7 @@ func (s *Server) actor(req *sdk.CallToolRequest, given string) (string, error) {
 // never displaced, and any client can say "human" (docs/agents.md "Actor").
 func actorFor(client, given string, allowHuman bool) (string, error) {
 	if given != "" {
-		if !ledger.ValidActor(given) {
+		if !record.ValidActor(given) {
 			return "", usage("actor %q: want agent:<name>", given)
 		}
 		if given == spec.ActorHuman && !allowHuman {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The rules of an annotation's type and confidence, written once: the
+// The rules of an annotation's type, actor and confidence, written once: the
 // store checks every annotation of a record with them, and each face (the
 // commands' flags, the MCP tools, the web app's forms) checks what it was
 // given with them before it asks, so every face says the same words.
@@ -19,6 +19,41 @@ func CheckAnnotationType(t string) error {
 		return nil
 	}
 	return fmt.Errorf("type %s: want highlight, lowlight or note", Quote(t))
+}
+
+// ActorHuman is the actor of what a person does; an agent is
+// "agent:<name>" (ValidActor).
+const ActorHuman = "human"
+
+// ActorAgentPrefix starts the actor of an agent.
+const ActorAgentPrefix = "agent:"
+
+// ValidActor reports whether a is "human" or "agent:<name>", where the name
+// is 1 to 64 of A-Z a-z 0-9 . _ - and starts with a letter or digit.
+func ValidActor(a string) bool {
+	if a == ActorHuman {
+		return true
+	}
+	name, ok := strings.CutPrefix(a, ActorAgentPrefix)
+	if !ok || len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckActor checks an actor (ValidActor).
+func CheckActor(a string) error {
+	if ValidActor(a) {
+		return nil
+	}
+	return fmt.Errorf("actor %s: want human or agent:<name>", Quote(a))
 }
 
 // CheckConfidence checks a confidence: a number from 0 to 1 (not NaN).

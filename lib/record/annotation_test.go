@@ -2,6 +2,7 @@ package record
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -58,6 +59,23 @@ func TestAnnotationRules(t *testing.T) {
 		}
 		if got != tc.want || tc.want == "" && c != tc.c {
 			t.Errorf("ParseConfidence(%q) = %v, %q; want %v, %q", tc.s, c, got, tc.c, tc.want)
+		}
+	}
+}
+
+// TestValidActor: the one rule of an actor.
+func TestValidActor(t *testing.T) {
+	t.Parallel()
+	for a, want := range map[string]bool{
+		"human": true, "agent:r": true, "agent:researcher-2.v1_x": true, "agent:" + strings.Repeat("a", 64): true,
+		"": false, "Human": false, "agent:": false, "agent:-x": false, "agent:a b": false, "agent:é": false,
+		"agent:" + strings.Repeat("a", 65): false, "robot": false, "agent:x/y": false,
+	} {
+		if got := ValidActor(a); got != want {
+			t.Errorf("ValidActor(%q) = %v, want %v", a, got, want)
+		}
+		if err := CheckActor(a); (err == nil) != want || err != nil && err.Error() != "actor "+Quote(a)+": want human or agent:<name>" {
+			t.Errorf("CheckActor(%q) = %v", a, err)
 		}
 	}
 }

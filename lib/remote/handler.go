@@ -27,8 +27,8 @@ import (
 	"time"
 
 	"github.com/linkledger/linkledger/lib/cli"
-	"github.com/linkledger/linkledger/lib/ledger"
 	"github.com/linkledger/linkledger/lib/ledger/spec"
+	"github.com/linkledger/linkledger/lib/record"
 )
 
 // The API's one endpoint, under the mount point: POST /api/v1/run.
@@ -198,7 +198,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	actor := actorOf(name)
-	if Writes(verb) && !ledger.ValidActor(actor) {
+	if Writes(verb) && !record.ValidActor(actor) {
 		fail(w, http.StatusForbidden, "token %s cannot write: its name is not agent:NAME or human:DEVICE", name)
 		return
 	}

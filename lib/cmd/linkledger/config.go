@@ -156,8 +156,8 @@ func settingAction(ctx context.Context, c *ucli.Command, env cli.Env, setFlags s
 		}
 	}
 	actor := c.String("actor")
-	if !ledger.ValidActor(actor) {
-		return cli.Usage("--actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return cli.Usage("--%v", err)
 	}
 	out, st, _, err := openOutput(ctx, c, env, n > 0)
 	if err != nil {

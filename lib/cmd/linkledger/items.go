@@ -419,8 +419,8 @@ func writeItems(ctx context.Context, c *ucli.Command, env cli.Env, args []string
 		return cli.Usage("want at least one item: an id (ll_...) or its URL")
 	}
 	actor := c.String("actor")
-	if !ledger.ValidActor(actor) {
-		return cli.Usage("--actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return cli.Usage("--%v", err)
 	}
 	ro, err := resolveOptions(c, env)
 	if err != nil {

@@ -341,8 +341,8 @@ func packOptions(c *ucli.Command) (record.PackOptions, error) {
 // for writing and writes the pack's record.
 func packWrite(ctx context.Context, c *ucli.Command, env cli.Env, fn func(*ledger.Ledger, ledger.PackWriteOptions) (*record.PackInfo, error)) error {
 	actor := c.String("actor")
-	if !ledger.ValidActor(actor) {
-		return cli.Usage("--actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return cli.Usage("--%v", err)
 	}
 	out, st, path, err := openOutput(ctx, c, env, true)
 	if err != nil {

@@ -82,8 +82,8 @@ EXAMPLES:
 				return cli.Usage("--limit %d: want 0 or more", c.Int("limit"))
 			}
 			actor := c.String("actor")
-			if !ledger.ValidActor(actor) {
-				return cli.Usage("--actor %q: want human or agent:<name>", actor)
+			if err := record.CheckActor(actor); err != nil {
+				return cli.Usage("--%v", err)
 			}
 			decay, err := findflags.Decay(c)
 			if err != nil {

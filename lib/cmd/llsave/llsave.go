@@ -168,8 +168,8 @@ func readDefaults(c *ucli.Command) (defaults, error) {
 	if d.unpin, err = idList("unpin", fv.StringSlice("unpin")); err != nil {
 		return d, err
 	}
-	if !ledger.ValidActor(d.actor) {
-		return d, cli.Usage("--actor %q: want human or agent:<name>", d.actor)
+	if err := record.CheckActor(d.actor); err != nil {
+		return d, cli.Usage("--%v", err)
 	}
 	capN := fv.Int("agent-cap")
 	if capN < spec.MinAgentHighlightCap || capN > spec.MaxAgentHighlightCap {

@@ -179,7 +179,7 @@ const (
 )
 
 // ActorHuman is the actor of the person using the ledger.
-const ActorHuman = "human"
+const ActorHuman = record.ActorHuman
 
 // DefaultMaxAttempts is the default of QueueOptions.MaxAttempts.
 const DefaultMaxAttempts = 5

@@ -36,7 +36,7 @@ func checkEnrichment(rec *record.Record) *record.Error {
 	bad := func(format string, args ...any) *record.Error {
 		return &record.Error{Stage: record.StageIndex, Code: record.CodeBadInput, Message: fmt.Sprintf(format, args...)}
 	}
-	if !ValidActor(a.CreatedBy) {
+	if !record.ValidActor(a.CreatedBy) {
 		return bad("artifact: created_by %s: want agent:<name>", record.Quote(a.CreatedBy))
 	}
 	if strings.TrimSpace(a.Summary) == "" && len(a.KeyClaims) == 0 {

@@ -170,8 +170,8 @@ func (s *Store) TagCounts(ctx context.Context) ([]record.TagCount, error) {
 // is checked, then fn runs in one transaction with the item's row
 // (ErrNotFound when there is none).
 func (s *Store) itemWrite(ctx context.Context, itemID, actor string, fn func(tx *sqlx.Tx, it *itemRow) error) error {
-	if !ValidActor(actor) {
-		return fmt.Errorf("actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return err
 	}
 	return s.tx(ctx, func(tx *sqlx.Tx) error {
 		it, err := getItem(ctx, tx, itemID)
@@ -256,8 +256,8 @@ func (s *Store) RemoveAnnotations(ctx context.Context, itemID string, ids []int6
 // event when that changed anything. Archiving an archived item keeps its
 // first archived_at. It returns ErrNotFound for an unknown id.
 func (s *Store) SetArchived(ctx context.Context, itemID string, archived bool, actor string) (*record.Change, error) {
-	if !ValidActor(actor) {
-		return nil, fmt.Errorf("actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return nil, err
 	}
 	ch := &record.Change{Action: changeUnarchive}
 	if archived {

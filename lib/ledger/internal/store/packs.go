@@ -73,8 +73,8 @@ const packSelect = `SELECT p.name, p.query, p.options_json, p.created_at, p.crea
 // is taken it fails with ErrPackExists, unless replace: then the query and
 // options are replaced and v is added as the next version.
 func (s *Store) SavePack(ctx context.Context, name, query string, opts record.PackOptions, v PackVersion, actor string, replace bool) (*record.PackInfo, error) {
-	if !ValidActor(actor) {
-		return nil, fmt.Errorf("actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return nil, err
 	}
 	ob, err := json.Marshal(opts)
 	if err != nil {
@@ -108,8 +108,8 @@ func (s *Store) SavePack(ctx context.Context, name, query string, opts record.Pa
 
 // AddPackVersion stores v as the next version of the pack name (a refresh).
 func (s *Store) AddPackVersion(ctx context.Context, name string, v PackVersion, actor string) (*record.PackInfo, error) {
-	if !ValidActor(actor) {
-		return nil, fmt.Errorf("actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return nil, err
 	}
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
 		var one int
@@ -191,8 +191,8 @@ func (s *Store) Packs(ctx context.Context) ([]record.PackInfo, error) {
 // AddCitation records that the item itemID was used in task by actor. It
 // returns ErrNotFound for an unknown item.
 func (s *Store) AddCitation(ctx context.Context, itemID, task, actor string) (*record.Citation, error) {
-	if !ValidActor(actor) {
-		return nil, fmt.Errorf("actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return nil, err
 	}
 	c := &record.Citation{ItemID: itemID, Task: task, Actor: actor}
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {

@@ -163,8 +163,8 @@ func (s *Store) setReadingMark(ctx context.Context, itemID, col string, on bool,
 	if col != "starred_at" && col != "read_at" {
 		return nil, fmt.Errorf("reading mark %q", col)
 	}
-	if !ValidActor(actor) {
-		return nil, fmt.Errorf("actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return nil, err
 	}
 	ch := &record.Change{Action: action}
 	err := s.tx(ctx, func(tx *sqlx.Tx) error {
@@ -228,8 +228,8 @@ func (s *Store) SetProgress(ctx context.Context, itemID string, part int, progre
 	if math.IsNaN(progress) || math.IsInf(progress, 0) {
 		return false, fmt.Errorf("progress %v: want a number from 0 to 1", progress)
 	}
-	if !ValidActor(actor) {
-		return false, fmt.Errorf("actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return false, err
 	}
 	progress = min(1, max(0, progress))
 	part = max(0, part)

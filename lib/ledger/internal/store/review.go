@@ -139,8 +139,8 @@ func agentMayDecide(d ReviewDecision, actor string) error {
 // (tagged[0]) as it now is, or a *NoAnnotationError / not_found
 // *record.Error for an unknown annotation or tag.
 func (s *Store) Review(ctx context.Context, d ReviewDecision, actor string) (*record.Record, error) {
-	if !ValidActor(actor) {
-		return nil, fmt.Errorf("actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return nil, err
 	}
 	if d.Tag != "" {
 		tags, err := cleanTags([]string{d.Tag})

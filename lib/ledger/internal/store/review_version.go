@@ -60,8 +60,8 @@ func reviewState(review, reviewedBy string) string {
 // error names the one that failed (its index in ds is in the
 // *BatchError). The records are as Review's.
 func (s *Store) ReviewAll(ctx context.Context, ds []ReviewDecision, actor string) ([]*record.Record, error) {
-	if !ValidActor(actor) {
-		return nil, fmt.Errorf("actor %q: want human or agent:<name>", actor)
+	if err := record.CheckActor(actor); err != nil {
+		return nil, err
 	}
 	for i := range ds {
 		if ds[i].Tag != "" {

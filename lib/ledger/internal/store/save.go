@@ -20,7 +20,6 @@ import (
 // Defaults of SaveOptions.
 const (
 	DefaultAgentConfidenceValue = 0.5
-	actorAgentPrefix            = "agent:"
 	eventActorIndex             = "ll-index"
 	defaultSaveActorWhenUnnamed = ActorHuman
 	maxAnnotationTextBytes      = 64 << 10
@@ -40,27 +39,7 @@ const (
 	ingestStateChangedEventPrefix = "state:"
 )
 
-// ValidActor reports whether a is "human" or "agent:<name>", where the name
-// is 1 to 64 of A-Z a-z 0-9 . _ - and starts with a letter or digit.
-func ValidActor(a string) bool {
-	if a == ActorHuman {
-		return true
-	}
-	name, ok := strings.CutPrefix(a, actorAgentPrefix)
-	if !ok || len(name) == 0 || len(name) > 64 {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
-			return false
-		}
-	}
-	return true
-}
-
-func isAgent(a string) bool { return strings.HasPrefix(a, actorAgentPrefix) }
+func isAgent(a string) bool { return strings.HasPrefix(a, record.ActorAgentPrefix) }
 
 func saveDefaults(o SaveOptions) SaveOptions {
 	if o.Actor == "" {
@@ -433,8 +412,8 @@ func (s *Store) prepareSave(rec *record.Record, opts SaveOptions) (*savePrep, er
 	if actor == "" {
 		actor = opts.Actor
 	}
-	if !ValidActor(actor) {
-		return nil, badInput("actor %s: want human or agent:<name>", record.Quote(actor))
+	if err := record.CheckActor(actor); err != nil {
+		return nil, badInput("%v", err)
 	}
 	if rec.ID == "" {
 		return nil, badInput("no url or id")
@@ -795,8 +774,8 @@ func (s *Store) validateAnnotations(in []record.Annotation, actor string, opts S
 		if a.Actor == "" {
 			a.Actor = actor
 		}
-		if !ValidActor(a.Actor) {
-			return nil, badInput("annotation %d: actor %s: want human or agent:<name>", i+1, record.Quote(a.Actor))
+		if err := record.CheckActor(a.Actor); err != nil {
+			return nil, badInput("annotation %d: %v", i+1, err)
 		}
 		if a.Confidence != nil {
 			if err := record.CheckConfidence(*a.Confidence); err != nil {

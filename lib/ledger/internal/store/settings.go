@@ -120,8 +120,8 @@ func (s *Store) SetDecay(ctx context.Context, p DecayPolicy, actor string) error
 	if err := p.Valid(); err != nil {
 		return badInput("%v", err)
 	}
-	if !ValidActor(actor) {
-		return badInput("actor %s: want human or agent:<name>", record.Quote(actor))
+	if err := record.CheckActor(actor); err != nil {
+		return badInput("%v", err)
 	}
 	b, err := json.Marshal(decayJSON{Below: p.Below, AfterSeconds: int64(p.After / time.Second)})
 	if err != nil {
@@ -160,8 +160,8 @@ func (s *Store) SetEmbed(ctx context.Context, e embed.Endpoint, actor string) er
 	if err := e.Valid(); err != nil {
 		return badInput("%v", err)
 	}
-	if !ValidActor(actor) {
-		return badInput("actor %s: want human or agent:<name>", record.Quote(actor))
+	if err := record.CheckActor(actor); err != nil {
+		return badInput("%v", err)
 	}
 	b, err := json.Marshal(e)
 	if err != nil {

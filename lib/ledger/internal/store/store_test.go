@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -343,18 +342,5 @@ func TestDescriptionIsSearchable(t *testing.T) {
 	// a description the text already holds is not added twice
 	if got := withDescription("wind.", text); got != text {
 		t.Errorf("withDescription duplicated: %q", got)
-	}
-}
-
-func TestValidActor(t *testing.T) {
-	t.Parallel()
-	for a, want := range map[string]bool{
-		"human": true, "agent:r": true, "agent:researcher-2.v1_x": true, "agent:" + strings.Repeat("a", 64): true,
-		"": false, "Human": false, "agent:": false, "agent:-x": false, "agent:a b": false, "agent:é": false,
-		"agent:" + strings.Repeat("a", 65): false, "robot": false, "agent:x/y": false,
-	} {
-		if got := ValidActor(a); got != want {
-			t.Errorf("ValidActor(%q) = %v, want %v", a, got, want)
-		}
 	}
 }
