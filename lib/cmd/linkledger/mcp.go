@@ -217,8 +217,8 @@ func (s *serverLedgers) Close() {
 // agentCap is --agent-cap, checked.
 func agentCap(c *ucli.Command) (int, error) {
 	n := c.Int("agent-cap")
-	if n < spec.MinAgentHighlightCap || n > spec.MaxAgentHighlightCap {
-		return 0, cli.Usage("--agent-cap %d: want %d..%d", n, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
+	if err := spec.CheckAgentHighlightCap(int(n)); err != nil {
+		return 0, cli.Usage("--%v", err)
 	}
 	return n, nil
 }

@@ -150,8 +150,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		}
 	}
 	capN := int(c.Int("agent-cap"))
-	if capN < spec.MinAgentHighlightCap || capN > spec.MaxAgentHighlightCap {
-		return cli.Usage("--agent-cap %d: want %d..%d", capN, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
+	if err := spec.CheckAgentHighlightCap(capN); err != nil {
+		return cli.Usage("--%v", err)
 	}
 	loc, err := cli.LocateDB(c.String("db"), env)
 	if err != nil {

@@ -172,8 +172,8 @@ func readDefaults(c *ucli.Command) (defaults, error) {
 		return d, cli.Usage("--%v", err)
 	}
 	capN := fv.Int("agent-cap")
-	if capN < spec.MinAgentHighlightCap || capN > spec.MaxAgentHighlightCap {
-		return d, cli.Usage("--agent-cap %d: want %d..%d", capN, spec.MinAgentHighlightCap, spec.MaxAgentHighlightCap)
+	if err := spec.CheckAgentHighlightCap(int(capN)); err != nil {
+		return d, cli.Usage("--%v", err)
 	}
 	d.saveOpts = spec.SaveOptions{Actor: d.actor, AgentHighlightCap: capN}
 	var confp *float64

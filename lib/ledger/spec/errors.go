@@ -178,6 +178,16 @@ const (
 	MaxAgentHighlightCap     = 7
 )
 
+// CheckAgentHighlightCap checks a cap on an agent's highlights per item
+// (--agent-cap): MinAgentHighlightCap..MaxAgentHighlightCap. The one rule
+// of the commands' flags and the store's SaveOptions and IndexOptions.
+func CheckAgentHighlightCap(n int) error {
+	if n < MinAgentHighlightCap || n > MaxAgentHighlightCap {
+		return fmt.Errorf("agent-cap %d: want %d..%d", n, MinAgentHighlightCap, MaxAgentHighlightCap)
+	}
+	return nil
+}
+
 // ActorHuman is the actor of the person using the ledger.
 const ActorHuman = record.ActorHuman
 

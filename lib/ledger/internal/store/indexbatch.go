@@ -7,6 +7,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -111,8 +112,8 @@ func checkIndex(rec *record.Record, opts IndexOptions) error {
 			return err
 		}
 	}
-	if opts.AgentHighlightCap < MinAgentHighlightCap || opts.AgentHighlightCap > MaxAgentHighlightCap {
-		return fmt.Errorf("agent highlight cap %d: want %d..%d", opts.AgentHighlightCap, MinAgentHighlightCap, MaxAgentHighlightCap)
+	if err := spec.CheckAgentHighlightCap(opts.AgentHighlightCap); err != nil {
+		return err
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/linkledger/linkledger/lib/ledger/spec"
 	"github.com/linkledger/linkledger/lib/record"
 )
 
@@ -424,8 +425,8 @@ func (s *Store) prepareSave(rec *record.Record, opts SaveOptions) (*savePrep, er
 	if err := checkSourceType(rec, record.StageSave); err != nil {
 		return nil, err
 	}
-	if opts.AgentHighlightCap < MinAgentHighlightCap || opts.AgentHighlightCap > MaxAgentHighlightCap {
-		return nil, badInput("agent highlight cap %d: want %d..%d", opts.AgentHighlightCap, MinAgentHighlightCap, MaxAgentHighlightCap)
+	if err := spec.CheckAgentHighlightCap(opts.AgentHighlightCap); err != nil {
+		return nil, badInput("%v", err)
 	}
 	savedAt, err := s.pastTime("saved_at", rec.SavedAt)
 	if err != nil {
