@@ -38,6 +38,9 @@ const (
 	DefaultTimeout   = 30 * time.Second
 	DefaultAttempts  = 3
 	DefaultBatchSize = 32
+	// MaxBatchSize is the most texts one request may carry
+	// (CheckBatchSize).
+	MaxBatchSize = 256
 	// MaxDimensions is the largest vector accepted (OpenAI's largest
 	// model has 3,072).
 	MaxDimensions = 8192
@@ -408,4 +411,13 @@ func FromBytes(b []byte) ([]float32, error) {
 		v[i] = x
 	}
 	return v, nil
+}
+
+// CheckBatchSize checks a number of texts per request (ll-embed and
+// linkledger embed --batch-size): 1..MaxBatchSize.
+func CheckBatchSize(n int) error {
+	if n < 1 || n > MaxBatchSize {
+		return fmt.Errorf("batch-size %d: want 1..%d", n, MaxBatchSize)
+	}
+	return nil
 }

@@ -217,3 +217,16 @@ func TestSameOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckBatchSize: the one bound of --batch-size (ll-embed and
+// linkledger embed), with its words.
+func TestCheckBatchSize(t *testing.T) {
+	for n, ok := range map[int]bool{0: false, 1: true, DefaultBatchSize: true, MaxBatchSize: true, MaxBatchSize + 1: false, -3: false} {
+		if err := CheckBatchSize(n); (err == nil) != ok {
+			t.Errorf("CheckBatchSize(%d) = %v", n, err)
+		}
+	}
+	if err := CheckBatchSize(0); err == nil || err.Error() != "batch-size 0: want 1..256" {
+		t.Errorf("CheckBatchSize(0) = %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package linkledger
 
 import (
 	"context"
+	"fmt"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -63,7 +64,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "model", Usage: "embed with model `NAME` instead of LINKLEDGER_EMBED_MODEL"},
 			&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "embed at most `N` items (0: all)"},
 			&ucli.DurationFlag{Name: "timeout", Value: embed.DefaultTimeout, Usage: "time of one request to the endpoint"},
-			&ucli.IntFlag{Name: "batch-size", Value: embed.DefaultBatchSize, Usage: "chunks per request `N` (1..256)"},
+			&ucli.IntFlag{Name: "batch-size", Value: embed.DefaultBatchSize, Usage: fmt.Sprintf("chunks per request `N` (1..%d)", embed.MaxBatchSize)},
 		},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			all := c.Bool("all")
@@ -74,8 +75,8 @@ EXAMPLES:
 				return cli.UsageHint("usage: "+c.UsageText, "want ITEM arguments or --all")
 			case c.Int("limit") < 0:
 				return cli.Usage("--limit %d: want 0 or more", c.Int("limit"))
-			case c.Int("batch-size") < 1 || c.Int("batch-size") > 256:
-				return cli.Usage("--batch-size %d: want 1..256", c.Int("batch-size"))
+			case embed.CheckBatchSize(int(c.Int("batch-size"))) != nil:
+				return cli.Usage("--%v", embed.CheckBatchSize(int(c.Int("batch-size"))))
 			case c.Duration("timeout") <= 0:
 				return cli.Usage("--timeout %s: want more than 0", c.Duration("timeout"))
 			}

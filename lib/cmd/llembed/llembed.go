@@ -17,6 +17,7 @@ package llembed
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	ucli "github.com/urfave/cli/v3"
@@ -74,7 +75,7 @@ func Command(env cli.Env) *ucli.Command {
 		Description: description,
 		Flags: []ucli.Flag{
 			&ucli.DurationFlag{Name: "timeout", Value: embed.DefaultTimeout, Usage: "time of one request to the endpoint"},
-			&ucli.IntFlag{Name: "batch-size", Value: embed.DefaultBatchSize, Usage: "chunks per request `N` (1..256)"},
+			&ucli.IntFlag{Name: "batch-size", Value: embed.DefaultBatchSize, Usage: fmt.Sprintf("chunks per request `N` (1..%d)", embed.MaxBatchSize)},
 		},
 	}
 	cmd.Action = func(ctx context.Context, c *ucli.Command) error { return run(ctx, c, env) }
@@ -96,8 +97,8 @@ func run(ctx context.Context, c *ucli.Command, env cli.Env) error {
 		return cli.Usage("--timeout %s: want more than 0", c.Duration("timeout"))
 	}
 	bs := int(c.Int("batch-size"))
-	if bs < 1 || bs > 256 {
-		return cli.Usage("--batch-size %d: want 1..256", bs)
+	if err := embed.CheckBatchSize(bs); err != nil {
+		return cli.Usage("--%v", err)
 	}
 	client, err := cli.EmbedFromEnv(env, c.Duration("timeout"))
 	if err != nil {
