@@ -114,3 +114,49 @@ func tourCommands(block string) []string {
 	}
 	return out
 }
+
+// TestReadmeLayout: the README's "Layout" table names every package
+// directory directly under lib/ (and lib/ledger's spec, internal/store and
+// ledgertest), so a newcomer finds where a thing lives from the README.
+func TestReadmeLayout(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(readme)
+	i := strings.Index(s, "\n## Layout")
+	if i < 0 {
+		t.Fatal("README.md has no Layout section")
+	}
+	layout := s[i+1:]
+	if j := strings.Index(layout[3:], "\n## "); j >= 0 {
+		layout = layout[:j+3]
+	}
+	dirs, err := os.ReadDir("../lib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"lib/ledger/spec", "lib/ledger/internal/store", "lib/ledger/ledgertest"}
+	for _, d := range dirs {
+		if d.IsDir() {
+			want = append(want, "lib/"+d.Name())
+		}
+	}
+	if len(want) < 20 {
+		t.Fatalf("only %d directories under lib: the check is stale", len(want))
+	}
+	named := regexp.MustCompile("`(lib/[a-z0-9_./-]*?)(/\\*|/)?`")
+	have := map[string]bool{}
+	for _, m := range named.FindAllStringSubmatch(layout, -1) {
+		have[m[1]] = true
+	}
+	for _, w := range want {
+		found := have[w]
+		for h := range have {
+			found = found || strings.HasPrefix(h, w+"/") // lib/stub/go-dateparser names lib/stub
+		}
+		if !found {
+			t.Errorf("README.md's Layout does not name `%s`", w)
+		}
+	}
+}
