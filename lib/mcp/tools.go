@@ -49,7 +49,7 @@ type FindInput struct {
 	Until    string   `json:"until,omitempty" jsonschema:"saved before (the forms of since)"`
 	Limit    int      `json:"limit,omitempty" jsonschema:"1 to 20 (default 10)"`
 	Offset   int      `json:"offset,omitempty" jsonschema:"items to skip (next page)"`
-	Archived bool     `json:"archived,omitempty" jsonschema:"include archived items"`
+	Archived bool     `json:"archived,omitempty" jsonschema:"include archived items (archived items alone: is:archived in the query)"`
 	Mode     string   `json:"mode,omitempty" jsonschema:"lexical, semantic or hybrid (default: hybrid when the ledger holds vectors, else lexical)"`
 	// AllMatches is the CLI's --all-matches.
 	AllMatches bool `json:"all_matches,omitempty" jsonschema:"keep weak matches (below 0.3 of the best score)"`
