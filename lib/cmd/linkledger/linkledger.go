@@ -272,6 +272,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, uiVerb(filters, env))
 	// the served ledger and its tokens (serve.go, tokens.go)
 	verbs = append(verbs, serveVerb(filters, env), tokenVerb(env))
+	// the offline writes of a remote front command (outbox.go)
+	verbs = append(verbs, outboxVerb(env))
 	return verbs
 }
 

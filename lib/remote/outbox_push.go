@@ -1,0 +1,146 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Outcome is what became of one entry in a push.
+type Outcome struct {
+	Entry Entry
+	// Result: "replayed" (the server ran it, exit 0: removed from the
+	// outbox) or "failed" (the server answered with an error: kept, marked
+	// failed).
+	Result string
+}
+
+// PushSummary is what Push did.
+type PushSummary struct {
+	Replayed, Failed int
+	// Waiting are the entries still waiting after the push.
+	Waiting int
+	// Stopped is why the push stopped before the last entry: the server
+	// is unreachable (Queueable) or refused the token (401, 403); nil when
+	// every waiting entry was answered.
+	Stopped error
+	// Busy: another command was pushing this outbox; nothing was done.
+	Busy bool
+	// Bad are the lines set aside (not entries).
+	Bad []BadLine
+}
+
+// Push replays the waiting entries in order through c. An entry is
+// removed from the file only after the server answered it (exit 0), so a
+// command killed between the answer and the removal leaves it waiting and
+// replays it again: the writes the outbox takes are idempotent on the
+// server (docs/several-machines.md). An answer with an error marks the
+// entry failed. The push stops at the first entry the server was not
+// reached for (Queueable), or whose token it refused (401, 403: every
+// entry would be refused alike). wait false: when another command is
+// pushing the same outbox, Push returns at once with Busy. each, when not
+// nil, is called for every entry answered.
+func Push(ctx context.Context, o *Outbox, c *Client, wait bool, each func(Outcome)) (PushSummary, error) {
+	var sum PushSummary
+	if err := o.mkdir(); err != nil {
+		return sum, err
+	}
+	lock := tryLock
+	if wait {
+		lock = func(p string) (func(), error) { return lockFile(p, true) }
+	}
+	unlock, err := lock(o.Path + ".push")
+	if errors.Is(err, errLocked) {
+		sum.Busy = true
+		return sum, nil
+	}
+	if err != nil {
+		return sum, err
+	}
+	defer unlock()
+	// the lines that are not entries are set aside first, said once
+	sum.Bad, err = o.Update(func(es []Entry) ([]Entry, error) { return es, nil })
+	if err != nil {
+		return sum, err
+	}
+	es, _, err := o.Read()
+	if err != nil {
+		return sum, err
+	}
+	for _, e := range es {
+		if e.Failed != nil {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
+		resp, err := c.Run(ctx, Request{Verb: e.Verb, Args: e.Args})
+		var se *ServerError
+		switch {
+		case err == nil && resp.ExitCode == 0:
+			if err := o.Remove(e.ID); err != nil && !errors.Is(err, ErrNoEntry) {
+				return sum, err
+			}
+			sum.Replayed++
+			if each != nil {
+				each(Outcome{Entry: e, Result: "replayed"})
+			}
+			continue
+		case err == nil:
+			e.Failed = &Failure{ExitCode: resp.ExitCode, Message: lastLine(resp.Stderr)}
+		case Queueable(err):
+			sum.Stopped = err
+		case errors.As(err, &se) && (se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden):
+			sum.Stopped = err
+		case errors.As(err, &se):
+			e.Failed = &Failure{Status: se.Status, Message: se.Error()}
+		default:
+			// a timeout waiting for the answer, a context ended: the
+			// server may have run it; it stays waiting (replays are
+			// idempotent) and the push stops here
+			sum.Stopped = err
+		}
+		if sum.Stopped != nil {
+			break
+		}
+		e.Failed.At = time.Now().UTC().Format(time.RFC3339)
+		if err := o.Fail(e.ID, *e.Failed); err != nil && !errors.Is(err, ErrNoEntry) {
+			return sum, err
+		}
+		sum.Failed++
+		if each != nil {
+			each(Outcome{Entry: e, Result: "failed"})
+		}
+	}
+	left, _, err := o.Read()
+	if err != nil {
+		return sum, err
+	}
+	sum.Waiting = Waiting(left)
+	return sum, nil
+}
+
+// lastLine is the last line of a verb's stderr that is not a hint, at
+// most 500 bytes: the message of a failed replay.
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(bytes.ToValidUTF8(b, []byte(" ")))), "\n")
+	msg := ""
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" && !strings.HasPrefix(l, "hint:") {
+			msg = l
+			break
+		}
+	}
+	if msg == "" {
+		msg = "the server answered with an error and said nothing"
+	}
+	for len(msg) > 500 {
+		_, size := utf8.DecodeLastRuneInString(msg)
+		msg = msg[:len(msg)-size]
+	}
+	return msg
+}
