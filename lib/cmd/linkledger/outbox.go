@@ -139,7 +139,7 @@ func unreachableWhy(err error) string {
 	var se *remote.ServerError
 	switch {
 	case errors.As(err, &ue):
-		return fmt.Sprintf("%s: %v", ue.URL, ue.Err)
+		return ue.Err.Error() // names the address
 	case errors.As(err, &se):
 		return fmt.Sprintf("%d %s", se.Status, se.Msg)
 	}
