@@ -25,8 +25,8 @@ type PushSummary struct {
 	// Waiting are the entries still waiting after the push.
 	Waiting int
 	// Stopped is why the push stopped before the last entry: the server
-	// is unreachable (Queueable) or refused the token (401, 403); nil when
-	// every waiting entry was answered.
+	// is unreachable (Queueable), refused the token (401, 403) or failed
+	// (500); nil when every waiting entry was answered.
 	Stopped error
 	// Busy: another command was pushing this outbox; nothing was done.
 	Busy bool
@@ -38,10 +38,12 @@ type PushSummary struct {
 // removed from the file only after the server answered it (exit 0), so a
 // command killed between the answer and the removal leaves it waiting and
 // replays it again: the writes the outbox takes are idempotent on the
-// server (docs/several-machines.md). An answer with an error marks the
-// entry failed. The push stops at the first entry the server was not
-// reached for (Queueable), or whose token it refused (401, 403: every
-// entry would be refused alike). wait false: when another command is
+// server (docs/several-machines.md). A run that exits with an error, or
+// a 400, 404, 413 or 415 (the request itself refused), marks the entry
+// failed. The push stops, the entry waiting, at the first entry the
+// server was not reached for (Queueable) or answered with another status
+// (401 or 403: a refused token, every entry would be refused alike; a
+// 500; a 429): not the entry's fault. wait false: when another command is
 // pushing the same outbox, Push returns at once with Busy. each, when not
 // nil, is called for every entry answered.
 func Push(ctx context.Context, o *Outbox, c *Client, wait bool, each func(Outcome)) (PushSummary, error) {
@@ -94,10 +96,12 @@ func Push(ctx context.Context, o *Outbox, c *Client, wait bool, each func(Outcom
 			e.Failed = &Failure{ExitCode: resp.ExitCode, Message: lastLine(resp.Stderr)}
 		case Queueable(err):
 			sum.Stopped = err
-		case errors.As(err, &se) && (se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden):
-			sum.Stopped = err
-		case errors.As(err, &se):
+		case errors.As(err, &se) && refusedRequest(se.Status):
 			e.Failed = &Failure{Status: se.Status, Message: se.Error()}
+		case errors.As(err, &se):
+			// a refused token (401, 403), a server error (500), a
+			// limit (429): not this entry's fault; it waits
+			sum.Stopped = err
 		default:
 			// a timeout waiting for the answer, a context ended: the
 			// server may have run it; it stays waiting (replays are
@@ -122,6 +126,17 @@ func Push(ctx context.Context, o *Outbox, c *Client, wait bool, each func(Outcom
 	}
 	sum.Waiting = Waiting(left)
 	return sum, nil
+}
+
+// refusedRequest reports whether status says the request itself was
+// refused (bad, unknown verb, too large, wrong type): sending it again
+// would be refused again.
+func refusedRequest(status int) bool {
+	switch status {
+	case http.StatusBadRequest, http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType:
+		return true
+	}
+	return false
 }
 
 // lastLine is the last line of a verb's stderr that is not a hint, at

@@ -342,12 +342,14 @@ func TestPush(t *testing.T) {
 	if d := cmp.Diff(want, left); d != "" {
 		t.Errorf("left (-want +got):\n%s", d)
 	}
-	// a refused token stops the push and fails nothing
-	f.answer = func(Request) (int, Response) { return 401, Response{} }
-	sum, err = Push(context.Background(), o, clientFor(t, srv.URL), true, nil)
-	var se *ServerError
-	if err != nil || !errors.As(sum.Stopped, &se) || se.Status != 401 || sum.Failed != 0 || sum.Waiting != 2 {
-		t.Errorf("401: %+v %v", sum, err)
+	// a refused token, a server error: the push stops and fails nothing
+	for _, status := range []int{401, 403, 500, 429} {
+		f.answer = func(Request) (int, Response) { return status, Response{} }
+		sum, err = Push(context.Background(), o, clientFor(t, srv.URL), true, nil)
+		var se *ServerError
+		if err != nil || sum.Failed != 0 || sum.Waiting != 2 || !errors.As(sum.Stopped, &se) || se.Status != status {
+			t.Errorf("%d: %+v %v", status, sum, err)
+		}
 	}
 	// a failed entry is never sent again
 	f.mu.Lock()
@@ -356,12 +358,21 @@ func TestPush(t *testing.T) {
 	f.answer = func(Request) (int, Response) { return 200, Response{} }
 	sum, err = Push(context.Background(), o, clientFor(t, srv.URL), true, nil)
 	if err != nil || sum.Replayed != 2 || sum.Waiting != 0 {
-		t.Errorf("last push: %+v %v", sum, err)
+		t.Errorf("push: %+v %v", sum, err)
 	}
 	for _, r := range f.got {
 		if r.Args[0] == "https://example.com/bad" {
 			t.Errorf("a failed entry was sent again")
 		}
+	}
+	// a request refused as such (413) fails
+	if _, _, err := o.Append("save", []string{"https://example.com/big"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	f.answer = func(Request) (int, Response) { return 413, Response{} }
+	sum, err = Push(context.Background(), o, clientFor(t, srv.URL), true, nil)
+	if err != nil || sum.Failed != 1 || sum.Waiting != 0 || sum.Stopped != nil {
+		t.Errorf("413: %+v %v", sum, err)
 	}
 }
 

@@ -118,7 +118,7 @@ func autoPush(ctx context.Context, env cli.Env, prog string, ob *remote.Outbox, 
 // queue puts a write the server was not reached for in the outbox: exit
 // 5 with a line on stderr; when it cannot be queued (the outbox is full
 // or cannot be written), exit 1 saying both.
-func queue(env cli.Env, prog, verb string, args []string, ob *remote.Outbox, obErr, why error) int {
+func queue(env cli.Env, prog, base, verb string, args []string, ob *remote.Outbox, obErr, why error) int {
 	if obErr == nil {
 		var e remote.Entry
 		var n int
@@ -129,7 +129,7 @@ func queue(env cli.Env, prog, verb string, args []string, ob *remote.Outbox, obE
 			return exitQueued
 		}
 	}
-	return cli.Report(prog, env.Stderr, withHint(fatal(fmt.Errorf("%v; and it was not queued: %w", why, obErr)),
+	return cli.Report(prog, env.Stderr, withHint(fatal(fmt.Errorf("%v; and it was not queued: %w", remoteError(base, why), obErr)),
 		"nothing was written; run it again when the server is back (linkledger outbox push replays what waits)"))
 }
 
@@ -246,11 +246,12 @@ func outboxVerb(env cli.Env) *ucli.Command {
 queued. An entry the server ran is removed; one it answered with an error
 is kept as failed (listed by linkledger outbox, never replayed again, removed
 with linkledger outbox drop ID); the push stops at the first entry the
-server is not reached for, or when it refuses the token. One record per
-entry answered, with "result": "replayed" or "failed".
+server is not reached for, or answers 401, 403, 429 or 5xx (not the
+entry's fault: it waits). One record per entry answered, with "result":
+"replayed" or "failed".
 
 Exit: 0 when everything waiting was replayed, 3 when some failed, 1 when
-the server was not reached or refused the token (the rest waits).
+the push stopped (the rest waits).
 
 EXAMPLES:
    linkledger outbox push`,

@@ -97,7 +97,7 @@ func remoteRun(ctx context.Context, env cli.Env, args []string) (code int, ok bo
 	}
 	if err != nil {
 		if remote.Writes(verb) && remote.Queueable(err) {
-			return queue(env, prog, verb, norm, ob, obErr, remoteError(base.Redacted(), err)), true
+			return queue(env, prog, base.Redacted(), verb, norm, ob, obErr, err), true
 		}
 		return cli.Report(prog, env.Stderr, remoteError(base.Redacted(), err)), true
 	}
