@@ -190,6 +190,9 @@ func (o *Outbox) Append(verb string, args []string, now time.Time) (Entry, int, 
 // Read returns the entries in order and the lines that are not entries.
 // A missing file is an empty outbox.
 func (o *Outbox) Read() ([]Entry, []BadLine, error) {
+	if _, err := os.Stat(o.Path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil // nothing made, not even the lock file
+	}
 	unlock, err := lockFile(o.Path+".lock", false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil // no directory: no outbox

@@ -64,14 +64,15 @@ func Push(ctx context.Context, o *Outbox, c *Client, wait bool, each func(Outcom
 		return sum, err
 	}
 	defer unlock()
-	// the lines that are not entries are set aside first, said once
-	sum.Bad, err = o.Update(func(es []Entry) ([]Entry, error) { return es, nil })
+	es, bad, err := o.Read()
 	if err != nil {
 		return sum, err
 	}
-	es, _, err := o.Read()
-	if err != nil {
-		return sum, err
+	if len(bad) > 0 {
+		// the lines that are not entries are set aside first, said once
+		if sum.Bad, err = o.Update(func(es []Entry) ([]Entry, error) { return es, nil }); err != nil {
+			return sum, err
+		}
 	}
 	for _, e := range es {
 		if e.Failed != nil {

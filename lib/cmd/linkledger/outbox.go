@@ -195,11 +195,12 @@ func outboxVerb(env cli.Env) *ucli.Command {
 			}
 			state += ": " + e.Failed.Message
 		}
-		args := strings.Join(e.Args, " ")
+		args := []rune(strings.Join(e.Args, " "))
 		if len(args) > 80 {
-			args = args[:77] + "..."
+			args = append(args[:77], []rune("...")...)
 		}
-		_, err := fmt.Fprintf(env.Stdout, "%s  %s  %-8s %s  (%s)\n", e.ID, e.QueuedAt, e.Verb, args, state)
+		line := fmt.Sprintf("%s  %s  %-8s %s  (%s)\n", e.ID, e.QueuedAt, e.Verb, string(args), state)
+		_, err := env.Stdout.Write(remote.TerminalSafe([]byte(line)))
 		return err
 	}
 	badLines := func(c *ucli.Command, ob *remote.Outbox, bad []remote.BadLine, setAside bool) {
