@@ -66,9 +66,9 @@ type BadLine struct {
 
 func (b BadLine) String() string {
 	if b.Torn {
-		return fmt.Sprintf("line %d is torn (a command was stopped while writing it): set aside, never replayed", b.Line)
+		return fmt.Sprintf("line %d is torn (a command was stopped while writing it): never replayed", b.Line)
 	}
-	return fmt.Sprintf("line %d is not an outbox entry (%v): set aside, never replayed", b.Line, b.Err)
+	return fmt.Sprintf("line %d is not an outbox entry (%v): never replayed", b.Line, b.Err)
 }
 
 // Outbox is one outbox file.

@@ -93,7 +93,7 @@ func autoPush(ctx context.Context, env cli.Env, prog string, ob *remote.Outbox, 
 		}
 	})
 	for _, b := range sum.Bad {
-		fmt.Fprintf(env.Stderr, "%s: outbox %s: %s (kept in %s.bad)\n", prog, ob.Path, b, ob.Path)
+		fmt.Fprintf(env.Stderr, "%s: outbox %s: %s; set aside into %s.bad\n", prog, ob.Path, b, ob.Path)
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "%s: outbox %s: %v\n", prog, ob.Path, err)
@@ -205,9 +205,9 @@ func outboxVerb(env cli.Env) *ucli.Command {
 	}
 	badLines := func(c *ucli.Command, ob *remote.Outbox, bad []remote.BadLine, setAside bool) {
 		for _, b := range bad {
-			where := ""
+			where := "; set aside by the next push"
 			if setAside {
-				where = " (kept in " + ob.Path + ".bad)"
+				where = "; set aside into " + ob.Path + ".bad"
 			}
 			fmt.Fprintf(env.Stderr, "%s: outbox %s: %s%s\n", cli.FullName(c), ob.Path, b, where)
 		}

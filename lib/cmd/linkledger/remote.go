@@ -85,13 +85,13 @@ func remoteRun(ctx context.Context, env cli.Env, args []string) (code int, ok bo
 	// write the server is not reached for waits there
 	obPath, obErr := outboxPath(env, base, token)
 	ob := &remote.Outbox{Path: obPath}
-	var err2 error
+	var pushErr error
 	if obErr == nil {
-		err2 = autoPush(ctx, env, prog, ob, c)
+		pushErr = autoPush(ctx, env, prog, ob, c)
 	}
 	var resp remote.Response
-	if err2 != nil {
-		err = err2 // not reached a moment ago: not tried twice
+	if pushErr != nil {
+		err = pushErr // not reached a moment ago: not tried twice
 	} else {
 		resp, err = c.Run(ctx, req)
 	}
