@@ -35,7 +35,8 @@ type PushSummary struct {
 }
 
 // Push replays the waiting entries in order through c. An entry is
-// removed from the file only after the server answered it (exit 0), so a
+// removed from the file only after the server answered it (exit 0; the
+// removals are written in batches), so a
 // command killed between the answer and the removal leaves it waiting and
 // replays it again: the writes the outbox takes are idempotent on the
 // server (docs/several-machines.md). A run that exits with an error, or
@@ -74,31 +75,97 @@ func Push(ctx context.Context, o *Outbox, c *Client, wait bool, each func(Outcom
 			return sum, err
 		}
 	}
+	// what the server answered is written back in batches (one rewrite
+	// for up to pushBatch entries, or every pushFlush): a removal still
+	// comes only after the answer, so a command killed before the write
+	// replays those entries again, which adds nothing on the server
+	done := map[string]*Failure{} // id: nil replayed, else failed
+	last := time.Now()
+	flush := func() error {
+		if len(done) == 0 {
+			return nil
+		}
+		bad, err := o.Update(func(es []Entry) ([]Entry, error) {
+			out := es[:0]
+			for _, e := range es {
+				f, ok := done[e.ID]
+				switch {
+				case !ok:
+				case f == nil:
+					continue
+				default:
+					e.Failed = f
+				}
+				out = append(out, e)
+			}
+			return out, nil
+		})
+		sum.Bad = append(sum.Bad, bad...)
+		clear(done)
+		last = time.Now()
+		return err
+	}
+	err = pushEntries(ctx, es, c, &sum, func(e Entry, f *Failure) error {
+		done[e.ID] = f
+		if each != nil {
+			result := "replayed"
+			if f != nil {
+				e.Failed, result = f, "failed"
+			}
+			each(Outcome{Entry: e, Result: result})
+		}
+		if len(done) >= pushBatch || time.Since(last) >= pushFlush {
+			return flush()
+		}
+		return nil
+	})
+	if ferr := flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return sum, err
+	}
+	left, _, err := o.Read()
+	if err != nil {
+		return sum, err
+	}
+	sum.Waiting = Waiting(left)
+	return sum, nil
+}
+
+// The batches of Push's write-back.
+const (
+	pushBatch = 64
+	pushFlush = time.Second
+)
+
+// pushEntries sends the waiting entries of es in order and calls answered
+// with each one the server answered (f nil: ran, exit 0; else failed),
+// counting them in sum; it stops as Push says, setting sum.Stopped.
+func pushEntries(ctx context.Context, es []Entry, c *Client, sum *PushSummary, answered func(e Entry, f *Failure) error) error {
 	for _, e := range es {
 		if e.Failed != nil {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return sum, err
+			return err
 		}
 		resp, err := c.Run(ctx, Request{Verb: e.Verb, Args: e.Args})
 		var se *ServerError
+		var f *Failure
 		switch {
 		case err == nil && resp.ExitCode == 0:
-			if err := o.Remove(e.ID); err != nil && !errors.Is(err, ErrNoEntry) {
-				return sum, err
-			}
 			sum.Replayed++
-			if each != nil {
-				each(Outcome{Entry: e, Result: "replayed"})
+			if err := answered(e, nil); err != nil {
+				return err
 			}
 			continue
 		case err == nil:
-			e.Failed = &Failure{ExitCode: resp.ExitCode, Message: lastLine(resp.Stderr)}
+			f = &Failure{ExitCode: resp.ExitCode, Message: lastLine(resp.Stderr)}
 		case Queueable(err):
 			sum.Stopped = err
 		case errors.As(err, &se) && refusedRequest(se.Status):
-			e.Failed = &Failure{Status: se.Status, Message: se.Error()}
+			f = &Failure{Status: se.Status, Message: se.Error()}
 		case errors.As(err, &se):
 			// a refused token (401, 403), a server error (500), a
 			// limit (429): not this entry's fault; it waits
@@ -110,23 +177,15 @@ func Push(ctx context.Context, o *Outbox, c *Client, wait bool, each func(Outcom
 			sum.Stopped = err
 		}
 		if sum.Stopped != nil {
-			break
+			return nil
 		}
-		e.Failed.At = time.Now().UTC().Format(time.RFC3339)
-		if err := o.Fail(e.ID, *e.Failed); err != nil && !errors.Is(err, ErrNoEntry) {
-			return sum, err
-		}
+		f.At = time.Now().UTC().Format(time.RFC3339)
 		sum.Failed++
-		if each != nil {
-			each(Outcome{Entry: e, Result: "failed"})
+		if err := answered(e, f); err != nil {
+			return err
 		}
 	}
-	left, _, err := o.Read()
-	if err != nil {
-		return sum, err
-	}
-	sum.Waiting = Waiting(left)
-	return sum, nil
+	return nil
 }
 
 // refusedRequest reports whether status says the request itself was
