@@ -200,3 +200,55 @@ func TestFindAndBrief(t *testing.T) {
 		t.Errorf("Brief in 3 tokens: %v, want ErrBudget", err)
 	}
 }
+
+// TestWritesSentTwice: the writes a remote front command's outbox
+// replays (docs/several-machines.md, "Offline: the outbox") leave the
+// ledger as one did: a second identical save (same canonical URL, note,
+// tags), annotation (same item, type, text, actor) and tag add nothing.
+// An identical note by another actor, or on another chunk, is its own.
+func TestWritesSentTwice(t *testing.T) {
+	ctx := context.Background()
+	st := openTest(t)
+	opt := SaveOptions{Actor: "agent:laptop"}
+	for range 2 {
+		if _, err := wrap(st).Save(ctx, &record.Record{URL: "https://example.com/twice?utm_source=x", Note: "kept once", Tags: []string{"a"}}, opt); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := wrap(st).Annotate(ctx, "https://example.com/twice", []record.Annotation{
+			{Type: record.AnnNote, Text: "a note sent twice"},
+			{Type: record.AnnHighlight, Text: "a quote sent twice"},
+			{Type: record.AnnLowlight, Text: "a lowlight sent twice"},
+		}, opt); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := wrap(st).Tag(ctx, "https://example.com/twice", []string{"b"}, nil, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// the same words by another actor are another note
+	if _, err := wrap(st).Annotate(ctx, "https://example.com/twice", []record.Annotation{{Type: record.AnnNote, Text: "a note sent twice"}}, SaveOptions{Actor: "human"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := wrap(st).Show(ctx, "https://example.com/twice", ShowOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type ann struct{ Type, Text, Actor string }
+	var anns []ann
+	for _, a := range got.Annotations {
+		anns = append(anns, ann{a.Type, a.Text, a.Actor})
+	}
+	want := []ann{
+		{record.AnnNote, "kept once", "agent:laptop"},
+		{record.AnnNote, "a note sent twice", "agent:laptop"},
+		{record.AnnHighlight, "a quote sent twice", "agent:laptop"},
+		{record.AnnLowlight, "a lowlight sent twice", "agent:laptop"},
+		{record.AnnNote, "a note sent twice", "human"},
+	}
+	if d := cmp.Diff(want, anns); d != "" {
+		t.Errorf("annotations (-want +got):\n%s", d)
+	}
+	if !cmp.Equal(got.Tags, []string{"a", "b"}) {
+		t.Errorf("tags: %v, want [a b]", got.Tags)
+	}
+}

@@ -3,14 +3,18 @@ package remote
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -82,12 +86,58 @@ func (e *ServerError) Error() string {
 type UnreachableError struct {
 	URL string
 	Err error
+	// NotReached: the server was not reached, or the connection was
+	// reset before any answer (a refused or timed-out connection, a
+	// name that does not resolve, a TLS handshake that timed out or was
+	// cut): a write may be queued in the outbox (Queueable). Not set for
+	// a certificate refused, nor for a wait for the answer that timed out
+	// (the server may be running the verb).
+	NotReached bool
 }
 
 func (e *UnreachableError) Error() string {
 	return fmt.Sprintf("cannot reach the server at %s: %v", e.URL, e.Err)
 }
 func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// notReached tells a server that was not reached, or dropped the
+// connection before answering, from one that is busy answering: before a
+// connection, every failure but a refused certificate (that is not "the
+// server is down"); after it and before the answer's first byte, a reset
+// or a closed connection, not a timeout.
+func notReached(err error, gotConn, gotByte bool) bool {
+	var cv *tls.CertificateVerificationError
+	var ua x509.UnknownAuthorityError
+	var hn x509.HostnameError
+	var ci x509.CertificateInvalidError
+	if errors.As(err, &cv) || errors.As(err, &ua) || errors.As(err, &hn) || errors.As(err, &ci) {
+		return false
+	}
+	if !gotConn {
+		return true
+	}
+	if gotByte {
+		return false
+	}
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// Queueable reports whether err (of Run) says the server was not reached
+// or did not answer as itself: a write then waits in the outbox. An
+// *UnreachableError with NotReached, or a 502, 503 or 504 (a proxy in
+// front says the server is down, or the server is too busy to take the
+// run). Every other answer is the server's and is shown as it is.
+func Queueable(err error) bool {
+	var ue *UnreachableError
+	var se *ServerError
+	switch {
+	case errors.As(err, &ue):
+		return ue.NotReached
+	case errors.As(err, &se):
+		return se.Status == http.StatusBadGateway || se.Status == http.StatusServiceUnavailable || se.Status == http.StatusGatewayTimeout
+	}
+	return false
+}
 
 // maxResponse bounds what the client reads: the server's output bounds,
 // base64 and JSON.
@@ -126,6 +176,11 @@ func (c *Client) Run(ctx context.Context, req Request) (Response, error) {
 	hr.Header.Set("Content-Type", jsonType)
 	hr.Header.Set("Accept", jsonType)
 	hr.Header.Set("Authorization", "Bearer "+c.Token)
+	var gotConn, gotByte bool
+	hr = hr.WithContext(httptrace.WithClientTrace(hr.Context(), &httptrace.ClientTrace{
+		GotConn:              func(httptrace.GotConnInfo) { gotConn = true },
+		GotFirstResponseByte: func() { gotByte = true },
+	}))
 	resp, err := c.httpClient().Do(hr)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -135,7 +190,7 @@ func (c *Client) Run(ctx context.Context, req Request) (Response, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err // the URL is said once, by UnreachableError
 		}
-		return Response{}, &UnreachableError{URL: c.Base.Redacted(), Err: err}
+		return Response{}, &UnreachableError{URL: c.Base.Redacted(), Err: err, NotReached: notReached(err, gotConn, gotByte)}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))

@@ -145,9 +145,10 @@ func TestHelpExamplesRun(t *testing.T) {
 	// embeddings endpoint (e2e embed_stored runs its examples' forms);
 	// ui is a server (its own tests run it); so is serve (e2e TestServe);
 	// restore-replica needs a replica and the litestream binary
-	// (lib/replica's tests and e2e restore_replica run it)
+	// (lib/replica's tests and e2e restore_replica run it); outbox needs
+	// a server and a token (e2e h32o_outbox runs its examples)
 	itemVerbs := map[string]bool{"embed": true, "show": true, "tags": true, "unannotate": true, "archive": true, "unarchive": true, "star": true, "unstar": true, "delete": true, "mcp": true,
-		"import": true, "export": true, "backup": true, "check": true, "review": true, "enrich": true, "ui": true, "serve": true, "restore-replica": true}
+		"import": true, "export": true, "backup": true, "check": true, "review": true, "enrich": true, "ui": true, "serve": true, "restore-replica": true, "outbox": true}
 	for _, v := range root.Commands {
 		if !itemVerbs[v.Name] {
 			descs = append(descs, v.Description)

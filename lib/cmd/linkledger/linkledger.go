@@ -50,6 +50,11 @@ An item is named by its id (ll_ and 16 hex digits) or by its URL in any
 form that canonicalizes to the saved one. An unknown item is a usage
 error (exit 2) from every verb.
 
+With LINKLEDGER_URL and LINKLEDGER_TOKEN set, save, find, brief, show,
+annotate, status, tag and related run on a server (linkledger serve); a
+save, annotate or tag the server cannot be reached for waits in the outbox
+and exits 5 (linkledger outbox).
+
 EXAMPLES:
    linkledger save https://example.com/post --note "read later" --tags ai
    linkledger worker -q
@@ -58,7 +63,8 @@ EXAMPLES:
    linkledger brief "agent memory" --max-tokens 1500 --format md
    source <(linkledger completion bash)
 
-` + cli.ExitCodesHelp
+` + cli.ExitCodesHelp + `
+   5  queued in the outbox: a remote write waits for the server (linkledger outbox)`
 
 // Main runs the front command with args (args[0] is the program name).
 func Main(filters Filters, env cli.Env, args []string) int {
@@ -272,6 +278,8 @@ func Verbs(filters Filters, env cli.Env) []*ucli.Command {
 	verbs = append(verbs, uiVerb(filters, env))
 	// the served ledger and its tokens (serve.go, tokens.go)
 	verbs = append(verbs, serveVerb(filters, env), tokenVerb(env))
+	// the offline writes of a remote front command (outbox.go)
+	verbs = append(verbs, outboxVerb(env))
 	return verbs
 }
 

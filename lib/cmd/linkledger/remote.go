@@ -28,6 +28,7 @@ var isTerminal = cli.IsTerminal
 var localWithURL = map[string]bool{
 	"help": true, "version": true, "completion": true,
 	"serve": true, "token": true, "restore-replica": true,
+	"outbox": true,
 }
 
 // remoteRun runs args on the server named by LINKLEDGER_URL when it is
@@ -80,8 +81,24 @@ func remoteRun(ctx context.Context, env cli.Env, args []string) (code int, ok bo
 			req.Width = cols
 		}
 	}
-	resp, err := c.Run(ctx, req)
+	// the outbox (outbox.go): what waits is replayed first, in order; a
+	// write the server is not reached for waits there
+	obPath, obErr := outboxPath(env, base, token)
+	ob := &remote.Outbox{Path: obPath}
+	var pushErr error
+	if obErr == nil {
+		pushErr = autoPush(ctx, env, prog, ob, c)
+	}
+	var resp remote.Response
+	if pushErr != nil {
+		err = pushErr // not reached a moment ago: not tried twice
+	} else {
+		resp, err = c.Run(ctx, req)
+	}
 	if err != nil {
+		if remote.Writes(verb) && remote.Queueable(err) {
+			return queue(env, prog, base.Redacted(), verb, norm, ob, obErr, err), true
+		}
 		return cli.Report(prog, env.Stderr, remoteError(base.Redacted(), err)), true
 	}
 	// a terminal shows lines, never a server's control sequences

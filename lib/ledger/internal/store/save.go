@@ -646,6 +646,19 @@ func (a *saveApply) skipAnnotation(ctx context.Context, ann record.Annotation) (
 			return true, nil
 		}
 	}
+	if ann.Type == record.AnnNote {
+		// the same note by the same actor on the same item (and chunk)
+		// is there already: a write sent again (a remote front command's
+		// outbox replaying after a lost answer, a retried agent call)
+		// adds nothing; quotes merge below (mergeNearDuplicates)
+		var n int
+		if err := a.tx.GetContext(ctx, &n, `SELECT count(*) FROM annotations WHERE item_id = ? AND type = ? AND text = ? AND actor = ? AND chunk_id IS ?`, a.it.ID, ann.Type, ann.Text, ann.Actor, ann.ChunkID); err != nil {
+			return false, err
+		}
+		if n > 0 {
+			return true, nil
+		}
+	}
 	if a.p.rec.Via != "" {
 		// an import run again adds no annotation twice, nor one
 		// already merged into a longer quote of the same actor
