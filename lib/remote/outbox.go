@@ -218,9 +218,15 @@ func (o *Outbox) readFile() ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	// the bound is checked on append; a file grown past it by hand is
-	// read up to twice the bound, no further
-	return io.ReadAll(io.LimitReader(f, 2*o.maxBytes()))
+	// the bound is checked on append; a file grown past twice the bound
+	// (by hand, by another program) is not read at all, rather than read
+	// in part: a rewrite (Update) of a part would lose the rest
+	limit := 2 * o.maxBytes()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		return nil, fmt.Errorf("outbox %s is over %d bytes, more than linkledger writes: not read and not changed; move it aside", o.Path, limit)
+	}
+	return data, err
 }
 
 // parse reads data's lines: the entries, and the lines that are not.

@@ -505,3 +505,30 @@ func TestOutboxConcurrentBound(t *testing.T) {
 		t.Errorf("%d entries (%v, %d bad), %d accepted, %d refused; want 40, 40, 40", len(es), err, len(bad), ok, full)
 	}
 }
+
+// TestOutboxOversize: a file grown past twice the byte bound (not by
+// linkledger) is refused whole: neither read in part nor rewritten, so a
+// push or drop cannot lose its tail.
+func TestOutboxOversize(t *testing.T) {
+	o := testOutbox(t)
+	o.MaxBytes = 300
+	if _, _, err := o.Append("save", []string{"https://example.com/a"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(o.Path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Repeat("x", 700) + "\n")
+	f.Close()
+	before, _ := os.ReadFile(o.Path)
+	if _, _, err := o.Read(); err == nil || !strings.Contains(err.Error(), "over 600 bytes") {
+		t.Errorf("read of an oversize outbox: %v", err)
+	}
+	if _, err := o.Update(func(es []Entry) ([]Entry, error) { return nil, nil }); err == nil {
+		t.Errorf("an oversize outbox was rewritten")
+	}
+	if after, _ := os.ReadFile(o.Path); string(after) != string(before) {
+		t.Errorf("the oversize outbox changed")
+	}
+}
