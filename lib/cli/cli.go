@@ -30,6 +30,7 @@ const (
 	ExitUsage   = 2 // bad flags or arguments
 	ExitPartial = 3 // finished, but some records failed (error records were written)
 	ExitNoMatch = 4 // ll-find/ll-brief with -e: nothing matched
+	ExitQueued  = 5 // linkledger save/annotate/tag with LINKLEDGER_URL: the server was not reached, the write waits in the outbox
 )
 
 // ExitCodesHelp is the exit-code section appended to every --help.

@@ -37,12 +37,6 @@ import (
 // token.
 const envOutbox = "LINKLEDGER_OUTBOX"
 
-// exitQueued is the exit code of a write the server was not reached for
-// and that waits in the outbox: not done yet (0 would say it is), not
-// lost (1 would say to run it again). Added to the documented codes
-// (docs/cli.md, "Exit codes").
-const exitQueued = 5
-
 // outboxPath is the outbox file for the server at base and token:
 // LINKLEDGER_OUTBOX when set, else outbox-HOST-HASH.ndjson under the
 // user's state directory, HASH a hash of the URL and the token (the token
@@ -126,7 +120,7 @@ func queue(env cli.Env, prog, base, verb string, args []string, ob *remote.Outbo
 		if obErr == nil {
 			fmt.Fprintf(env.Stderr, "%s: server unreachable (%v): queued in the outbox as %s, %d waiting; replayed by the next command that reaches the server, or `linkledger outbox push`\n",
 				prog, unreachableWhy(why), e.ID, n)
-			return exitQueued
+			return cli.ExitQueued
 		}
 	}
 	return cli.Report(prog, env.Stderr, withHint(fatal(fmt.Errorf("%v; and it was not queued: %w", remoteError(base, why), obErr)),

@@ -76,7 +76,7 @@ func TestRemoteQueue(t *testing.T) {
 		return code, out.String(), errb.String()
 	}
 	code, out, errs := run("annotate", "https://example.com/a", "--note", "offline words")
-	if code != exitQueued || out != "" || !strings.Contains(errs, "linkledger annotate: server unreachable (502 Bad Gateway): queued in the outbox as ob_") || !strings.Contains(errs, ", 1 waiting;") {
+	if code != cli.ExitQueued || out != "" || !strings.Contains(errs, "linkledger annotate: server unreachable (502 Bad Gateway): queued in the outbox as ob_") || !strings.Contains(errs, ", 1 waiting;") {
 		t.Fatalf("502: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if code, _, errs := run("find", "q"); code != cli.ExitFatal || strings.Contains(errs, "queued") {
