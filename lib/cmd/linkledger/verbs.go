@@ -144,6 +144,12 @@ const itemNote = `ITEM is an item id (ll_ and 16 hex digits) or the item's URL (
 path) in any form that canonicalizes to the saved one. An unknown item is a
 usage error (exit 2).`
 
+// queuedNote is the help's word on a remote write the server was not
+// reached for (annotate and tag; docs/several-machines.md "Offline: the
+// outbox").
+const queuedNote = `With LINKLEDGER_URL set and the server out of reach, the change waits in
+the outbox (linkledger outbox) and the command exits 5.`
+
 func annotateVerb(filters Filters, env cli.Env) *ucli.Command {
 	return &ucli.Command{
 		Name:      "annotate",
@@ -154,6 +160,8 @@ with --actor agent:NAME and how sure they are with --confidence (default 0.5
 for agents).
 
 ` + itemNote + `
+
+` + queuedNote + `
 
 EXAMPLES:
    linkledger save https://example.com/post
@@ -217,6 +225,8 @@ func tagVerb(filters Filters, env cli.Env) *ucli.Command {
 		Description: `Adds tags to or removes tags from a saved item (through ll-save).
 
 ` + itemNote + `
+
+` + queuedNote + `
 
 EXAMPLES:
    linkledger save https://example.com/post --tags inbox
