@@ -47,10 +47,12 @@ func humanForm(format string, jq, envelope, stdoutTTY bool) (bool, error) {
 	return false, Usage("--format %q: want ndjson, json, human, md or auto", format)
 }
 
-// colorWanted reports whether the human form may use colour: never with
+// ColorWanted reports whether the human form may use colour: never with
 // NO_COLOR set or TERM=dumb, forced by CLICOLOR_FORCE (other than 0),
-// never with CLICOLOR=0, else only on a terminal.
-func colorWanted(getenv func(string) string, stdoutTTY bool) bool {
+// never with CLICOLOR=0, else only on a terminal. The front command's
+// remote client decides with it, in its own environment, and asks the
+// server for colour (lib/remote).
+func ColorWanted(getenv func(string) string, stdoutTTY bool) bool {
 	if getenv == nil {
 		return false
 	}
@@ -74,6 +76,13 @@ const WidthEnv = "LINKLEDGER_WIDTH"
 
 // MaxWidth is the widest WidthEnv taken.
 const MaxWidth = 1000
+
+// StderrTerminalEnv, set to 1, says the person's stderr is a terminal
+// when the command's own stderr is not: the server of the front command's
+// remote verbs sets it when the client's stderr is a terminal
+// (lib/remote), so the "hint:" lines for a person are written as they
+// would be locally (Output.Hints).
+const StderrTerminalEnv = "LINKLEDGER_STDERR_TERMINAL"
 
 // OutputOn returns the Output a command's flags ask for (--format, --jq,
 // --json, --raw-output) on env.Stdout, deciding once between records and
@@ -105,7 +114,7 @@ func outputOn(c *ucli.Command, env Env, format string) (*Output, error) {
 		o.RawStrings(env.Stdout)
 	}
 	if human {
-		o.Human(colorWanted(env.Getenv, tty))
+		o.Human(ColorWanted(env.Getenv, tty))
 		if f, ok := env.Stdout.(*os.File); ok && tty {
 			if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
 				o.SetWidth(cols)
@@ -118,6 +127,7 @@ func outputOn(c *ucli.Command, env Env, format string) (*Output, error) {
 		}
 	}
 	o.stderr = env.Stderr
+	o.stderrTTY = env.Stderr != nil && (IsTerminal(env.Stderr) || env.Getenv != nil && env.Getenv(StderrTerminalEnv) == "1")
 	o.quiet = f.Bool("quiet")
 	return o, nil
 }

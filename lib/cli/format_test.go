@@ -53,8 +53,8 @@ func TestColorWanted(t *testing.T) {
 		{map[string]string{"CLICOLOR_FORCE": "1", "NO_COLOR": "1"}, false, false},
 	}
 	for _, c := range cases {
-		if got := colorWanted(func(k string) string { return c.env[k] }, c.tty); got != c.want {
-			t.Errorf("colorWanted(%v, tty=%v) = %v, want %v", c.env, c.tty, got, c.want)
+		if got := ColorWanted(func(k string) string { return c.env[k] }, c.tty); got != c.want {
+			t.Errorf("ColorWanted(%v, tty=%v) = %v, want %v", c.env, c.tty, got, c.want)
 		}
 	}
 }

@@ -34,10 +34,13 @@ type Output struct {
 	rawW     io.Writer
 	human    *human.Renderer // nil: records
 	stderr   io.Writer       // progress (OutputOn); nil: none
-	quiet    bool
-	progress *Progress
-	meta     map[string]any // added to the envelope's meta (Meta)
-	page     *pager         // nil: not paged (see Page)
+	// stderrTTY: a person reads stderr at a terminal (it is one, or
+	// StderrTerminalEnv says the remote client's is)
+	stderrTTY bool
+	quiet     bool
+	progress  *Progress
+	meta      map[string]any // added to the envelope's meta (Meta)
+	page      *pager         // nil: not paged (see Page)
 }
 
 // Meta adds a key to the --json envelope's meta (ll-find's ranking mode
@@ -66,10 +69,11 @@ func (o *Output) IsHuman() bool { return o.human != nil }
 
 // Hints reports whether the command names the next step after its
 // result (a "hint:" line on stderr, docs/output.md): only for a person
-// at a terminal, that is the human form with stderr a terminal, and not
-// with -q. A pipe never gets one.
+// at a terminal, that is the human form with stderr a terminal (or, for a
+// remote verb, the client's stderr: StderrTerminalEnv), and not with -q.
+// A pipe never gets one.
 func (o *Output) Hints() bool {
-	return o.human != nil && o.stderr != nil && !o.quiet && IsTerminal(o.stderr)
+	return o.human != nil && o.stderr != nil && !o.quiet && o.stderrTTY
 }
 
 // Progress returns the command's progress line on stderr: shown only when

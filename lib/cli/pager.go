@@ -25,20 +25,48 @@ import (
 // that runs linkledger on a pseudo-terminal without input must not wait
 // in less).
 func (o *Output) Page(env Env) {
+	if o.human == nil {
+		return
+	}
+	p := newPager(env)
+	if p == nil {
+		return
+	}
+	o.page = p
+	r := human.New(&o.page.buf, o.human.Color())
+	r.SetWidth(p.cols)
+	o.human = r
+	o.out = &o.page.buf
+}
+
+// newPager is the pager of env: nil unless stdout and stdin are both
+// terminals (Page).
+func newPager(env Env) *pager {
 	f, ok := env.Stdout.(*os.File)
 	in, inOK := env.Stdin.(*os.File)
-	if o.human == nil || !ok || !term.IsTerminal(int(f.Fd())) || !inOK || !term.IsTerminal(int(in.Fd())) {
-		return
+	if !ok || !term.IsTerminal(int(f.Fd())) || !inOK || !term.IsTerminal(int(in.Fd())) {
+		return nil
 	}
 	cols, rows, err := term.GetSize(int(f.Fd()))
 	if err != nil || rows <= 0 {
-		return
+		return nil
 	}
-	o.page = &pager{term: f, rows: rows, cols: cols, getenv: env.Getenv, stderr: env.Stderr}
-	r := human.New(&o.page.buf, o.human.Color())
-	r.SetWidth(cols)
-	o.human = r
-	o.out = &o.page.buf
+	return &pager{term: f, rows: rows, cols: cols, getenv: env.Getenv, stderr: env.Stderr}
+}
+
+// WritePaged writes text for a person that is ready made (the human
+// view a server rendered for the front command's remote client) to
+// env.Stdout as Page and ClosePager would: through the pager when stdout
+// and stdin are terminals and it is longer than the screen, else as it
+// is.
+func WritePaged(env Env, text []byte) error {
+	p := newPager(env)
+	if p == nil {
+		_, err := env.Stdout.Write(text)
+		return err
+	}
+	p.buf.Write(text)
+	return p.close()
 }
 
 // pager is the state of a paged Output.
@@ -59,6 +87,12 @@ func (o *Output) ClosePager() error {
 		return nil
 	}
 	o.page = nil
+	return p.close()
+}
+
+// close writes what the pager gathered: through the pager command when it
+// is longer than the screen.
+func (p *pager) close() error {
 	if p.buf.Len() == 0 {
 		return nil
 	}

@@ -215,29 +215,54 @@ func (c *Client) Run(ctx context.Context, req Request) (Response, error) {
 }
 
 // TerminalSafe is b for a terminal: what a server sends is shown to a
-// person as lines, never as control sequences (moving the cursor, setting
-// the window title, reordering text). Control characters other than
-// newline and tab, the bidirectional controls, and bytes that are not
-// UTF-8 become spaces; the layout (indents, columns) stays. The form for
-// a person that linkledger writes has none of them, so at a terminal the
-// output is the local one; a pipe gets the server's bytes as they came.
+// person as lines and colours, never as other control sequences (moving
+// the cursor, setting the window title, answering back, reordering
+// text). An SGR sequence (ESC '[', digits and ';', 'm', at most MaxSGR
+// bytes: colour, bold, underline) is kept; every other control character
+// (other than newline and tab: ESC starting anything else, C1 controls,
+// BEL, backspace, CR, DEL), the bidirectional controls, and bytes that
+// are not UTF-8 become spaces; the layout (indents, columns) stays. The
+// form for a person that linkledger writes has nothing else, so at a
+// terminal the output is the local one; a pipe gets the server's bytes
+// as they came.
 func TerminalSafe(b []byte) []byte {
-	clean := true
-	for _, r := range string(b) {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		if n := sgrLen(b[i:]); n > 0 {
+			out = append(out, b[i:i+n]...)
+			i += n
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
 		if unsafeRune(r) {
-			clean = false
-			break
+			out = append(out, ' ')
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// MaxSGR is the longest SGR sequence TerminalSafe keeps, in bytes (ESC
+// and 'm' included); a longer one is not linkledger's and is blanked.
+const MaxSGR = 32
+
+// sgrLen is the length of the SGR sequence p starts with, 0 for none.
+func sgrLen(p []byte) int {
+	if len(p) < 3 || p[0] != 0x1b || p[1] != '[' {
+		return 0
+	}
+	for j := 2; j < len(p) && j < MaxSGR; j++ {
+		switch c := p[j]; {
+		case c == 'm':
+			return j + 1
+		case c == ';' || c >= '0' && c <= '9':
+		default:
+			return 0
 		}
 	}
-	if clean {
-		return b
-	}
-	return []byte(strings.Map(func(r rune) rune {
-		if unsafeRune(r) {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(string(b), " ")))
+	return 0
 }
 
 func unsafeRune(r rune) bool {

@@ -48,6 +48,12 @@ type Request struct {
 	// Width is the columns of that terminal (0: unknown), for the lines
 	// of the human form to wrap as they would locally.
 	Width int `json:"width,omitempty"`
+	// Color: the human form may use colour (the client decided with
+	// cli.ColorWanted in its own environment); without it, none.
+	Color bool `json:"color,omitempty"`
+	// StderrTerminal: the client's stderr is a terminal, so the command
+	// writes the "hint:" lines for a person (cli.StderrTerminalEnv).
+	StderrTerminal bool `json:"stderr_terminal,omitempty"`
 }
 
 // Response is what the verb wrote and its exit code.
@@ -258,13 +264,19 @@ func (h *handler) run(ctx context.Context, verb string, req Request, actor strin
 		Stdout: stdout,
 		Stderr: stderr,
 		Getenv: func(k string) string {
-			if k == cli.WidthEnv {
+			switch k {
+			case cli.WidthEnv:
 				if req.Terminal && req.Width > 0 && req.Width <= cli.MaxWidth {
 					return strconv.Itoa(req.Width)
 				}
 				return ""
+			case cli.StderrTerminalEnv:
+				if req.StderrTerminal {
+					return "1"
+				}
+				return ""
 			}
-			return h.getenv(k)
+			return h.getenv(k, req.Color)
 		},
 		Getwd: func() (string, error) { return "", errors.New("no working directory on the server") },
 	}
@@ -278,14 +290,24 @@ func (h *handler) run(ctx context.Context, verb string, req Request, actor strin
 	return Response{Stdout: stdout.bytes(), Stderr: stderr.bytes(), ExitCode: code, Truncated: stdout.over}
 }
 
-// getenv is the server's environment, less what the handler decides.
-func (h *handler) getenv(k string) string {
+// getenv is the server's environment, less what the handler decides:
+// colour is the client's choice (color), whatever the server's
+// NO_COLOR, CLICOLOR, CLICOLOR_FORCE and TERM say.
+func (h *handler) getenv(k string, color bool) string {
 	switch k {
 	case "LINKLEDGER_DB", EnvURL, EnvToken, cli.DisplayNameEnv, cli.CompleteEnv, cli.EmptyInputEnv,
-		"LINKLEDGER_RULES", "CLICOLOR_FORCE", "LINKLEDGER_PAGER", "PAGER":
+		"LINKLEDGER_RULES", "LINKLEDGER_PAGER", "PAGER", "CLICOLOR", "TERM":
 		return ""
 	case "NO_COLOR":
+		if color {
+			return ""
+		}
 		return "1"
+	case "CLICOLOR_FORCE":
+		if color {
+			return "1"
+		}
+		return ""
 	}
 	if h.o.Getenv == nil {
 		return ""

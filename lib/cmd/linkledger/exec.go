@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -83,7 +85,15 @@ func runFilter(ctx context.Context, dir, name string, env cli.Env, args []string
 	// environment it reads (storedEmbedEnv; the last value of a key wins);
 	// linkledger serve's public-only fetching reaches ll-fetch and ll-index
 	// the same way (cli.PublicOnlyEnv)
-	cmd.Env = os.Environ()
+	// linkledger serve's remote runs decide the colour and the hints of
+	// the human form (lib/remote): those variables are env's, the
+	// process's own dropped (locally env's are the process's)
+	cmd.Env = withoutVars(os.Environ(), handedVars...)
+	for _, k := range handedVars {
+		if v := env.Getenv(k); v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
 	for _, k := range []string{cli.DisplayNameEnv, cli.CompleteEnv, cli.EmptyInputEnv, cli.EnvEmbedURL, cli.EnvEmbedModel, cli.WidthEnv, cli.PublicOnlyEnv} {
 		if v := env.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
@@ -114,4 +124,21 @@ func runFilter(ctx context.Context, dir, name string, env cli.Env, args []string
 	default:
 		return &cli.ExitError{Code: cli.ExitFatal, Err: fmt.Errorf("run %s: %w", name, err)}
 	}
+}
+
+// handedVars are the variables a filter gets from env alone, never from
+// the process: the colour of the human form and the terminal on stderr,
+// which a remote run decides for its client.
+var handedVars = []string{"NO_COLOR", "CLICOLOR_FORCE", "CLICOLOR", "TERM", cli.StderrTerminalEnv}
+
+// withoutVars is environ less the variables named.
+func withoutVars(environ []string, names ...string) []string {
+	out := environ[:0:0]
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, k) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -75,7 +76,11 @@ func remoteRun(ctx context.Context, env cli.Env, args []string) (code int, ok bo
 		return cli.Report(prog, env.Stderr, usageOf(err)), true
 	}
 	c := &remote.Client{Base: base, Token: token}
-	req := remote.Request{Verb: typed, Args: norm, Terminal: isTerminal(env.Stdout)}
+	// colour and hints as locally: the client's environment and
+	// terminals decide, the server renders
+	req := remote.Request{Verb: typed, Args: norm, Terminal: isTerminal(env.Stdout),
+		StderrTerminal: isTerminal(env.Stderr)}
+	req.Color = cli.ColorWanted(env.Getenv, req.Terminal)
 	if f, ok := env.Stdout.(*os.File); ok && req.Terminal {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
 			req.Width = cols
@@ -108,7 +113,13 @@ func remoteRun(ctx context.Context, env cli.Env, args []string) (code int, ok bo
 	if isTerminal(env.Stderr) {
 		resp.Stderr = remote.TerminalSafe(resp.Stderr)
 	}
-	if _, err := env.Stdout.Write(resp.Stdout); err != nil {
+	// the view for a person goes through the pager as it does locally
+	// (show pages; stdout and stdin terminals, longer than the screen)
+	write := func() error { _, err := env.Stdout.Write(resp.Stdout); return err }
+	if pagedVerbs[verb] && req.Terminal && humanArgs(norm) {
+		write = func() error { return cli.WritePaged(env, resp.Stdout) }
+	}
+	if err := write(); err != nil {
 		return cli.Report(prog, env.Stderr, err), true
 	}
 	_, _ = env.Stderr.Write(resp.Stderr)
@@ -116,6 +127,29 @@ func remoteRun(ctx context.Context, env cli.Env, args []string) (code int, ok bo
 		return cli.Report(prog, env.Stderr, fatal(errors.New("the server cut the output at its bound: ask for less (--limit, no --text)"))), true
 	}
 	return resp.ExitCode, true
+}
+
+// pagedVerbs are the remote verbs whose local command pages its view
+// for a person (cli.Output.Page).
+var pagedVerbs = map[string]bool{"show": true}
+
+// humanArgs reports whether a client at a terminal gets the view for a
+// person with these (normalized) arguments, as the server decides it: no
+// --json, and --format human or md when one is given.
+func humanArgs(norm []string) bool {
+	human := true
+	for _, a := range norm {
+		if a == "--" {
+			break
+		}
+		if a == "--json" {
+			return false
+		}
+		if f, ok := strings.CutPrefix(a, "--format="); ok {
+			human = f == cli.FormatHuman || f == cli.FormatMD // the server adds none then
+		}
+	}
+	return human
 }
 
 // usageOf is a remote.UsageError as the front command's usage error.
