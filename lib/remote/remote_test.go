@@ -435,3 +435,49 @@ func TestConcurrency(t *testing.T) {
 		t.Errorf("after the slot is free: %d %s", a.status, a.body)
 	}
 }
+
+// TestColorAndHints: the server renders colour only when the client asks
+// (Request.Color), whatever the server's own NO_COLOR, TERM and
+// CLICOLOR_FORCE, and writes the "hint:" lines only for a client whose
+// stderr is a terminal (Request.StderrTerminal); both as the same command
+// gives them locally.
+func TestColorAndHints(t *testing.T) {
+	serverEnv := map[string]string{"CLICOLOR_FORCE": "1", "NO_COLOR": "1", "TERM": "dumb"}
+	f := newFixture(t, remote.Options{Getenv: func(k string) string { return serverEnv[k] }})
+	ask := func(req remote.Request) remote.Response {
+		t.Helper()
+		body, _ := json.Marshal(req)
+		a := post(t, f.srv.URL+remote.RunPath, "r-secret", body)
+		if a.status != 200 || a.run.ExitCode != 0 {
+			t.Fatalf("%+v: %d %s", req, a.status, a.body)
+		}
+		return a.run
+	}
+	_, colour, _ := run(t, map[string]string{"LINKLEDGER_DB": f.db, "CLICOLOR_FORCE": "1"}, "find", "quokka", "--format", "human")
+	if !strings.Contains(colour, "\x1b[") {
+		t.Fatalf("the local human form with CLICOLOR_FORCE=1 has no colour: %q", colour)
+	}
+	if got := ask(remote.Request{Verb: "find", Args: []string{"quokka"}, Terminal: true, Color: true}); string(got.Stdout) != colour {
+		t.Errorf("color asked: %q; want the local colour form %q", got.Stdout, colour)
+	}
+	got := ask(remote.Request{Verb: "find", Args: []string{"quokka"}, Terminal: true})
+	if bytes.Contains(got.Stdout, []byte("\x1b")) || len(got.Stdout) == 0 {
+		t.Errorf("color not asked (the server's own CLICOLOR_FORCE=1): %q", got.Stdout)
+	}
+	// hints: local, with stderr "a terminal", there is one
+	_, _, localErr := run(t, map[string]string{"LINKLEDGER_DB": f.db, cli.StderrTerminalEnv: "1"}, "find", "quokka", "--format", "human")
+	if !strings.Contains(localErr, "hint: ") {
+		t.Fatalf("no hint locally: %q", localErr)
+	}
+	if got := ask(remote.Request{Verb: "find", Args: []string{"quokka"}, Terminal: true, StderrTerminal: true}); string(got.Stderr) != localErr {
+		t.Errorf("stderr a terminal: %q; want the local %q", got.Stderr, localErr)
+	}
+	if got := ask(remote.Request{Verb: "find", Args: []string{"quokka"}, Terminal: true}); bytes.Contains(got.Stderr, []byte("hint:")) {
+		t.Errorf("stderr not a terminal: %q has a hint", got.Stderr)
+	}
+	// a pipe's records: no colour, no hint, whatever is asked
+	got = ask(remote.Request{Verb: "find", Args: []string{"quokka"}, Color: true, StderrTerminal: true})
+	if bytes.Contains(got.Stdout, []byte("\x1b")) || !bytes.HasPrefix(got.Stdout, []byte("{")) || bytes.Contains(got.Stderr, []byte("hint:")) {
+		t.Errorf("records: stdout %q stderr %q", got.Stdout, got.Stderr)
+	}
+}

@@ -61,3 +61,58 @@ func TestRemoteHostileServer(t *testing.T) {
 		t.Errorf("redirect: exit %d %s", code, errs)
 	}
 }
+
+// TestRemoteColor: the client asks for colour by the local rule
+// (cli.ColorWanted, its own environment and terminal) and says whether
+// its stderr is a terminal; at a terminal the colours of the answer
+// arrive while its other escapes are blanked.
+func TestRemoteColor(t *testing.T) {
+	answer := "\x1b[1;36mquokka\x1b[0m \x1b]8;;http://e.example\x07link\x1b[1A\x1b[31;1m!\x1b[m\n"
+	var got remote.Request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = remote.Request{}
+		if err := json.NewDecoder(r.Body).Decode(&got); err != nil {
+			t.Error(err)
+		}
+		_ = json.NewEncoder(w).Encode(remote.Response{Stdout: []byte(answer), Stderr: []byte("hint: \x1b[2Jnext\n")})
+	}))
+	defer srv.Close()
+	run := func(terminal bool, vars map[string]string) (string, string) {
+		old := isTerminal
+		isTerminal = func(io.Writer) bool { return terminal }
+		defer func() { isTerminal = old }()
+		var out, errb bytes.Buffer
+		vars[remote.EnvURL], vars[remote.EnvToken] = srv.URL+"/", "s3cret"
+		env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }, Getwd: os.Getwd}
+		if code := Run(context.Background(), nil, env, []string{"linkledger", "find", "q"}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		return out.String(), errb.String()
+	}
+	cases := []struct {
+		terminal  bool
+		vars      map[string]string
+		color, tt bool
+	}{
+		{true, map[string]string{}, true, true},
+		{true, map[string]string{"NO_COLOR": "1"}, false, true},
+		{true, map[string]string{"TERM": "dumb"}, false, true},
+		{true, map[string]string{"CLICOLOR": "0"}, false, true},
+		{false, map[string]string{}, false, false},
+		{false, map[string]string{"CLICOLOR_FORCE": "1"}, true, false},
+	}
+	for _, c := range cases {
+		run(c.terminal, c.vars)
+		if got.Color != c.color || got.StderrTerminal != c.tt || got.Terminal != c.terminal {
+			t.Errorf("terminal %v, env %v: sent color %v, stderr_terminal %v, terminal %v; want %v, %v, %v",
+				c.terminal, c.vars, got.Color, got.StderrTerminal, got.Terminal, c.color, c.tt, c.terminal)
+		}
+	}
+	out, errs := run(true, map[string]string{})
+	if want := "\x1b[1;36mquokka\x1b[0m  ]8;;http://e.example link [1A\x1b[31;1m!\x1b[m\n"; out != want {
+		t.Errorf("terminal: %q; want %q", out, want)
+	}
+	if want := "hint:  [2Jnext\n"; errs != want {
+		t.Errorf("terminal stderr: %q; want %q", errs, want)
+	}
+}
