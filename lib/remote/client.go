@@ -163,8 +163,22 @@ func (c *Client) Endpoint() string {
 }
 
 // Run sends req and returns the server's Response, or an
-// *UnreachableError, a *ServerError or ctx's error.
+// *UnreachableError, a *ServerError or ctx's error. A server older than
+// Request.Color and Request.StderrTerminal refuses them as unknown
+// fields (400, nothing run): req is sent again without them, and the
+// answer is that server's form, without colour or hints.
 func (c *Client) Run(ctx context.Context, req Request) (Response, error) {
+	resp, err := c.run(ctx, req)
+	var se *ServerError
+	if errors.As(err, &se) && se.Status == http.StatusBadRequest && (req.Color || req.StderrTerminal) &&
+		(strings.Contains(se.Msg, `unknown field "color"`) || strings.Contains(se.Msg, `unknown field "stderr_terminal"`)) {
+		req.Color, req.StderrTerminal = false, false
+		return c.run(ctx, req)
+	}
+	return resp, err
+}
+
+func (c *Client) run(ctx context.Context, req Request) (Response, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return Response{}, err

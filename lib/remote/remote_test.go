@@ -481,3 +481,54 @@ func TestColorAndHints(t *testing.T) {
 		t.Errorf("records: stdout %q stderr %q", got.Stdout, got.Stderr)
 	}
 }
+
+// TestOlderServer: a server that knows no color nor stderr_terminal
+// refuses them as unknown fields, as the handler before them did; the
+// client asks again without them and gets that server's plain form.
+func TestOlderServer(t *testing.T) {
+	f := newFixture(t, remote.Options{})
+	type oldRequest struct {
+		Verb     string   `json:"verb"`
+		Args     []string `json:"args"`
+		Terminal bool     `json:"terminal,omitempty"`
+		Width    int      `json:"width,omitempty"`
+	}
+	asked := 0
+	old := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked++
+		body, _ := io.ReadAll(r.Body)
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&oldRequest{}); err != nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "bad request: " + err.Error()})
+			return
+		}
+		r2, _ := http.NewRequest(r.Method, f.srv.URL+r.URL.Path, bytes.NewReader(body))
+		r2.Header = r.Header.Clone()
+		resp, err := http.DefaultClient.Do(r2)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer resp.Body.Close()
+		w.WriteHeader(resp.StatusCode)
+		_, _ = io.Copy(w, resp.Body)
+	}))
+	defer old.Close()
+	base, _ := remote.CheckURL(old.URL+"/", false)
+	c := &remote.Client{Base: base, Token: "r-secret"}
+	resp, err := c.Run(context.Background(), remote.Request{Verb: "find", Args: []string{"quokka"}, Terminal: true, Color: true, StderrTerminal: true})
+	if err != nil || resp.ExitCode != 0 || asked != 2 {
+		t.Fatalf("older server: %v, exit %d, %d requests; want the answer of a second request", err, resp.ExitCode, asked)
+	}
+	if bytes.Contains(resp.Stdout, []byte("\x1b")) || !bytes.Contains(resp.Stdout, []byte("quokka")) {
+		t.Errorf("older server's answer: %q", resp.Stdout)
+	}
+	// without the new fields: one request
+	asked = 0
+	if _, err = c.Run(context.Background(), remote.Request{Verb: "find", Args: []string{"quokka"}, Terminal: true}); err != nil || asked != 1 {
+		t.Errorf("a request the old server takes: %v after %d requests", err, asked)
+	}
+}
