@@ -27,3 +27,19 @@ func BenchmarkFind(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTerminalSafe is the client's filter on 1 MiB of coloured human
+// form (what a remote find at a terminal gets), in bytes per second.
+func BenchmarkTerminalSafe(b *testing.B) {
+	line := []byte("\x1b[2m 1.\x1b[0m \x1b[1mThe quokka's island\x1b[0m\n    \x1b[36mhttps://example.com/quokka\x1b[0m\n    …is home to about ten thousand \x1b[1;33mquokkas\x1b[0m, small marsupials\n")
+	var in []byte
+	for len(in) < 1<<20 {
+		in = append(in, line...)
+	}
+	b.SetBytes(int64(len(in)))
+	for i := 0; i < b.N; i++ {
+		if out := remote.TerminalSafe(in); len(out) != len(in) {
+			b.Fatalf("%d bytes out of %d", len(out), len(in))
+		}
+	}
+}
