@@ -68,6 +68,7 @@ EXAMPLES:
 		},
 		Action: func(ctx context.Context, c *ucli.Command) error {
 			all := c.Bool("all")
+			batchErr := embed.CheckBatchSize(int(c.Int("batch-size")))
 			switch {
 			case all && c.Args().Present():
 				return cli.Usage("give ITEM arguments or --all, not both")
@@ -75,8 +76,8 @@ EXAMPLES:
 				return cli.UsageHint("usage: "+c.UsageText, "want ITEM arguments or --all")
 			case c.Int("limit") < 0:
 				return cli.Usage("--limit %d: want 0 or more", c.Int("limit"))
-			case embed.CheckBatchSize(int(c.Int("batch-size"))) != nil:
-				return cli.Usage("--%v", embed.CheckBatchSize(int(c.Int("batch-size"))))
+			case batchErr != nil:
+				return cli.Usage("--%v", batchErr)
 			case c.Duration("timeout") <= 0:
 				return cli.Usage("--timeout %s: want more than 0", c.Duration("timeout"))
 			}

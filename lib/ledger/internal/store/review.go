@@ -93,6 +93,10 @@ func (s *Store) ReviewQueue(ctx context.Context, opt ReviewQueueOptions) ([]*rec
 
 // check validates the decision's shape (not the rows it names).
 func checkDecision(d ReviewDecision) error {
+	var confErr error
+	if d.Confidence != nil {
+		confErr = record.CheckConfidence(*d.Confidence)
+	}
 	switch {
 	case d.AnnotationID > 0 && d.Tag != "":
 		return badInput("review: annotation_id %d and tag %s: give one", d.AnnotationID, record.Quote(d.Tag))
@@ -102,8 +106,8 @@ func checkDecision(d ReviewDecision) error {
 		return badInput("review %s: want confirm or reject", record.Quote(d.Decision))
 	case d.Decision == ReviewUndo && (d.Confidence != nil || d.Pinned != nil):
 		return badInput("annotation %d: an undo takes a decision back and does nothing else", d.AnnotationID)
-	case d.Confidence != nil && record.CheckConfidence(*d.Confidence) != nil:
-		return badInput("%v", record.CheckConfidence(*d.Confidence))
+	case confErr != nil:
+		return badInput("%v", confErr)
 	case d.Tag != "" && (d.Confidence != nil || d.Pinned != nil):
 		return badInput("tag %s: a tag has no confidence and is not pinned", record.Quote(d.Tag))
 	case d.Tag != "" && d.Decision == "":
